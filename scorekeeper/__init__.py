@@ -1,0 +1,1 @@
+"""scorekeeper: Go-Stop (고스톱) scores and payments computed from the cards."""

@@ -1,0 +1,63 @@
+"""오류 The engine's refusals: one exception carrying named, documented codes.
+
+Every refusal of RULES.md §10 has a code here; tests assert the code, the UI
+shows the message. ``path`` points into the input (``captures.B[0]``).
+"""
+from __future__ import annotations
+
+ERROR_CODES: dict[str, str] = {
+    "invalid_json": "The input is not valid JSON.",
+    "bad_summary": "The hand summary is not a JSON object of the documented shape.",
+    "bad_value": "A field has the wrong type or is out of range.",
+    "unknown_preset": "No preset has that name.",
+    "unknown_option": "No house-rule option has that name.",
+    "bad_option": "A house-rule option was given a value it does not take.",
+    "bad_players": "A hand needs two or three distinct, named players.",
+    "unknown_player": "A player named in the hand is not one of its players.",
+    "unknown_card": "A card code that is not in the deck.",
+    "card_twice": "A card captured twice, by two players or by one.",
+    "too_many_cards": "More cards (or junk) than the deck holds.",
+    "bonus_not_in_rules": "A bonus card that the table's rules do not include.",
+    "unknown_outcome": "The outcome type is not one the engine knows.",
+    "missing_winner": "A stop or instant win names no winner.",
+    "winner_in_nagari": "A nagari or void deal has no winner.",
+    "payment_in_void_deal": "A void deal carries no payment.",
+    "stop_below_target": "The winner's score is below the target, or below target + gos.",
+    "rule_off": "The house rules of the table do not play that rule.",
+    "bad_month": "A month must be a whole number from 1 to 12.",
+    "shake_twice": "The same month shaken twice by one player.",
+    "bomb_cards_missing": "A bomb month whose bright/animal/ribbon cards the bomber did not capture.",
+    "bomb_after_shake": "A bomb of a month already shown as a shake.",
+    "dokbak_needs_three": "Dok-bak exists only in a three-player hand won by a stop.",
+    "dokbak_is_winner": "The dok-bak payer cannot be the winner.",
+    "go_bak_without_go": "Go-bak dok-bak names a loser who said no go.",
+    "go_bak_ambiguous": "Both losers said go: say whose go came last.",
+    "unknown_fixed": "An unknown kind of fixed payment.",
+    # The live hand and the series (engine/hand.py, engine/series.py).
+    "hand_over": "The hand has ended: no more events.",
+    "not_eligible": "That player may not go or stop now.",
+    "must_decide": "A player must first say go or stop.",
+    "junk_not_held": "Junk surrendered by a player who does not hold that card.",
+    "bad_event": "An event of an unknown kind or shape.",
+    "nothing_to_undo": "The log is empty.",
+    "conflict": "Someone else changed this first: the view is refreshed.",
+}
+
+
+class EngineError(ValueError):
+    """A refusal: one or more coded errors; nothing was changed."""
+
+    def __init__(self, code: str, message: str, path: str = ""):
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.errors = [{"code": code, "message": message, "path": path}]
+
+    @classmethod
+    def many(cls, errors: list[dict]) -> "EngineError":
+        err = cls(errors[0]["code"], errors[0]["message"], errors[0]["path"])
+        err.errors = list(errors)
+        return err
+
+    @property
+    def code(self) -> str:
+        return self.errors[0]["code"]

@@ -1,0 +1,225 @@
+"""규칙 House rules: one frozen object of named options, and the presets as data.
+
+Every point where the source texts or real tables differ is an option here
+(RULES.md §9). A preset is the default ``Rules()`` with a few fields replaced;
+``rules_from(preset, overrides)`` builds the rules a table plays.
+
+>>> rules_from("korean-common").go_bonus
+'plus_one_each'
+>>> rules_from("pagat", {"five_brights": 20}).five_brights
+20
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .errors import EngineError
+
+# Choices of the options that are not numbers or flags.
+GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
+GO_DOUBLING = ("double_per_go", "go_minus_one")
+MEONG_DDA = ("every_loser", "no_animal_only", "off")
+GO_BAK_THREE = ("dok_bak", "double_own")
+
+
+def option(default, ko: str, en: str, group: str, *, choices=None, lo=None, hi=None):
+    """A rules field with its bilingual label, its group on the rules sheet and its bounds."""
+    meta = {"ko": ko, "en": en, "group": group, "choices": choices, "lo": lo, "hi": hi}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house rules of a table. Defaults are the ``pagat`` preset."""
+
+    # -- scoring (RULES.md §3) --
+    target_two_players: int = option(7, "2인 났을 때 점수", "Target score, two players", "scoring", lo=1, hi=50)
+    target_three_players: int = option(3, "3인 났을 때 점수", "Target score, three players", "scoring", lo=1, hi=50)
+    four_brights_with_rain: int = option(4, "비 포함 사광", "Four brights including rain (12g)", "scoring", lo=0, hi=50)
+    five_brights: int = option(15, "오광", "Five brights", "scoring", lo=0, hi=100)
+    godori: int = option(5, "고도리", "Godori (three birds)", "scoring", lo=0, hi=50)
+    four_birds: bool = option(False, "육도리·비도리 (제비 포함)", "Four-bird rule: swallow 12a is a bird (6 / 4)", "scoring")
+    rain_ribbon_counts: bool = option(True, "비띠도 띠로 셈", "Rain ribbon 12r counts as a ribbon", "scoring")
+    cup_flexible: bool = option(True, "국진 열끗/쌍피 선택", "Sake cup 9a counts as animal or junk", "scoring")
+    cup_junk_value: int = option(2, "국진을 피로 셀 때 값", "Sake cup as junk is worth", "scoring", lo=1, hi=2)
+    bridge_flexible: bool = option(False, "난초 열끗 쌍피 선택", "Bridge 5a counts as animal or double junk", "scoring")
+    vip: bool = option(False, "VIP (국진·똥쌍피·비쌍피) +3", "VIP: cup as junk + 11jd + 12jd, +3 (not toward target)", "scoring")
+    palssari: bool = option(False, "팔싸리 +8", "Palssari: all of months 4 and 7, +8 (not toward target)", "scoring")
+    # -- bonus cards (RULES.md §1) --
+    bonus_two_junk: int = option(1, "쌍피 보너스 장수", "Two-junk jokers (b2) in the deck", "bonus", lo=0, hi=4)
+    bonus_three_junk: int = option(1, "쓰리피 보너스 장수", "Three-junk jokers (b3) in the deck", "bonus", lo=0, hi=4)
+    boss_junk_jokers: int = option(0, "보스피 조커", "Boss-junk jokers (bb): each opponent gives a junk", "bonus", lo=0, hi=4)
+    double_jokers: int = option(0, "더블 조커", "Double jokers (bd): owner wins double", "bonus", lo=0, hi=4)
+    bright_protection_jokers: int = option(0, "광 보호 조커", "Bright-protection jokers (bp): no gwang-bak", "bonus", lo=0, hi=4)
+    # -- go (RULES.md §4, §5) --
+    go_bonus: str = option("plus_two_kept", "고 가산점", "Go bonus", "go", choices=GO_BONUS)
+    go_doubling: str = option("double_per_go", "3고부터 배수", "Doubling from the third go", "go", choices=GO_DOUBLING)
+    point_multiplier: int = option(1, "점수 곱하기", "Point multiplier (score + go bonus)", "go", lo=1, hi=100)
+    # -- doubles (RULES.md §5) --
+    shake_rain_paulownia_x4: bool = option(False, "똥·비 흔들기 4배", "Shake of month 11 or 12 counts ×4", "doubles")
+    bomb_doubles: bool = option(False, "폭탄도 흔들기처럼 2배", "Bomb doubles like a shake", "doubles")
+    bomb_takes_junk: bool = option(False, "폭탄 피 한 장", "Bomb takes one junk from each opponent", "doubles")
+    bomb_after_shake: bool = option(False, "흔든 달 폭탄 허용", "Bomb allowed for a month already shaken", "doubles")
+    pi_bak_two_players: int = option(5, "피박 기준 (2인)", "Pi-bak below this junk, two players", "doubles", lo=0, hi=30)
+    pi_bak_three_players: int = option(5, "피박 기준 (3인)", "Pi-bak below this junk, three players", "doubles", lo=0, hi=30)
+    pi_bak_exempt_no_junk: bool = option(False, "피 없으면 피박 면제", "A loser with no junk is exempt from pi-bak", "doubles")
+    meong_dda: str = option("every_loser", "멍따", "Meong-dda (winner with 7+ animals)", "doubles", choices=MEONG_DDA)
+    tti_bak: bool = option(False, "띠박", "Tti-bak (loser without ribbons)", "doubles")
+    go_bak_two_players: bool = option(False, "고박 (2인) 2배", "Go-bak with two players: ×2", "doubles")
+    go_bak_three_players: str = option("dok_bak", "고박 (3인)", "Go-bak with three players", "doubles", choices=GO_BAK_THREE)
+    oe_myeon: bool = option(True, "외면 독박", "Oe-myeon dok-bak", "doubles")
+    nagari_carry_stacks: bool = option(True, "나가리 누적 (2, 4, 8배)", "Consecutive nagari stack (×2, ×4, ×8)", "doubles")
+    missions: bool = option(False, "미션 배수", "Mission multiplier (2× to 9×)", "doubles")
+    weol_yak: bool = option(False, "월약 4배", "Weol-yak: all four of a month on the first turn ×4", "doubles")
+    empty_pile_pays_nothing: bool = option(False, "먹은 패 없으면 면제", "A loser with no captured cards pays nothing", "doubles")
+    # -- fixed payments (RULES.md §6.4), points from each opponent; 0 is off --
+    chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
+    three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)
+    first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
+    first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)
+    first_turn_chok: int = option(0, "첫 쪽", "First-turn chok", "fixed", lo=0, hi=1000)
+    first_turn_four: int = option(0, "첫 턴 한 달 네 장", "First-turn capture of all four of a month", "fixed", lo=0, hi=1000)
+    boar_pot: int = option(0, "첫 턴 멧돼지", "First-turn capture of the boar 7a", "fixed", lo=0, hi=1000)
+    void_deal_chongtong: bool = option(False, "바닥 총통은 선 승리", "Four of a month on the table: the dealer wins", "fixed")
+    # -- gwangpalli (RULES.md §8) --
+    sitter_pay_per_card: int = option(2, "광팔기 장당", "Gwangpalli: points per card shown", "gwangpalli", lo=0, hi=100)
+    sitter_paid_at_end: bool = option(False, "광값은 진 사람이 끝에", "Gwangpalli: losers pay at the end", "gwangpalli")
+
+    def target(self, players: int) -> int:
+        """The score a player needs to go or stop."""
+        return self.target_two_players if players == 2 else self.target_three_players
+
+    def pi_bak_threshold(self, players: int) -> int:
+        return self.pi_bak_two_players if players == 2 else self.pi_bak_three_players
+
+    def bonus_count(self, code: str) -> int:
+        """How many copies of bonus card ``code`` the table plays with."""
+        return {
+            "b2": self.bonus_two_junk,
+            "b3": self.bonus_three_junk,
+            "bb": self.boss_junk_jokers,
+            "bd": self.double_jokers,
+            "bp": self.bright_protection_jokers,
+        }[code]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+OPTIONS: dict[str, dataclasses.Field] = {f.name: f for f in dataclasses.fields(Rules)}
+
+PRESETS: dict[str, Rules] = {
+    "pagat": Rules(),
+    "ogb-matgo": Rules(
+        cup_flexible=True,
+        bridge_flexible=True,
+        bonus_two_junk=0,
+        bonus_three_junk=0,
+        bomb_takes_junk=True,
+        pi_bak_two_players=6,
+        pi_bak_three_players=6,
+        go_bak_two_players=True,
+        chongtong=50,
+        three_ppuk=50,
+        first_turn_ppuk=0,
+    ),
+    "encyclopedia": Rules(
+        rain_ribbon_counts=False,
+        bridge_flexible=True,
+        bonus_two_junk=0,
+        bonus_three_junk=0,
+        go_doubling="go_minus_one",
+        bomb_takes_junk=True,
+        bomb_after_shake=True,
+        pi_bak_two_players=6,
+        pi_bak_three_players=6,
+        meong_dda="off",
+        go_bak_two_players=True,
+        go_bak_three_players="double_own",
+        three_ppuk=0,
+        first_turn_ppuk=0,
+    ),
+    "korean-common": Rules(
+        go_bonus="plus_one_each",
+        bomb_doubles=True,
+        bomb_takes_junk=True,
+        pi_bak_two_players=8,
+        pi_bak_three_players=6,
+        pi_bak_exempt_no_junk=True,
+        go_bak_two_players=True,
+        chongtong=10,
+        three_ppuk=10,
+    ),
+}
+PRESET_LABELS = {
+    "pagat": "Pagat (기본 default)",
+    "ogb-matgo": "OGB 맞고 (2 players)",
+    "encyclopedia": "Encyclopedia 백과",
+    "korean-common": "한국 일반 Korean common",
+}
+DEFAULT_PRESET = "pagat"
+
+
+def find_preset(name: str) -> Rules:
+    """The preset called ``name``; a coded error when there is none."""
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise EngineError(
+            "unknown_preset",
+            f"Unknown preset {name!r}; choose one of {', '.join(PRESETS)}.",
+            "rules.preset",
+        ) from None
+
+
+def check_option(name: str, value: Any) -> Any:
+    """Return ``value`` if it suits option ``name``, else raise a coded error."""
+    path = f"rules.options.{name}"
+    spec = OPTIONS.get(name)
+    if spec is None:
+        raise EngineError("unknown_option", f"Unknown house-rule option {name!r}.", path)
+    meta, default = spec.metadata, spec.default
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise EngineError("bad_option", f"Option {name} takes true or false.", path)
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EngineError("bad_option", f"Option {name} takes a whole number.", path)
+        if not meta["lo"] <= value <= meta["hi"]:
+            raise EngineError(
+                "bad_option", f"Option {name} takes a number from {meta['lo']} to {meta['hi']}.", path
+            )
+    elif value not in meta["choices"]:
+        raise EngineError(
+            "bad_option", f"Option {name} takes one of {', '.join(meta['choices'])}.", path
+        )
+    return value
+
+
+def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = None) -> Rules:
+    """The preset with ``overrides`` applied, each checked."""
+    if not isinstance(overrides, dict | None):
+        raise EngineError("bad_option", "Rules options must be an object of name: value.", "rules.options")
+    items = tuple(sorted((overrides or {}).items()))
+    try:
+        return _rules_from(preset, items)
+    except TypeError:  # an unhashable value (a list, an object): never a valid option
+        name = next(n for n, v in items if not isinstance(v, (str, int, float, bool, type(None))))
+        check_option(name, None)
+        raise
+
+
+@lru_cache(maxsize=256)
+def _rules_from(preset: str, items: tuple) -> Rules:
+    base = find_preset(preset)
+    changes = {name: check_option(name, value) for name, value in items}
+    return dataclasses.replace(base, **changes) if changes else base
+
+
+def changed_options(rules: Rules, preset: str = DEFAULT_PRESET) -> dict[str, Any]:
+    """The options where ``rules`` differ from ``preset``."""
+    base = find_preset(preset)
+    return {n: getattr(rules, n) for n in OPTIONS if getattr(rules, n) != getattr(base, n)}

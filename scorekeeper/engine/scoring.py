@@ -1,0 +1,238 @@
+"""족보 Scores: a player's captured cards → score lines (RULES.md §3).
+
+Each combination is one small function in ``COMBINATIONS``: it reads a ``Pile``
+(the captures counted one way) and the rules, and answers the line it scores or
+``None``. ``score`` runs them all; ``best_scores`` tries every way of counting the
+flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
+
+>>> s = score(pile(["1g", "3g", "8g", "2a", "4a", "8a"]), Rules())
+>>> s.points, [line.id for line in s.lines]
+(8, ['three_brights', 'godori'])
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations as subsets
+from typing import Callable, Iterable
+
+from .cards import (
+    ANIMAL, BONUS, BRIDGE, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, CUP, DOUBLE_JUNK, GODORI,
+    HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON,
+)
+from .rules import Rules
+
+LINE_LABELS: dict[str, str] = {
+    "five_brights": "오광 five brights",
+    "four_brights": "사광 four brights",
+    "three_brights": "삼광 three brights",
+    "rain_three_brights": "비삼광 three brights with rain",
+    "animals": "열끗 animals",
+    "godori": "고도리 godori",
+    "yukdori": "육도리 four birds",
+    "bidori": "비도리 three birds with the swallow",
+    "ribbons": "띠 ribbons",
+    HONG_DAN: "홍단 red poem ribbons",
+    CHEONG_DAN: "청단 blue ribbons",
+    CHO_DAN: "초단 red plain ribbons",
+    "junk": "피 junk",
+    "vip": "VIP 쌍피 셋 three double junk",
+    "palssari": "팔싸리 eight clovers",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """A player's captures, sorted by kind, with the flexible cards counted one way."""
+
+    brights: tuple[str, ...]
+    animals: tuple[str, ...]
+    ribbons: tuple[str, ...]
+    junk: tuple[str, ...]  # junk cards, bonus cards and flexible cards counted as junk
+    junk_value: int
+    codes: frozenset[str]
+    as_junk: frozenset[str] = frozenset()
+
+    @property
+    def empty(self) -> bool:
+        return not self.codes and not self.junk_value
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One scoring combination a player holds."""
+
+    id: str
+    points: int
+    category: str  # bright / animal / ribbon / junk: what gwang-bak, pi-bak … look at
+    cards: tuple[str, ...] = ()
+    toward_target: bool = True
+
+    def to_json(self) -> dict:
+        out = {"id": self.id, "label": LINE_LABELS[self.id], "points": self.points, "cards": list(self.cards)}
+        if not self.toward_target:
+            out["toward_target"] = False
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    points: int
+    toward_target: int
+    lines: tuple[Line, ...]
+    pile: Pile
+
+    def has(self, category: str) -> bool:
+        return any(line.category == category for line in self.lines)
+
+    @property
+    def counted_as(self) -> dict[str, str]:
+        """How each flexible card is counted: {"9a": "junk"}."""
+        return {c: JUNK if c in self.pile.as_junk else ANIMAL for c in (CUP, BRIDGE) if c in self.pile.codes}
+
+    def to_json(self) -> dict:
+        p = self.pile
+        return {
+            "points": self.points,
+            "toward_target": self.toward_target,
+            "lines": [line.to_json() for line in self.lines],
+            "counted_as": self.counted_as,
+            "counts": {
+                BRIGHT: len(p.brights), ANIMAL: len(p.animals), RIBBON: len(p.ribbons), JUNK: p.junk_value,
+            },
+        }
+
+
+def flexible_cards(codes: Iterable[str], rules: Rules) -> tuple[str, ...]:
+    """The captured cards the rules let count as animal or as junk."""
+    flex = []
+    if rules.cup_flexible and CUP in codes:
+        flex.append(CUP)
+    if rules.bridge_flexible and BRIDGE in codes:
+        flex.append(BRIDGE)
+    return tuple(flex)
+
+
+def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
+         as_junk: frozenset[str] = frozenset()) -> Pile:
+    """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
+    rules = rules or Rules()
+    brights, animals, ribbons, junk = [], [], [], []
+    value = extra_junk
+    for code in codes:
+        card = CARDS[code]
+        kind = card.kind
+        if code in as_junk:
+            junk.append(code)
+            value += rules.cup_junk_value if code == CUP else 2
+        elif kind == BRIGHT:
+            brights.append(code)
+        elif kind == ANIMAL:
+            animals.append(code)
+        elif kind == RIBBON:
+            if code != RAIN_RIBBON or rules.rain_ribbon_counts:
+                ribbons.append(code)
+        else:  # junk and bonus cards
+            junk.append(code)
+            value += card.junk
+    return Pile(tuple(brights), tuple(animals), tuple(ribbons), tuple(junk), value,
+                frozenset(codes), as_junk)
+
+
+# -- the combinations: each answers (id, points, cards) or None --------------------------
+
+def bright_set(p: Pile, r: Rules):
+    n, rain = len(p.brights), RAIN_BRIGHT in p.brights
+    if n == 5:
+        return "five_brights", r.five_brights, p.brights
+    if n == 4:
+        return "four_brights", r.four_brights_with_rain if rain else 4, p.brights
+    if n == 3:
+        return ("rain_three_brights", 2, p.brights) if rain else ("three_brights", 3, p.brights)
+    return None
+
+
+def animal_count(p: Pile, r: Rules):
+    n = len(p.animals)
+    return ("animals", n - 4, p.animals) if n >= 5 else None
+
+
+def birds(p: Pile, r: Rules):
+    held = GODORI & p.codes
+    if r.four_birds and RAIN_ANIMAL in p.animals:
+        if len(held) == 3:
+            return "yukdori", 6, tuple(sorted(held)) + (RAIN_ANIMAL,)
+        if len(held) == 2:
+            return "bidori", 4, tuple(sorted(held)) + (RAIN_ANIMAL,)
+    return ("godori", r.godori, tuple(sorted(held))) if len(held) == 3 else None
+
+
+def ribbon_count(p: Pile, r: Rules):
+    n = len(p.ribbons)
+    return ("ribbons", n - 4, p.ribbons) if n >= 5 else None
+
+
+def ribbon_set(name: str) -> Callable[[Pile, Rules], tuple | None]:
+    members = tuple(c.code for c in CARDS.values() if c.ribbon_set == name)
+
+    def unit(p: Pile, r: Rules):
+        return (name, 3, members) if p.codes.issuperset(members) else None
+
+    unit.__name__ = name
+    return unit
+
+
+def junk_count(p: Pile, r: Rules):
+    return ("junk", p.junk_value - 9, p.junk) if p.junk_value >= 10 else None
+
+
+def vip(p: Pile, r: Rules):
+    if r.vip and CUP in p.as_junk and p.codes.issuperset(DOUBLE_JUNK):
+        return "vip", 3, (CUP, *sorted(DOUBLE_JUNK))
+    return None
+
+
+PALSSARI = tuple(c.code for c in CARDS.values() if c.month in (4, 7))
+
+
+def palssari(p: Pile, r: Rules):
+    return ("palssari", 8, PALSSARI) if r.palssari and p.codes.issuperset(PALSSARI) else None
+
+
+# (unit, category, counts toward the target)
+COMBINATIONS: tuple[tuple[Callable, str, bool], ...] = (
+    (bright_set, BRIGHT, True),
+    (animal_count, ANIMAL, True),
+    (birds, ANIMAL, True),
+    (ribbon_count, RIBBON, True),
+    (ribbon_set(HONG_DAN), RIBBON, True),
+    (ribbon_set(CHEONG_DAN), RIBBON, True),
+    (ribbon_set(CHO_DAN), RIBBON, True),
+    (junk_count, JUNK, True),
+    (vip, JUNK, False),
+    (palssari, BONUS, False),
+)
+
+
+def score(p: Pile, rules: Rules) -> Score:
+    """Every combination ``p`` holds under ``rules``, added up."""
+    lines = []
+    for unit, category, toward in COMBINATIONS:
+        hit = unit(p, rules)
+        if hit and hit[1]:
+            lines.append(Line(hit[0], hit[1], category, tuple(hit[2]), toward))
+    total = sum(line.points for line in lines)
+    toward = sum(line.points for line in lines if line.toward_target)
+    return Score(total, toward, tuple(lines), p)
+
+
+def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
+    """The score for each way of counting the flexible cards (one to four ways)."""
+    codes = tuple(codes)
+    flex = flexible_cards(codes, rules)
+    ways = [frozenset(s) for n in range(len(flex) + 1) for s in subsets(flex, n)]
+    return [score(pile(codes, rules, extra_junk, way), rules) for way in ways]
+
+
+def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:
+    """The way of counting that gives the most toward the target, then the most points."""
+    return max(all_scores(codes, rules, extra_junk), key=lambda s: (s.toward_target, s.points))
