@@ -1,0 +1,134 @@
+"""The ``scorekeeper`` command: score, rules, replay, serve.
+
+The engine commands import nothing of the web app, so scoring a file starts fast.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Iterator
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _documents(text: str) -> Iterator[str]:
+    """One JSON document, or JSON Lines: one document a non-blank line."""
+    stripped = text.strip()
+    if not stripped:
+        yield ""
+        return
+    try:
+        json.loads(stripped)
+        yield stripped
+    except ValueError:
+        yield from (line for line in stripped.splitlines() if line.strip())
+
+
+def _dump(result: dict) -> str:
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
+def cmd_score(args) -> int:
+    """Score hand summaries: each file one JSON summary or JSON Lines."""
+    from .engine.contract import score_text
+
+    failed = False
+    out = sys.stdout
+    for path in args.files:
+        try:
+            text = _read(path)
+        except OSError as err:
+            print(f"scorekeeper: cannot read {path}: {err.strerror}", file=sys.stderr)
+            return 1
+        docs = list(_documents(text))
+        for doc in docs:
+            result = score_text(doc)
+            failed |= not result["ok"]
+            out.write(_dump(result) + "\n")
+    # A single summary that was refused exits 2; JSON Lines answer line by line and exit 0.
+    return 2 if failed and len(args.files) == 1 and len(docs) == 1 else 0
+
+
+def cmd_rules(args) -> int:
+    """Print every house-rule option of a preset with its value and label."""
+    from .engine.errors import EngineError
+    from .engine.rules import OPTIONS, PRESET_LABELS, find_preset
+
+    try:
+        rules = find_preset(args.preset)
+    except EngineError as err:
+        print(_dump({"ok": False, "errors": err.errors}))
+        return 2
+    if args.json:
+        print(json.dumps({"preset": args.preset, "options": rules.to_dict()}, ensure_ascii=False, indent=2))
+        return 0
+    print(f"# {args.preset}: {PRESET_LABELS[args.preset]}")
+    group = None
+    for name, spec in OPTIONS.items():
+        if spec.metadata["group"] != group:
+            group = spec.metadata["group"]
+            print(f"\n[{group}]")
+        value = json.dumps(getattr(rules, name))
+        print(f"{name:28} {value:16} {spec.metadata['ko']} / {spec.metadata['en']}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    """Replay a hand log or a series from a JSON file and print its state as JSON."""
+    from .engine.replay import replay_document
+
+    try:
+        doc = json.loads(_read(args.file))
+    except OSError as err:
+        print(f"scorekeeper: cannot read {args.file}: {err.strerror}", file=sys.stderr)
+        return 1
+    except ValueError as err:
+        print(_dump({"ok": False, "errors": [{"code": "invalid_json", "message": str(err), "path": ""}]}))
+        return 2
+    result = replay_document(doc)
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0 if result.get("ok") else 2
+
+
+def cmd_serve(args) -> int:
+    """Run the table app."""
+    from .web.server import serve
+
+    serve(args.host, args.port)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scorekeeper", description="Go-Stop (고스톱) scorekeeper")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("score", help="score hand summaries (JSON, or JSON Lines)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a JSON file, or - for standard input")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("rules", help="list the house-rule options of a preset")
+    p.add_argument("preset", nargs="?", default="pagat")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("replay", help="replay a hand log or a series from a JSON file")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("serve", help="run the table app")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=5000)
+    p.set_defaults(func=cmd_serve)
+
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

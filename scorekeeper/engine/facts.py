@@ -1,0 +1,88 @@
+"""What happened in a hand, apart from the house rules: the input of ``payout``.
+
+``contract.parse_summary`` builds these from the JSON summary after checking it;
+the live hand builds the same summary from its event log.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class OutcomeType(str, Enum):
+    """How a hand ended (RULES.md §2)."""
+
+    STOP = "stop"
+    """스톱: a player with an eligible score stopped and wins."""
+    NAGARI = "nagari"
+    """나가리: no winner; the next hand pays double."""
+    CHONGTONG = "chongtong"
+    """총통: four of a month in hand at the deal, an instant win (fixed payment)."""
+    THREE_PPUK = "three_ppuk"
+    """삼뻑: a player's third ppuk of the hand, an instant win (fixed payment)."""
+    VOID_DEAL = "void_deal"
+    """Four of a month on the table at the deal: redeal, no payment."""
+
+
+class DokbakReason(str, Enum):
+    """Why one loser pays for both (RULES.md §5.1), in order of precedence."""
+
+    SHOWDOWN = "showdown"
+    GO_BAK = "go_bak"
+    OE_MYEON = "oe_myeon"
+
+
+FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    type: OutcomeType
+    winners: tuple[str, ...] = ()
+    month: int | None = None
+
+    @property
+    def winner(self) -> str | None:
+        return self.winners[0] if self.winners else None
+
+
+@dataclass(frozen=True, slots=True)
+class Dokbak:
+    player: str
+    reason: DokbakReason
+    last_card: bool = False  # oe-myeon exception b: it was the loser's last card
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    offered_by: str
+    refused_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    kind: str
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    players: tuple[str, ...]
+    outcome: Outcome
+    captures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    junk: dict[str, int] = field(default_factory=dict)
+    gos: dict[str, int] = field(default_factory=dict)
+    shakes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    bombs: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    dokbak: Dokbak | None = None
+    showdown: Showdown | None = None
+    last_go: str | None = None
+    nagari_carry: int = 0
+    fixed: tuple[Fixed, ...] = ()
+    mission: int = 1
+    weol_yak: tuple[str, ...] = ()
+    chip_value: float = 100
+    dealer: str | None = None
+
+    def opponents(self, player: str) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p != player)

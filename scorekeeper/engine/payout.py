@@ -1,0 +1,412 @@
+"""정산 Payments: a finished hand → who pays whom, each with its trail of reasons.
+
+RULES.md §5–§7. A loser's amount is ``(base + go bonus) × point multiplier`` times
+every double that applies; each double is one small unit in ``DOUBLES`` answering
+the steps it adds. ``settle`` picks the cup/bridge counting for each player
+(§5 item 5), applies dok-bak (§5.1) and adds the fixed payments (§6.4).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+from typing import Callable, Iterator
+
+from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
+from .errors import EngineError
+from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
+from .rules import Rules
+from .scoring import Score, all_scores, best_score
+
+STEP_LABELS: dict[str, str] = {
+    "base": "점수 score",
+    "go_bonus": "고 보너스 go bonus",
+    "point_multiplier": "점수 곱하기 point multiplier",
+    "go_doubling": "3고 이상 배 doubling from the third go",
+    "shake": "흔들기 shake",
+    "bomb": "폭탄 bomb",
+    "gwang_bak": "광박 gwang-bak",
+    "pi_bak": "피박 pi-bak",
+    "meong_dda": "멍따 meong-dda",
+    "meong_bak": "멍박 meong-bak",
+    "tti_bak": "띠박 tti-bak",
+    "nagari_carry": "나가리 배 nagari carry",
+    "go_bak": "고박 go-bak",
+    "mission": "미션 mission",
+    "weol_yak": "월약 weol-yak",
+    "double_joker": "더블 조커 double joker",
+    "dok_bak": "독박 dok-bak: pays the other loser's share",
+    "chongtong": "총통 chongtong",
+    "three_ppuk": "삼뻑 three ppuk",
+    "first_turn_ppuk": "첫뻑 first-turn ppuk",
+    "first_turn_ttadak": "첫 따닥 first-turn ttadak",
+    "first_turn_chok": "첫 쪽 first-turn chok",
+    "first_turn_four": "첫 턴 한 달 네 장 first-turn four of a month",
+    "boar_pot": "첫 턴 멧돼지 first-turn boar",
+    "void_deal_chongtong": "바닥 총통 four of a month on the table",
+}
+NOTE_LABELS: dict[str, str] = {
+    "empty_pile": "먹은 패 없음: 면제 no captured cards: pays nothing",
+    "dok_bak": "독박: 다른 패자가 대신 냄 dok-bak: the other loser pays this share",
+    "oe_myeon_junk_only": "외면 예외: 피로만 나고 고 없음 oe-myeon not applied: the winner scored only junk, no go",
+    "oe_myeon_last_card": "외면 예외: 마지막 패 oe-myeon not applied: it was the loser's last card",
+    "showdown_go_bak_lifted": "쇼당을 제안해 고박 면제 offered a showdown: no longer go-bak",
+    "chongtong_cancel": "총통 셋: 서로 상쇄 three chongtong cancel out",
+    "pi_bak_exempt": "피 없음: 피박 면제 no junk at all: exempt from pi-bak",
+    "bright_protection": "광 보호 조커: 광박 면제 bright-protection joker: no gwang-bak",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of a payment's trail: an amount added (``value``) or a double (``factor``)."""
+
+    id: str
+    value: int | None = None
+    factor: int | None = None
+    detail: tuple[tuple[str, object], ...] = ()
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "label": STEP_LABELS[self.id]}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.factor is not None:
+            out["factor"] = self.factor
+        for key, val in self.detail:
+            out[key] = val
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: str
+    payee: str
+    points: int
+    kind: str  # "stop", or the fixed payment's id
+    trail: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    scores: dict[str, Score]
+    payments: tuple[Payment, ...]
+    notes: tuple[dict, ...] = ()
+    target: int = 0
+
+    @property
+    def net(self) -> dict[str, int]:
+        net = dict.fromkeys(self.scores, 0)
+        for p in self.payments:
+            net[p.payer] -= p.points
+            net[p.payee] += p.points
+        return net
+
+
+def note(id: str, player: str | None = None) -> dict:
+    out = {"id": id, "label": NOTE_LABELS[id]}
+    if player is not None:
+        out["player"] = player
+    return out
+
+
+# -- the go bonus and the go doubling (RULES.md §5 item 2) ----------------------------
+
+def go_bonus(gos: int, rules: Rules) -> int:
+    """Points added for the winner's gos."""
+    if gos <= 0:
+        return 0
+    if rules.go_bonus == "plus_one_each":
+        return gos
+    if gos >= 3 and rules.go_bonus == "none_from_three":
+        return 0
+    return min(gos, 2)
+
+
+def go_doubling(gos: int, rules: Rules) -> int:
+    """The factor for the third go and beyond: ×2 per go, or ×(g − 1)."""
+    if gos < 3:
+        return 1
+    return gos - 1 if rules.go_doubling == "go_minus_one" else 2 ** (gos - 2)
+
+
+# -- the doubles: each unit answers the steps it adds for one loser ---------------------
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """One loser's side of a stop: what the doubles look at."""
+
+    facts: HandFacts
+    rules: Rules
+    winner: str
+    won: Score
+    loser: str
+    lost: Score
+    go_bak_lifted: frozenset[str] = frozenset()
+
+    @property
+    def three_players(self) -> bool:
+        return len(self.facts.players) == 3
+
+    def loser_went_go(self) -> bool:
+        return self.facts.gos.get(self.loser, 0) > 0 and self.loser not in self.go_bak_lifted
+
+
+def shake_factor(month: int, rules: Rules) -> int:
+    return 4 if rules.shake_rain_paulownia_x4 and month in (11, 12) else 2
+
+
+def shakes(x: Loss) -> Iterator[Step]:
+    for month in x.facts.shakes.get(x.winner, ()):
+        yield Step("shake", factor=shake_factor(month, x.rules), detail=(("month", month),))
+
+
+def bombs(x: Loss) -> Iterator[Step]:
+    if x.rules.bomb_doubles:
+        for month in x.facts.bombs.get(x.winner, ()):
+            yield Step("bomb", factor=shake_factor(month, x.rules), detail=(("month", month),))
+
+
+def gwang_bak(x: Loss) -> Iterator[Step]:
+    if x.won.has(BRIGHT) and not x.lost.pile.brights and "bp" not in x.lost.pile.codes:
+        yield Step("gwang_bak", factor=2)
+
+
+def pi_bak(x: Loss) -> Iterator[Step]:
+    value = x.lost.pile.junk_value
+    if not x.won.has(JUNK) or value >= x.rules.pi_bak_threshold(len(x.facts.players)):
+        return
+    if value == 0 and x.rules.pi_bak_exempt_no_junk:
+        return
+    yield Step("pi_bak", factor=2, detail=(("junk", value),))
+
+
+def meong_dda(x: Loss) -> Iterator[Step]:
+    mode = x.rules.meong_dda
+    if mode == "off" or len(x.won.pile.animals) < 7:
+        return
+    if mode == "every_loser":
+        yield Step("meong_dda", factor=2)
+    elif not x.lost.pile.animals:
+        yield Step("meong_bak", factor=2)
+
+
+def tti_bak(x: Loss) -> Iterator[Step]:
+    if x.rules.tti_bak and x.won.has(RIBBON) and not x.lost.pile.ribbons:
+        yield Step("tti_bak", factor=2)
+
+
+def nagari_carry(x: Loss) -> Iterator[Step]:
+    n = x.facts.nagari_carry
+    if n > 0:
+        yield Step("nagari_carry", factor=2**n if x.rules.nagari_carry_stacks else 2, detail=(("nagari", n),))
+
+
+def go_bak(x: Loss) -> Iterator[Step]:
+    """고박 as a double: two players (option), or three with the encyclopedia rule."""
+    if not x.loser_went_go():
+        return
+    if x.three_players:
+        if x.rules.go_bak_three_players == "double_own":
+            yield Step("go_bak", factor=2)
+    elif x.rules.go_bak_two_players:
+        yield Step("go_bak", factor=2)
+
+
+def mission(x: Loss) -> Iterator[Step]:
+    if x.facts.mission > 1:
+        yield Step("mission", factor=x.facts.mission)
+
+
+def weol_yak(x: Loss) -> Iterator[Step]:
+    if x.winner in x.facts.weol_yak:
+        yield Step("weol_yak", factor=4)
+
+
+def double_joker(x: Loss) -> Iterator[Step]:
+    for _ in range(x.facts.captures.get(x.winner, ()).count("bd")):
+        yield Step("double_joker", factor=2)
+
+
+DOUBLES: tuple[Callable[[Loss], Iterator[Step]], ...] = (
+    shakes, bombs, gwang_bak, pi_bak, meong_dda, tti_bak, nagari_carry, go_bak, mission, weol_yak,
+    double_joker,
+)
+
+
+def amount(x: Loss) -> tuple[int, tuple[Step, ...]]:
+    """What one loser owes the winner, with the trail that explains it."""
+    gos = x.facts.gos.get(x.winner, 0)
+    bonus = go_bonus(gos, x.rules)
+    trail = [Step("base", value=x.won.points)]
+    if bonus:
+        trail.append(Step("go_bonus", value=bonus, detail=(("gos", gos),)))
+    if x.rules.point_multiplier > 1:
+        trail.append(Step("point_multiplier", factor=x.rules.point_multiplier))
+    doubling = go_doubling(gos, x.rules)
+    if doubling > 1:
+        trail.append(Step("go_doubling", factor=doubling, detail=(("gos", gos),)))
+    for unit in DOUBLES:
+        trail.extend(unit(x))
+    points = (x.won.points + bonus) * prod(s.factor for s in trail if s.factor)
+    return points, tuple(trail)
+
+
+# -- a stop ------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Choice:
+    """The winner's counting and each loser's answer to it."""
+
+    won: Score
+    lost: dict[str, Score] = field(default_factory=dict)
+    owed: dict[str, tuple[int, tuple[Step, ...]]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(points for points, _ in self.owed.values())
+
+
+def _ways(facts: HandFacts, rules: Rules, player: str) -> list[Score]:
+    return all_scores(facts.captures.get(player, ()), rules, facts.junk.get(player, 0))
+
+
+def _go_bak_lifted(facts: HandFacts, winner: str) -> frozenset[str]:
+    """A player who offered a showdown is no longer go-bak if the refuser wins (§5.1)."""
+    sd = facts.showdown
+    return frozenset({sd.offered_by}) if sd and sd.refused_by == winner else frozenset()
+
+
+def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
+    """The winner's counting with the largest total, each loser counting to pay least."""
+    target = rules.target(len(facts.players)) + facts.gos.get(winner, 0)
+    eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= target]
+    if not eligible:
+        best = best_score(facts.captures.get(winner, ()), rules, facts.junk.get(winner, 0))
+        raise EngineError(
+            "stop_below_target",
+            f"{winner} cannot stop with {best.toward_target} points: the stop needs {target} "
+            f"(target {rules.target(len(facts.players))} + {facts.gos.get(winner, 0)} go).",
+            "outcome.winner",
+        )
+    lifted = _go_bak_lifted(facts, winner)
+    loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
+    best: _Choice | None = None
+    for won in eligible:
+        choice = _Choice(won)
+        for loser, ways in loser_ways.items():
+            options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted)), lost) for lost in ways]
+            (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
+            choice.lost[loser], choice.owed[loser] = lost, owed
+        if best is None or (choice.total, won.points) > (best.total, best.won.points):
+            best = choice
+    return best
+
+
+def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Dokbak | None, list[dict]]:
+    """Which loser pays for both, by the precedence of §5.1, and why another does not."""
+    if len(facts.players) != 3:
+        return None, []
+    losers = facts.opponents(winner)
+    sd = facts.showdown
+    if facts.dokbak and facts.dokbak.reason is DokbakReason.SHOWDOWN:
+        return facts.dokbak, []
+    if sd and sd.refused_by != winner:
+        return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
+    if rules.go_bak_three_players == "dok_bak":
+        lifted = _go_bak_lifted(facts, winner)
+        went = [p for p in losers if facts.gos.get(p, 0) > 0 and p not in lifted]
+        notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
+        if facts.dokbak and facts.dokbak.reason is DokbakReason.GO_BAK:
+            return facts.dokbak, notes
+        if len(went) == 1:
+            return Dokbak(went[0], DokbakReason.GO_BAK), notes
+        if len(went) == 2:
+            last = facts.last_go if facts.last_go in went else _more_gos(facts, went)
+            return Dokbak(last, DokbakReason.GO_BAK), notes
+    if facts.dokbak and facts.dokbak.reason is DokbakReason.OE_MYEON:
+        if facts.dokbak.last_card:
+            return None, [note("oe_myeon_last_card", facts.dokbak.player)]
+        if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
+            return None, [note("oe_myeon_junk_only", facts.dokbak.player)]
+        return facts.dokbak, []
+    return None, []
+
+
+def _more_gos(facts: HandFacts, went: list[str]) -> str:
+    """Both losers said go and the summary does not say whose came last."""
+    a, b = went
+    if facts.gos[a] == facts.gos[b]:
+        raise EngineError(
+            "go_bak_ambiguous",
+            f"Both {a} and {b} said go: give last_go, or dokbak with reason go_bak.",
+            "last_go",
+        )
+    return a if facts.gos[a] > facts.gos[b] else b
+
+
+def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Payment], list[dict]]:
+    winner = facts.outcome.winner
+    choice = _choose(facts, rules, winner)
+    scores = {winner: choice.won, **choice.lost}
+    notes: list[dict] = []
+    owed = dict(choice.owed)
+    if rules.empty_pile_pays_nothing:
+        for loser, lost in choice.lost.items():
+            if lost.pile.empty:
+                owed[loser] = (0, owed[loser][1])
+                notes.append(note("empty_pile", loser))
+    dokbak, why = _dokbak(facts, rules, winner, choice.won)
+    notes.extend(why)
+    payments = []
+    if dokbak and owed[dokbak.player][0] > 0:
+        other = next(p for p in owed if p != dokbak.player)
+        own, trail = owed[dokbak.player]
+        covered, other_trail = owed[other]
+        share = Step("dok_bak", value=covered, detail=(
+            ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+        payments.append(Payment(dokbak.player, winner, own + covered, "stop", trail + (share,)))
+        notes.append(note("dok_bak", other))
+    else:
+        for loser, (points, trail) in owed.items():
+            if points > 0:
+                payments.append(Payment(loser, winner, points, "stop", trail))
+    return scores, payments, notes
+
+
+# -- fixed payments and instant wins (RULES.md §6.4) ---------------------------------
+
+def fixed_from_each(facts: HandFacts, player: str, kind: str, points: int,
+                    payers: tuple[str, ...] | None = None) -> list[Payment]:
+    """Each opponent (or each of ``payers``) pays ``player`` a fixed amount, never multiplied."""
+    payers = facts.opponents(player) if payers is None else payers
+    return [Payment(p, player, points, kind, (Step(kind, value=points),)) for p in payers if points]
+
+
+def _instant(facts: HandFacts, rules: Rules) -> tuple[list[Payment], list[dict]]:
+    out = facts.outcome
+    if out.type is OutcomeType.CHONGTONG:
+        holders = out.winners
+        others = tuple(p for p in facts.players if p not in holders)
+        if not others:
+            return [], [note("chongtong_cancel")]
+        return [pay for w in holders for pay in fixed_from_each(facts, w, "chongtong", rules.chongtong, others)], []
+    if out.type is OutcomeType.THREE_PPUK:
+        return fixed_from_each(facts, out.winner, "three_ppuk", rules.three_ppuk), []
+    if out.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong:
+        return fixed_from_each(facts, facts.dealer, "void_deal_chongtong", rules.chongtong), []
+    return [], []
+
+
+def settle(facts: HandFacts, rules: Rules) -> Settlement:
+    """Scores and payments of a finished hand (or of the hand so far, for nagari)."""
+    if facts.outcome.type is OutcomeType.STOP:
+        scores, payments, notes = _stop(facts, rules)
+    else:
+        scores = {}
+        payments, notes = _instant(facts, rules)
+    for p in facts.players:
+        if p not in scores:
+            scores[p] = best_score(facts.captures.get(p, ()), rules, facts.junk.get(p, 0))
+    for f in facts.fixed:
+        payments += fixed_from_each(facts, f.player, f.kind, getattr(rules, f.kind))
+    ordered = {p: scores[p] for p in facts.players}
+    return Settlement(ordered, tuple(payments), tuple(notes), rules.target(len(facts.players)))
