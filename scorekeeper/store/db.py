@@ -1,0 +1,62 @@
+"""Database engines and sessions, for SQLite (embedded default) and PostgreSQL."""
+from __future__ import annotations
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+# Execution option asking SQLite for a write lock at BEGIN: a read-then-write
+# transaction that only upgrades its lock later can fail at once under WAL
+# (SQLITE_BUSY_SNAPSHOT) instead of waiting its turn.
+IMMEDIATE = "sqlite_begin_immediate"
+
+
+def normalise_url(url: str | URL) -> URL:
+    """Any SQLAlchemy URL; ``postgres://`` and ``postgresql://`` use psycopg 3."""
+    text = url if isinstance(url, str) else url.render_as_string(hide_password=False)
+    if text.startswith("postgres://"):
+        text = "postgresql://" + text[len("postgres://"):]
+    parsed = make_url(text)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str | URL) -> Engine:
+    """An engine with WAL mode, foreign keys and a busy timeout on SQLite."""
+    parsed = normalise_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    engine = create_engine(parsed, connect_args={"timeout": 15})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # Let SQLAlchemy emit BEGIN itself (pysqlite's own handling defers it).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        if parsed.database not in (None, "", ":memory:"):
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # durable against process crashes in WAL mode
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        immediate = conn.get_execution_options().get(IMMEDIATE)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def begin_write(session: Session) -> None:
+    """Start ``session``'s transaction as a writer (SQLite: take the write lock now)."""
+    session.connection(execution_options={IMMEDIATE: True})

@@ -1,0 +1,85 @@
+"""Tables (series), their hand records and the event logs of live hands."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    JSON, CheckConstraint, DateTime, ForeignKey, Integer, String, UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+HAND_KINDS = ("summary", "log")
+
+
+class Table(Base):
+    """A series played at one real table, reached by its public id plus a secret."""
+
+    __tablename__ = "sk_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    edit_secret: Mapped[str] = mapped_column(String(64))
+    view_secret: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(120), default="")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Bumped by every change of the table, its hands or their logs: what phones poll.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    hands: Mapped[list["Hand"]] = relationship(
+        back_populates="table", order_by="Hand.position", cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class Hand(Base):
+    """One hand record: a quick-entry summary, or a live hand kept as an event log."""
+
+    __tablename__ = "sk_hands"
+    __table_args__ = (
+        UniqueConstraint("table_id", "position", name="uq_hand_position"),
+        CheckConstraint("kind in ('summary', 'log')", name="ck_hand_kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("sk_tables.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))
+    # kind "summary": the hand summary of the engine contract; kind "log": the
+    # live hand's setup, its events in sk_events.
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    setup: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[Table] = relationship(back_populates="hands")
+    events: Mapped[list["Event"]] = relationship(
+        back_populates="hand", order_by="Event.seq", cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class Event(Base):
+    """One event of a live hand; ``seq`` counts from 0 without gaps."""
+
+    __tablename__ = "sk_events"
+    __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_event_seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("sk_hands.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    hand: Mapped[Hand] = relationship(back_populates="events")

@@ -1,0 +1,214 @@
+"""The few queries of the web layer: tables, hand records, event logs.
+
+Writers call ``begin_write`` first, then ``lock_table``: SQLite takes its write
+lock at BEGIN, PostgreSQL locks the table's row, so two phones changing one
+table are served one after the other and the loser sees the winner's change.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any, Callable
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from .db import begin_write
+from .models import Event, Hand, Table, utcnow
+
+EDIT, VIEW = "edit", "view"
+
+
+class Conflict(Exception):
+    """Someone else changed this first: ``current`` is what the writer expected against."""
+
+    def __init__(self, message: str, current: int):
+        super().__init__(message)
+        self.current = current
+
+
+def new_secret(nbytes: int = 16) -> str:
+    return secrets.token_urlsafe(nbytes)
+
+
+def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
+    """A new table with a fresh public id and two different secrets; committed."""
+    edit, view = new_secret(), new_secret()
+    while view == edit:  # pragma: no cover - 128 random bits each
+        view = new_secret()
+    table = Table(public_id=new_secret(9), edit_secret=edit, view_secret=view, title=title, config=config)
+    session.add(table)
+    session.commit()
+    return table
+
+
+def get_table(session: Session, public_id: str) -> Table | None:
+    if not isinstance(public_id, str) or len(public_id) > 32:
+        return None
+    return session.scalar(select(Table).where(Table.public_id == public_id))
+
+
+def access_level(table: Table, key: str | None) -> str | None:
+    """``edit`` or ``view`` for a secret of ``table``, compared in constant time; else None."""
+    if not key or not isinstance(key, str):
+        return None
+    given = key.encode("utf-8", "replace")
+    # Both comparisons always run, so the timing tells nothing about which matched.
+    is_edit = hmac.compare_digest(given, table.edit_secret.encode())
+    is_view = hmac.compare_digest(given, table.view_secret.encode())
+    return EDIT if is_edit else VIEW if is_view else None
+
+
+def table_version(session: Session, public_id: str) -> int | None:
+    return session.scalar(select(Table.version).where(Table.public_id == public_id))
+
+
+def lock_table(session: Session, table: Table) -> Table:
+    """Start a write on ``table``: serialise it against other writers and reload it."""
+    begin_write(session)
+    locked = session.scalar(
+        select(Table).where(Table.id == table.id).with_for_update().execution_options(populate_existing=True)
+    )
+    return locked
+
+
+def touch(session: Session, table: Table) -> None:
+    session.execute(
+        update(Table).where(Table.id == table.id).values(version=Table.version + 1, updated_at=utcnow())
+    )
+
+
+def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
+    table = lock_table(session, table)
+    table.title, table.config = title, config
+    touch(session, table)
+    session.commit()
+
+
+def hands(session: Session, table: Table) -> list[Hand]:
+    return list(session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.position)))
+
+
+def get_hand(session: Session, table: Table, hand_id: int) -> Hand | None:
+    return session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.id == hand_id))
+
+
+def add_hand(session: Session, table: Table, kind: str, data: dict[str, Any],
+             expected_count: int | None = None,
+             validate: Callable[[list[Hand]], None] | None = None) -> Hand:
+    """Append a hand record; ``validate(all records)`` may refuse it before it is stored."""
+    table = lock_table(session, table)
+    existing = hands(session, table)
+    if expected_count is not None and expected_count != len(existing):
+        session.rollback()
+        raise Conflict("The table has changed: a hand was added or removed.", len(existing))
+    position = (existing[-1].position + 1) if existing else 0
+    hand = Hand(table_id=table.id, position=position, kind=kind,
+                summary=data if kind == "summary" else None, setup=data if kind == "log" else None)
+    return _store(session, table, hand, existing + [hand], validate)
+
+
+def replace_summary(session: Session, table: Table, hand: Hand, summary: dict[str, Any],
+                    validate: Callable[[list[Hand]], None] | None = None) -> Hand:
+    """Replace a quick-entry hand's summary (editing a past hand)."""
+    table = lock_table(session, table)
+    records = hands(session, table)
+    target = next((h for h in records if h.id == hand.id), None)
+    if target is None:
+        session.rollback()
+        raise Conflict("That hand was deleted meanwhile.", len(records))
+    target.kind, target.summary, target.setup = "summary", summary, None
+    session.execute(delete(Event).where(Event.hand_id == target.id))
+    return _store(session, table, target, records, validate)
+
+
+def _store(session, table, hand, records, validate) -> Hand:
+    if validate is not None:
+        try:
+            validate(records)
+        except Exception:
+            session.rollback()
+            raise
+    hand.updated_at = utcnow()
+    session.add(hand)
+    touch(session, table)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict("Someone else added a hand first.", len(hands(session, table))) from None
+    return hand
+
+
+def delete_hand(session: Session, table: Table, hand: Hand) -> None:
+    table = lock_table(session, table)
+    session.execute(delete(Event).where(Event.hand_id == hand.id))
+    session.execute(delete(Hand).where(Hand.id == hand.id, Hand.table_id == table.id))
+    touch(session, table)
+    session.commit()
+
+
+def events(session: Session, hand: Hand) -> list[dict[str, Any]]:
+    return list(session.scalars(select(Event.event).where(Event.hand_id == hand.id).order_by(Event.seq)))
+
+
+def event_count(session: Session, hand: Hand) -> int:
+    return session.scalar(select(func.count()).select_from(Event).where(Event.hand_id == hand.id)) or 0
+
+
+def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, event: dict[str, Any],
+                 validate: Callable[[list[dict[str, Any]]], Any]) -> tuple[int, Any]:
+    """Store ``event`` as number ``expected_seq`` of the hand's log.
+
+    ``validate(log + [event])`` replays the whole log and raises to refuse it;
+    its answer is returned with the new event's seq. A stale ``expected_seq``
+    raises ``Conflict``; nothing is stored on any refusal.
+    """
+    table = lock_table(session, table)
+    log = events(session, hand)
+    if expected_seq != len(log):
+        session.rollback()
+        raise Conflict("Someone else added an event first.", len(log))
+    try:
+        answer = validate(log + [event])
+    except Exception:
+        session.rollback()
+        raise
+    session.add(Event(hand_id=hand.id, seq=len(log), event=event))
+    hand_row = session.get(Hand, hand.id)
+    hand_row.updated_at = utcnow()
+    touch(session, table)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict("Someone else added an event first.", event_count(session, hand)) from None
+    return len(log), answer
+
+
+def drop_last_event(session: Session, table: Table, hand: Hand, expected_seq: int,
+                    validate: Callable[[list[dict[str, Any]]], Any] | None = None) -> int:
+    """Remove the last event (undo) if the log is still ``expected_seq`` long; the new length."""
+    table = lock_table(session, table)
+    log = events(session, hand)
+    if expected_seq != len(log):
+        session.rollback()
+        raise Conflict("Someone else changed the hand first.", len(log))
+    if validate is not None:
+        try:
+            validate(log[:-1])
+        except Exception:
+            session.rollback()
+            raise
+    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == len(log) - 1))
+    touch(session, table)
+    session.commit()
+    return len(log) - 1
+
+
+def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
+    ids = [p for p in public_ids if isinstance(p, str) and len(p) <= 32][:50]
+    if not ids:
+        return []
+    return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))

@@ -1,0 +1,34 @@
+"""The table app: a Flask application over the engine and the store.
+
+``create_app()`` reads its settings from the environment (see ``config``), opens
+the database and applies the migrations on first start.
+"""
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+from . import config as settings
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app; ``test_config`` overrides the environment's settings."""
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder="../templates", static_folder="../static")
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(settings.defaults(app.instance_path))
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
+
+    from . import database, errors, i18n, security, views
+
+    database.init_app(app)
+    security.init_app(app)
+    i18n.init_app(app)
+    errors.init_app(app)
+    views.init_app(app)
+    return app

@@ -1,0 +1,33 @@
+"""Home: start a table, reopen recent ones, join by code; the language switch."""
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from .i18n import COOKIE, LANGS
+
+bp = Blueprint("home", __name__)
+
+
+def safe_next(target: str | None) -> str:
+    """A local path to go back to, never another site."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return url_for("home.index")
+    return target
+
+
+@bp.get("/")
+def index():
+    return render_template("home.html")
+
+
+@bp.get("/lang/<code>")
+def switch_lang(code: str):
+    response = redirect(safe_next(request.args.get("next")))
+    if code in LANGS:
+        response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
+    return response
+
+
+@bp.get("/healthz")
+def health():
+    return {"ok": True}

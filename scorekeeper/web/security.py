@@ -1,0 +1,77 @@
+"""CSRF on every form, response headers that allow no inline script, access by secret.
+
+A table is reached by its public id plus one of two secrets: the edit secret or
+the read-only one. A phone that opened a share link keeps the secret in its
+signed session cookie; API clients send it in ``X-Table-Key``. Secrets are
+compared in constant time (``store.tables.access_level``).
+"""
+from __future__ import annotations
+
+from flask import Flask, request, session
+from flask_wtf.csrf import CSRFProtect
+
+from ..store.tables import EDIT, VIEW, access_level
+
+csrf = CSRFProtect()
+KEY_HEADER = "X-Table-Key"
+MAX_REMEMBERED = 24  # tables a phone keeps access to in its cookie
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+
+
+def init_app(app: Flask) -> None:
+    csrf.init_app(app)
+    app.after_request(_headers)
+
+
+def _headers(response):
+    h = response.headers
+    h.setdefault("Content-Security-Policy", CSP)
+    h.setdefault("X-Content-Type-Options", "nosniff")
+    h.setdefault("X-Frame-Options", "DENY")
+    # Share links carry secrets in their path: never pass a URL on as a referrer.
+    h.setdefault("Referrer-Policy", "no-referrer")
+    if request.path.startswith(("/t/", "/j/", "/api/")) and "Cache-Control" not in h:
+        h["Cache-Control"] = "no-store" if request.path.startswith("/j/") else "private, no-cache"
+    return response
+
+
+def remember_key(public_id: str, key: str) -> None:
+    """Keep ``key`` for ``public_id`` in this phone's session (newest last)."""
+    keys = dict(session.get("keys") or {})
+    keys.pop(public_id, None)
+    keys[public_id] = key
+    session["keys"] = dict(list(keys.items())[-MAX_REMEMBERED:])
+    session.permanent = True
+
+
+def forget_key(public_id: str) -> None:
+    keys = dict(session.get("keys") or {})
+    if keys.pop(public_id, None) is not None:
+        session["keys"] = keys
+
+
+def presented_key(public_id: str) -> str | None:
+    """The secret this request presents for a table: header first, then session."""
+    header = request.headers.get(KEY_HEADER)
+    if header:
+        return header
+    keys = session.get("keys")
+    return keys.get(public_id) if isinstance(keys, dict) else None
+
+
+def level_for(table) -> str | None:
+    return access_level(table, presented_key(table.public_id))
+
+
+__all__ = ["csrf", "EDIT", "VIEW", "KEY_HEADER", "remember_key", "forget_key", "presented_key", "level_for"]

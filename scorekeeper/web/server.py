@@ -1,0 +1,73 @@
+"""``scorekeeper serve``: the table app under gunicorn, migrated before it forks.
+
+Gunicorn's access log stays off: share links carry secrets in their paths.
+"""
+from __future__ import annotations
+
+import os
+import socket
+
+from gunicorn.app.base import BaseApplication
+
+from . import create_app
+
+
+class _Server(BaseApplication):
+    def __init__(self, app, options: dict):
+        self.application, self.options = app, options
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        return self.application
+
+
+def _post_fork(_server, _worker):
+    # Connections opened before the fork (the migration's) belong to the master.
+
+    _APP.extensions["sk_engine"].dispose(close=False)
+
+
+_APP = None
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """The addresses to open, for the terminal: loopback and, on 0.0.0.0, this machine's."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    urls = [f"http://{shown}:{port}/"]
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            lan = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            lan = None
+        if lan and not lan.startswith("127."):
+            urls.append(f"http://{lan}:{port}/  (other phones on this network)")
+    return urls
+
+
+def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None) -> None:
+    """Run the app on ``host:port`` and print the address to open."""
+    global _APP
+    _APP = create_app()
+    workers = workers or int(os.environ.get("SCOREKEEPER_WORKERS", "2"))
+    options = {
+        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
+        "post_fork": _post_fork,
+        "accesslog": None,
+        "errorlog": "-",
+        "loglevel": "warning",
+        "timeout": 30,
+        "graceful_timeout": 5,
+    }
+    print("scorekeeper: 고스톱 점수판 Go-Stop scorekeeper")
+    print(f"  database  {_APP.config['DATABASE_URL'] if 'sqlite' in _APP.config['DATABASE_URL'] else 'DATABASE_URL'}")
+    for url in addresses(host, port):
+        print(f"  open      {url}")
+    print("  stop      Ctrl+C", flush=True)
+    _Server(_APP, options).run()
