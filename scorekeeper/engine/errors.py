@@ -41,6 +41,26 @@ ERROR_CODES: dict[str, str] = {
     "bad_event": "An event of an unknown kind or shape.",
     "nothing_to_undo": "The log is empty.",
     "conflict": "Someone else changed this first: the view is refreshed.",
+    # The series (engine/series.py, dealer.py, gwangpalli.py, settle.py, replay.py).
+    "bad_series": "The series document is not a JSON object of the documented shape.",
+    "bad_series_players": "A series needs 2 to 7 distinct, named players at the table.",
+    "dealer_not_at_table": "The dealer named is not one of the players at the table.",
+    "bad_draw": "The draw for dealer needs one card of the 48 from each player (night or day).",
+    "draw_tie": "Players drew cards of the same rank: they draw again.",
+    "series_finished": "The series already has all its hands: no more hands.",
+    "bad_hand_record": "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.",
+    "hand_players_mismatch": "The hand's players are not the players who play it.",
+    "hand_field_mismatch": "A field the series supplies (dealer, rules, carry, chip value) differs.",
+    "hand_not_finished": "A live hand log that has not ended yet.",
+    "no_gwangpalli": "Choosing who plays exists only with four to seven at the table.",
+    "bad_choice": "A choice to play or sit out of the wrong shape, or for the dealer.",
+    "missing_choice": "A player who had a free choice to play or sit out made none.",
+    "choice_order": "A choice against the order rule: two play, the rest sit out; three left must play.",
+    "choices_after_nagari": "After a nagari the same three play again: no choosing.",
+    "bad_shown": "Cards shown by a sitter out of turn, of the wrong shape, or not bright/11jd/12jd/9a/joker.",
+    "unbalanced": "Balances that do not add up to zero.",
+    "bad_replay_document": "A replay document has \"events\" (a hand log) or \"hands\" (a series).",
+    "hand_log_unavailable": "Live hand logs cannot be replayed: the hand module is missing.",
 }
 
 
