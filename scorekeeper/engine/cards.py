@@ -120,7 +120,9 @@ def month_cards(month: int) -> tuple[Card, ...]:
     return tuple(c for c in DECK if c.month == month)
 
 
+_SORT_KEYS = {code: (card.month or 13, -KIND_RANK[card.kind], code) for code, card in CARDS.items()}
+
+
 def sort_key(code: str) -> tuple[int, int, str]:
     """Order cards by month, then bright → animal → ribbon → junk."""
-    card = CARDS[code]
-    return (card.month or 13, -KIND_RANK[card.kind], code)
+    return _SORT_KEYS[code]

@@ -97,6 +97,10 @@ def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[
         if not isinstance(cards, list):
             c.add("bad_value", "captures must list card codes.", f"captures.{p}")
             continue
+        if _plain_and_new(cards, seen):  # the common case, checked in one go
+            seen.update(dict.fromkeys(cards, p))
+            out[p] = tuple(cards)
+            continue
         kept = []
         for i, code in enumerate(cards):
             path = f"captures.{p}[{i}]"
@@ -119,6 +123,18 @@ def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[
     return out
 
 
+_PLAIN_CODES = frozenset(code for code in CARDS if code not in BONUS_CARDS)
+
+
+def _plain_and_new(cards: list, seen: dict) -> bool:
+    """True when ``cards`` are distinct deck cards (no bonus card) that no one else took."""
+    try:
+        held = set(cards)
+    except TypeError:  # an unhashable item: the slow path names it
+        return False
+    return len(held) == len(cards) and held <= _PLAIN_CODES and held.isdisjoint(seen)
+
+
 def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, int]:
     out = {}
     for p, n in _per_player(c, doc, "junk", players).items():
@@ -126,6 +142,8 @@ def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, 
             c.add("bad_value", "junk is a whole number of junk (a double junk counts 2).", f"junk.{p}")
         else:
             out[p] = n
+    if not out:
+        return out
     listed = {code for cards in captures.values() for code in cards}
     room = sum(card.junk for card in DECK if card.kind == JUNK and card.code not in listed)
     room += sum(BONUS_CARDS[b].junk * rules.bonus_count(b) for b in ("b2", "b3"))

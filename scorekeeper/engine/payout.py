@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import prod
-from typing import Callable, Iterator
+from typing import Callable, NamedTuple
 
 from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
 from .errors import EngineError
@@ -56,8 +56,7 @@ NOTE_LABELS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One line of a payment's trail: an amount added (``value``) or a double (``factor``)."""
 
     id: str
@@ -130,8 +129,18 @@ def go_doubling(gos: int, rules: Rules) -> int:
 
 # -- the doubles: each unit answers the steps it adds for one loser ---------------------
 
-@dataclass(frozen=True, slots=True)
-class Loss:
+Steps = tuple  # of Step; units answer NONE when they add nothing
+NONE: tuple = ()
+
+
+def double(needed: Callable[[HandFacts, Rules, str], bool]):
+    """Mark a unit with the facts and options it depends on, so a hand runs only the units it needs."""
+    def mark(unit):
+        unit.needed = needed
+        return unit
+    return mark
+
+class Loss(NamedTuple):
     """One loser's side of a stop: what the doubles look at."""
 
     facts: HandFacts
@@ -154,85 +163,109 @@ def shake_factor(month: int, rules: Rules) -> int:
     return 4 if rules.shake_rain_paulownia_x4 and month in (11, 12) else 2
 
 
-def shakes(x: Loss) -> Iterator[Step]:
-    for month in x.facts.shakes.get(x.winner, ()):
-        yield Step("shake", factor=shake_factor(month, x.rules), detail=(("month", month),))
+@double(lambda f, r, w: bool(f.shakes.get(w)))
+def shakes(x: Loss) -> Steps:
+    months = x.facts.shakes.get(x.winner)
+    if not months:
+        return NONE
+    return tuple(Step("shake", factor=shake_factor(m, x.rules), detail=(("month", m),)) for m in months)
 
 
-def bombs(x: Loss) -> Iterator[Step]:
-    if x.rules.bomb_doubles:
-        for month in x.facts.bombs.get(x.winner, ()):
-            yield Step("bomb", factor=shake_factor(month, x.rules), detail=(("month", month),))
+@double(lambda f, r, w: r.bomb_doubles and bool(f.bombs.get(w)))
+def bombs(x: Loss) -> Steps:
+    months = x.facts.bombs.get(x.winner)
+    if not months or not x.rules.bomb_doubles:
+        return NONE
+    return tuple(Step("bomb", factor=shake_factor(m, x.rules), detail=(("month", m),)) for m in months)
 
 
-def gwang_bak(x: Loss) -> Iterator[Step]:
+GWANG_BAK = (Step("gwang_bak", factor=2),)
+
+
+@double(lambda f, r, w: True)
+def gwang_bak(x: Loss) -> Steps:
     if x.won.has(BRIGHT) and not x.lost.pile.brights and "bp" not in x.lost.pile.codes:
-        yield Step("gwang_bak", factor=2)
+        return GWANG_BAK
+    return NONE
 
 
-def pi_bak(x: Loss) -> Iterator[Step]:
+@double(lambda f, r, w: True)
+def pi_bak(x: Loss) -> Steps:
     value = x.lost.pile.junk_value
     if not x.won.has(JUNK) or value >= x.rules.pi_bak_threshold(len(x.facts.players)):
-        return
+        return NONE
     if value == 0 and x.rules.pi_bak_exempt_no_junk:
-        return
-    yield Step("pi_bak", factor=2, detail=(("junk", value),))
+        return NONE
+    return (Step("pi_bak", factor=2, detail=(("junk", value),)),)
 
 
-def meong_dda(x: Loss) -> Iterator[Step]:
+MEONG_DDA, MEONG_BAK = (Step("meong_dda", factor=2),), (Step("meong_bak", factor=2),)
+
+
+@double(lambda f, r, w: r.meong_dda != "off")
+def meong_dda(x: Loss) -> Steps:
     mode = x.rules.meong_dda
     if mode == "off" or len(x.won.pile.animals) < 7:
-        return
+        return NONE
     if mode == "every_loser":
-        yield Step("meong_dda", factor=2)
-    elif not x.lost.pile.animals:
-        yield Step("meong_bak", factor=2)
+        return MEONG_DDA
+    return NONE if x.lost.pile.animals else MEONG_BAK
 
 
-def tti_bak(x: Loss) -> Iterator[Step]:
-    if x.rules.tti_bak and x.won.has(RIBBON) and not x.lost.pile.ribbons:
-        yield Step("tti_bak", factor=2)
+TTI_BAK = (Step("tti_bak", factor=2),)
 
 
-def nagari_carry(x: Loss) -> Iterator[Step]:
+@double(lambda f, r, w: r.tti_bak)
+def tti_bak(x: Loss) -> Steps:
+    return TTI_BAK if x.rules.tti_bak and x.won.has(RIBBON) and not x.lost.pile.ribbons else NONE
+
+
+@double(lambda f, r, w: f.nagari_carry > 0)
+def nagari_carry(x: Loss) -> Steps:
     n = x.facts.nagari_carry
-    if n > 0:
-        yield Step("nagari_carry", factor=2**n if x.rules.nagari_carry_stacks else 2, detail=(("nagari", n),))
+    if n <= 0:
+        return NONE
+    return (Step("nagari_carry", factor=2**n if x.rules.nagari_carry_stacks else 2, detail=(("nagari", n),)),)
 
 
-def go_bak(x: Loss) -> Iterator[Step]:
+GO_BAK = (Step("go_bak", factor=2),)
+
+
+@double(lambda f, r, w: any(n for p, n in f.gos.items() if p != w))
+def go_bak(x: Loss) -> Steps:
     """고박 as a double: two players (option), or three with the encyclopedia rule."""
     if not x.loser_went_go():
-        return
+        return NONE
     if x.three_players:
-        if x.rules.go_bak_three_players == "double_own":
-            yield Step("go_bak", factor=2)
-    elif x.rules.go_bak_two_players:
-        yield Step("go_bak", factor=2)
+        return GO_BAK if x.rules.go_bak_three_players == "double_own" else NONE
+    return GO_BAK if x.rules.go_bak_two_players else NONE
 
 
-def mission(x: Loss) -> Iterator[Step]:
-    if x.facts.mission > 1:
-        yield Step("mission", factor=x.facts.mission)
+@double(lambda f, r, w: f.mission > 1)
+def mission(x: Loss) -> Steps:
+    return (Step("mission", factor=x.facts.mission),) if x.facts.mission > 1 else NONE
 
 
-def weol_yak(x: Loss) -> Iterator[Step]:
-    if x.winner in x.facts.weol_yak:
-        yield Step("weol_yak", factor=4)
+WEOL_YAK = (Step("weol_yak", factor=4),)
 
 
-def double_joker(x: Loss) -> Iterator[Step]:
-    for _ in range(x.facts.captures.get(x.winner, ()).count("bd")):
-        yield Step("double_joker", factor=2)
+@double(lambda f, r, w: w in f.weol_yak)
+def weol_yak(x: Loss) -> Steps:
+    return WEOL_YAK if x.winner in x.facts.weol_yak else NONE
 
 
-DOUBLES: tuple[Callable[[Loss], Iterator[Step]], ...] = (
+@double(lambda f, r, w: r.double_jokers > 0)
+def double_joker(x: Loss) -> Steps:
+    return (Step("double_joker", factor=2),) * x.won.pile.junk.count("bd")
+
+
+DOUBLES: tuple[Callable[[Loss], Steps], ...] = (
     shakes, bombs, gwang_bak, pi_bak, meong_dda, tti_bak, nagari_carry, go_bak, mission, weol_yak,
     double_joker,
 )
 
 
-def amount(x: Loss) -> tuple[int, tuple[Step, ...]]:
+def amount(x: Loss, units=DOUBLES) -> tuple[int, tuple[Step, ...]]:
     """What one loser owes the winner, with the trail that explains it."""
     gos = x.facts.gos.get(x.winner, 0)
     bonus = go_bonus(gos, x.rules)
@@ -244,7 +277,7 @@ def amount(x: Loss) -> tuple[int, tuple[Step, ...]]:
     doubling = go_doubling(gos, x.rules)
     if doubling > 1:
         trail.append(Step("go_doubling", factor=doubling, detail=(("gos", gos),)))
-    for unit in DOUBLES:
+    for unit in units:
         trail.extend(unit(x))
     points = (x.won.points + bonus) * prod(s.factor for s in trail if s.factor)
     return points, tuple(trail)
@@ -288,12 +321,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)
+    units = [unit for unit in DOUBLES if unit.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:
         choice = _Choice(won)
         for loser, ways in loser_ways.items():
-            options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted)), lost) for lost in ways]
+            options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost) for lost in ways]
             (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
         if best is None or (choice.total, won.points) > (best.total, best.won.points):

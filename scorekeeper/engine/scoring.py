@@ -11,13 +11,12 @@ flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations as subsets
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from .cards import (
     ANIMAL, BONUS, BRIDGE, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, CUP, DOUBLE_JUNK, GODORI,
-    HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON,
+    HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON, sort_key,
 )
 from .rules import Rules
 
@@ -40,14 +39,13 @@ LINE_LABELS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Pile:
+class Pile(NamedTuple):
     """A player's captures, sorted by kind, with the flexible cards counted one way."""
 
-    brights: tuple[str, ...]
-    animals: tuple[str, ...]
-    ribbons: tuple[str, ...]
-    junk: tuple[str, ...]  # junk cards, bonus cards and flexible cards counted as junk
+    brights: frozenset[str]
+    animals: frozenset[str]
+    ribbons: frozenset[str]
+    junk: tuple[str, ...]  # junk cards, bonus cards (with repeats) and flexible cards counted as junk
     junk_value: int
     codes: frozenset[str]
     as_junk: frozenset[str] = frozenset()
@@ -57,8 +55,7 @@ class Pile:
         return not self.codes and not self.junk_value
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """One scoring combination a player holds."""
 
     id: str
@@ -68,14 +65,14 @@ class Line:
     toward_target: bool = True
 
     def to_json(self) -> dict:
-        out = {"id": self.id, "label": LINE_LABELS[self.id], "points": self.points, "cards": list(self.cards)}
+        out = {"id": self.id, "label": LINE_LABELS[self.id], "points": self.points,
+               "cards": sorted(self.cards, key=sort_key)}
         if not self.toward_target:
             out["toward_target"] = False
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
     points: int
     toward_target: int
     lines: tuple[Line, ...]
@@ -112,30 +109,41 @@ def flexible_cards(codes: Iterable[str], rules: Rules) -> tuple[str, ...]:
     return tuple(flex)
 
 
+_BY_KIND = {
+    kind: frozenset(code for code, card in CARDS.items() if card.kind == kind)
+    for kind in (BRIGHT, ANIMAL, RIBBON, JUNK, BONUS)
+}
+_JUNKISH = _BY_KIND[JUNK] | _BY_KIND[BONUS]
+_RIBBONS_NO_RAIN = _BY_KIND[RIBBON] - {RAIN_RIBBON}
+_JUNK_VALUE = {code: card.junk for code, card in CARDS.items()}
+
+
 def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
          as_junk: frozenset[str] = frozenset()) -> Pile:
     """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
     rules = rules or Rules()
-    brights, animals, ribbons, junk = [], [], [], []
-    value = extra_junk
-    for code in codes:
-        card = CARDS[code]
-        kind = card.kind
-        if code in as_junk:
-            junk.append(code)
-            value += rules.cup_junk_value if code == CUP else 2
-        elif kind == BRIGHT:
-            brights.append(code)
-        elif kind == ANIMAL:
-            animals.append(code)
-        elif kind == RIBBON:
-            if code != RAIN_RIBBON or rules.rain_ribbon_counts:
-                ribbons.append(code)
-        else:  # junk and bonus cards
-            junk.append(code)
-            value += card.junk
-    return Pile(tuple(brights), tuple(animals), tuple(ribbons), tuple(junk), value,
-                frozenset(codes), as_junk)
+    codes = tuple(codes)
+    held = frozenset(codes)
+    junk = held & _JUNKISH
+    value = extra_junk + sum(map(_JUNK_VALUE.__getitem__, junk))
+    if len(held) != len(codes):  # several copies of a bonus card
+        value += sum(_JUNK_VALUE[c] for c in codes) - sum(_JUNK_VALUE[c] for c in held)
+    for code in as_junk:
+        value += rules.cup_junk_value if code == CUP else 2
+    ribbons = held & (_BY_KIND[RIBBON] if rules.rain_ribbon_counts else _RIBBONS_NO_RAIN)
+    junk_cards = tuple(junk | as_junk)
+    if len(held) != len(codes):
+        junk_cards += _repeats(codes)
+    animals = held & _BY_KIND[ANIMAL]
+    return Pile(held & _BY_KIND[BRIGHT], animals - as_junk if as_junk else animals, ribbons,
+                junk_cards, value, held, as_junk)
+
+
+def _repeats(codes: tuple[str, ...]) -> tuple[str, ...]:
+    """The second and later copies of a code (only bonus cards come in copies)."""
+    seen: set[str] = set()
+    repeats = [c for c in codes if c in seen or seen.add(c)]
+    return tuple(repeats)
 
 
 # -- the combinations: each answers (id, points, cards) or None --------------------------
@@ -160,10 +168,10 @@ def birds(p: Pile, r: Rules):
     held = GODORI & p.codes
     if r.four_birds and RAIN_ANIMAL in p.animals:
         if len(held) == 3:
-            return "yukdori", 6, tuple(sorted(held)) + (RAIN_ANIMAL,)
+            return "yukdori", 6, (*held, RAIN_ANIMAL)
         if len(held) == 2:
-            return "bidori", 4, tuple(sorted(held)) + (RAIN_ANIMAL,)
-    return ("godori", r.godori, tuple(sorted(held))) if len(held) == 3 else None
+            return "bidori", 4, (*held, RAIN_ANIMAL)
+    return ("godori", r.godori, held) if len(held) == 3 else None
 
 
 def ribbon_count(p: Pile, r: Rules):
@@ -187,7 +195,7 @@ def junk_count(p: Pile, r: Rules):
 
 def vip(p: Pile, r: Rules):
     if r.vip and CUP in p.as_junk and p.codes.issuperset(DOUBLE_JUNK):
-        return "vip", 3, (CUP, *sorted(DOUBLE_JUNK))
+        return "vip", 3, (CUP, *DOUBLE_JUNK)
     return None
 
 
@@ -216,21 +224,33 @@ COMBINATIONS: tuple[tuple[Callable, str, bool], ...] = (
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
     lines = []
-    for unit, category, toward in COMBINATIONS:
+    total = toward = 0
+    for unit, category, counts in COMBINATIONS:
         hit = unit(p, rules)
         if hit and hit[1]:
-            lines.append(Line(hit[0], hit[1], category, tuple(hit[2]), toward))
-    total = sum(line.points for line in lines)
-    toward = sum(line.points for line in lines if line.toward_target)
+            lines.append(Line(hit[0], hit[1], category, hit[2], counts))
+            total += hit[1]
+            if counts:
+                toward += hit[1]
     return Score(total, toward, tuple(lines), p)
 
 
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
     """The score for each way of counting the flexible cards (one to four ways)."""
-    codes = tuple(codes)
-    flex = flexible_cards(codes, rules)
+    base = pile(codes, rules, extra_junk)
+    flex = flexible_cards(base.codes, rules)
+    if not flex:
+        return [score(base, rules)]
     ways = [frozenset(s) for n in range(len(flex) + 1) for s in subsets(flex, n)]
-    return [score(pile(codes, rules, extra_junk, way), rules) for way in ways]
+    return [score(counted_as_junk(base, way, rules), rules) for way in ways]
+
+
+def counted_as_junk(base: Pile, way: frozenset[str], rules: Rules) -> Pile:
+    """``base`` (nothing counted as junk) with the flexible cards of ``way`` moved to junk."""
+    if not way:
+        return base
+    value = base.junk_value + sum(rules.cup_junk_value if c == CUP else 2 for c in way)
+    return Pile(base.brights, base.animals - way, base.ribbons, base.junk + tuple(way), value, base.codes, way)
 
 
 def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:

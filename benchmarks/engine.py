@@ -1,0 +1,101 @@
+"""Benchmark: hand summaries scored per second through ``scorekeeper score`` on JSON Lines.
+
+Side by side with the floor of the contract: a process that merely parses each line
+and serialises it again. Both run as fresh processes on the same file, best of
+``--repeat`` runs. Usage::
+
+    python benchmarks/engine.py            # 10,000 summaries
+    python benchmarks/engine.py --lines 1000 --repeat 1   # a quick run
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from scorekeeper.engine.cards import DECK  # noqa: E402
+from scorekeeper.engine.rules import PRESETS  # noqa: E402
+from scorekeeper.engine.scoring import best_score  # noqa: E402
+
+FLOOR = (
+    "import sys, json\n"
+    "out = sys.stdout\n"
+    "for line in open(sys.argv[1], encoding='utf-8'):\n"
+    "    if line.strip():\n"
+    "        out.write(json.dumps(json.loads(line), ensure_ascii=False, separators=(',', ':')) + '\\n')\n"
+)
+
+
+def random_summary(rng: random.Random) -> dict:
+    """A plausible finished hand: cards are captured in turn until someone can stop."""
+    preset = rng.choice(list(PRESETS))
+    rules = PRESETS[preset]
+    players = ["A", "B", "C"] if rng.random() < 0.6 else ["A", "B"]
+    target = rules.target(len(players))
+    deck = [c.code for c in DECK]
+    rng.shuffle(deck)
+    captures: dict[str, list[str]] = {p: [] for p in players}
+    winner, extra = None, rng.choice([0, 0, 2, 6])  # cards taken after reaching the target: gos
+    for i, code in enumerate(deck[:40]):
+        player = players[(i // 2) % len(players)]
+        captures[player].append(code)
+        if winner is None and best_score(captures[player], rules).toward_target >= target:
+            winner = player
+        if winner is not None and extra <= 0:
+            break
+        extra -= winner is not None
+    doc = {"rules": {"preset": preset}, "players": players, "captures": captures,
+           "nagari_carry": rng.choice([0, 0, 0, 1]), "chip_value": 100}
+    if winner is None:
+        doc["outcome"] = {"type": "nagari"}
+        return doc
+    score = best_score(captures[winner], rules).toward_target
+    doc["outcome"] = {"type": "stop", "winner": winner}
+    doc["gos"] = {winner: rng.randint(0, min(score - target, 4))} if score >= target else {}
+    if score < target:  # a later card lowered nothing, but keep every summary legal
+        doc["outcome"] = {"type": "nagari"}
+    if rng.random() < 0.2:
+        doc["shakes"] = {winner: [rng.randint(1, 12)]}
+    return doc
+
+
+def run(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lines", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    rng = random.Random(20261122)
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
+        for _ in range(args.lines):
+            f.write(json.dumps(random_summary(rng)) + "\n")
+        path = f.name
+    try:
+        engine = min(run([sys.executable, "-m", "scorekeeper.cli", "score", path]) for _ in range(args.repeat))
+        floor = min(run([sys.executable, "-c", FLOOR, path]) for _ in range(args.repeat))
+    finally:
+        os.unlink(path)
+    print(f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
+          f"{platform.python_implementation()} {platform.python_version()}")
+    print(f"summaries: {args.lines}")
+    print(f"scorekeeper score: {engine:.3f} s  ({args.lines / engine:,.0f} summaries/s)")
+    print(f"parse+serialise floor: {floor:.3f} s  ({args.lines / floor:,.0f} lines/s)")
+    print(f"ratio: {engine / floor:.2f}x the floor (goal: at most 5x)")
+
+
+if __name__ == "__main__":
+    main()
