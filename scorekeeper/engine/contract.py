@@ -146,6 +146,7 @@ def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, 
         return out
     listed = {code for cards in captures.values() for code in cards}
     room = sum(card.junk for card in DECK if card.kind == JUNK and card.code not in listed)
+    room += not rules.rain_ribbon_counts and "12r" not in listed  # then the rain ribbon is junk
     room += sum(BONUS_CARDS[b].junk * rules.bonus_count(b) for b in ("b2", "b3"))
     room -= sum(BONUS_CARDS[code].junk for cards in captures.values() for code in cards if code in ("b2", "b3"))
     if sum(out.values()) > room:

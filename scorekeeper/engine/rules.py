@@ -42,7 +42,7 @@ class Rules:
     five_brights: int = option(15, "오광", "Five brights", "scoring", lo=0, hi=100)
     godori: int = option(5, "고도리", "Godori (three birds)", "scoring", lo=0, hi=50)
     four_birds: bool = option(False, "육도리·비도리 (제비 포함)", "Four-bird rule: swallow 12a is a bird (6 / 4)", "scoring")
-    rain_ribbon_counts: bool = option(True, "비띠도 띠로 셈", "Rain ribbon 12r counts as a ribbon", "scoring")
+    rain_ribbon_counts: bool = option(True, "비띠도 띠로 셈 (아니면 피 한 장)", "Rain ribbon 12r counts as a ribbon (else as one junk)", "scoring")
     cup_flexible: bool = option(True, "국진 열끗/쌍피 선택", "Sake cup 9a counts as animal or junk", "scoring")
     cup_junk_value: int = option(2, "국진을 피로 셀 때 값", "Sake cup as junk is worth", "scoring", lo=1, hi=2)
     bridge_flexible: bool = option(False, "난초 열끗 쌍피 선택", "Bridge 5a counts as animal or double junk", "scoring")
@@ -203,11 +203,12 @@ def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = 
     """The preset with ``overrides`` applied, each checked."""
     if not isinstance(overrides, dict | None):
         raise EngineError("bad_option", "Rules options must be an object of name: value.", "rules.options")
-    items = tuple(sorted((overrides or {}).items()))
+    # The type is part of the cache key: 1 == True, but only true is a flag's value.
+    items = tuple(sorted((name, type(value), value) for name, value in (overrides or {}).items()))
     try:
         return _rules_from(preset, items)
     except TypeError:  # an unhashable value (a list, an object): never a valid option
-        name = next(n for n, v in items if not isinstance(v, (str, int, float, bool, type(None))))
+        name = next(n for n, _, v in items if not isinstance(v, (str, int, float, bool, type(None))))
         check_option(name, None)
         raise
 
@@ -215,7 +216,7 @@ def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = 
 @lru_cache(maxsize=256)
 def _rules_from(preset: str, items: tuple) -> Rules:
     base = find_preset(preset)
-    changes = {name: check_option(name, value) for name, value in items}
+    changes = {name: check_option(name, value) for name, _, value in items}
     return dataclasses.replace(base, **changes) if changes else base
 
 

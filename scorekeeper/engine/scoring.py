@@ -130,7 +130,12 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
         value += sum(_JUNK_VALUE[c] for c in codes) - sum(_JUNK_VALUE[c] for c in held)
     for code in as_junk:
         value += rules.cup_junk_value if code == CUP else 2
-    ribbons = held & (_BY_KIND[RIBBON] if rules.rain_ribbon_counts else _RIBBONS_NO_RAIN)
+    if rules.rain_ribbon_counts:
+        ribbons = held & _BY_KIND[RIBBON]
+    else:  # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
+        ribbons = held & _RIBBONS_NO_RAIN
+        if RAIN_RIBBON in held:
+            junk, value = junk | {RAIN_RIBBON}, value + 1
     junk_cards = tuple(junk | as_junk)
     if len(held) != len(codes):
         junk_cards += _repeats(codes)
