@@ -339,30 +339,30 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
     """Which loser pays for both, by the precedence of §5.1, and why another does not."""
     if len(facts.players) != 3:
         return None, []
-    losers = facts.opponents(winner)
-    sd = facts.showdown
-    if facts.dokbak and facts.dokbak.reason is DokbakReason.SHOWDOWN:
+    given = facts.dokbak.reason if facts.dokbak else None
+    if given is DokbakReason.SHOWDOWN:
         return facts.dokbak, []
-    if sd and sd.refused_by != winner:
-        return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
+    if sd := facts.showdown:
+        if sd.refused_by != winner:
+            return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
+    lifted = _go_bak_lifted(facts, winner)
+    notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
     if rules.go_bak_three_players == "dok_bak":
-        lifted = _go_bak_lifted(facts, winner)
-        went = [p for p in losers if facts.gos.get(p, 0) > 0 and p not in lifted]
-        notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
-        if facts.dokbak and facts.dokbak.reason is DokbakReason.GO_BAK:
+        went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
+        if given is DokbakReason.GO_BAK:
             return facts.dokbak, notes
         if len(went) == 1:
             return Dokbak(went[0], DokbakReason.GO_BAK), notes
         if len(went) == 2:
             last = facts.last_go if facts.last_go in went else _more_gos(facts, went)
             return Dokbak(last, DokbakReason.GO_BAK), notes
-    if facts.dokbak and facts.dokbak.reason is DokbakReason.OE_MYEON:
+    if given is DokbakReason.OE_MYEON:
         if facts.dokbak.last_card:
-            return None, [note("oe_myeon_last_card", facts.dokbak.player)]
+            return None, notes + [note("oe_myeon_last_card", facts.dokbak.player)]
         if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
-            return None, [note("oe_myeon_junk_only", facts.dokbak.player)]
-        return facts.dokbak, []
-    return None, []
+            return None, notes + [note("oe_myeon_junk_only", facts.dokbak.player)]
+        return facts.dokbak, notes
+    return None, notes
 
 
 def _more_gos(facts: HandFacts, went: list[str]) -> str:
