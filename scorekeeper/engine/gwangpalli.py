@@ -57,6 +57,8 @@ def choose(table: Sequence[str], dealer: str, choices: Any, path: str = "choices
 
     A forced choice may be left out of ``choices``; every free choice must be there.
     """
+    if choices is None:
+        raise EngineError("missing_choice", "Going round from the dealer's right, each chooses to play or sit.", path)
     if not isinstance(choices, dict):
         raise EngineError("bad_choice", "choices is an object of player: \"play\" or \"sit\".", path)
     for player, choice in choices.items():
