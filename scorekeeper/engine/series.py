@@ -465,23 +465,25 @@ def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
 
 
 def _result_from_log(log: Any, setup: dict) -> dict:
-    """A live log replayed by ``engine.hand``, its summary scored like any other."""
-    if not isinstance(log, dict) or not isinstance(log.get("events"), list):
+    """A live log, replayed by ``engine.hand`` through its document interface.
+
+    The hand answers the contract's result of its own summary: the series reads
+    that result only, as it does for a quick-entry summary.
+    """
+    if not isinstance(log, dict) or not isinstance(log.get("events"), list) or set(log) - {"events", "note"}:
         raise EngineError("bad_hand_record", "A live hand is {\"log\": {\"events\": [...]}}.", "log")
     try:
-        from . import hand
+        from .hand import replay_hand_document
     except ModuleNotFoundError as err:
         if err.name != f"{__package__}.hand":
             raise
         raise EngineError("hand_log_unavailable", "This engine cannot replay live hand logs.", "log") from None
-    try:
-        state = hand.replay(setup, log["events"])
-        if getattr(state, "ended", True) is False:
-            raise EngineError("hand_not_finished", "This hand has not ended: finish it or enter a summary.", "")
-        summary = state.summary()
-    except EngineError as err:
-        raise EngineError.many([{**e, "path": _join("log", e["path"])} for e in err.errors]) from None
-    result = score_summary(summary)
+    answer = replay_hand_document({"setup": setup, "events": log["events"]})
+    if not answer["ok"]:
+        raise EngineError.many([{**e, "path": _join("log", e["path"])} for e in answer["errors"]])
+    result = answer.get("result")
+    if result is None:
+        raise EngineError("hand_not_finished", "This hand has not ended: finish it or enter a summary.", "log")
     if not result["ok"]:
         raise EngineError.many([{**e, "path": _join("log", e["path"])} for e in result["errors"]])
     return result

@@ -373,3 +373,55 @@ def test_play_is_a_pure_function_of_config_and_records():
     hands = [stop("B"), nagari(), stop("C")]
     assert play(config, hands).to_json() == play(config, list(hands)).to_json()
     assert hands == [stop("B"), nagari(), stop("C")]  # records are not changed
+
+
+# -- live hand logs -------------------------------------------------------------------
+
+HONG_DAN_LOG = [
+    {"type": "capture", "player": "B", "cards": ["1r", "1j1"]},
+    {"type": "capture", "player": "B", "cards": ["2r", "2j1"]},
+    {"type": "capture", "player": "B", "cards": ["3r", "3j1"]},
+    {"type": "end_turn", "player": "B"},
+    {"type": "stop", "player": "B"},
+]
+
+
+def _log(events):
+    return {"log": {"events": events}}
+
+
+def test_a_live_log_counts_like_its_summary():
+    from_log = series("ABC", [stop("B"), nagari(), _log(HONG_DAN_LOG), stop("C")])
+    quick = stop("B", ["1r", "1j1", "2r", "2j1", "3r", "3j1"])
+    from_summary = series("ABC", [stop("B"), nagari(), quick, stop("C")])
+    assert from_log.balances == from_summary.balances == {"A": -12, "B": 15, "C": -3}
+    assert [e.to_json(100) for e in from_log.ledger] == [e.to_json(100) for e in from_summary.ledger]
+    assert carries(from_log) == [0, 0, 1, 0]
+    assert dealers(from_log) == ["A", "B", "B", "B"]
+
+
+def test_a_live_log_gets_its_setup_from_the_series():
+    s = series("ABCD", [nagari(choices={"B": "sit"}), _log([{"type": "nagari"}]), stop("D")])
+    assert [d.seating.players for d in s.deals] == [("A", "C", "D")] * 3
+    assert carries(s) == [0, 1, 2]
+    assert s.deals[-1].net["D"] == 24
+
+
+@pytest.mark.parametrize("events, code, path", [
+    pytest.param(HONG_DAN_LOG[:-1], "hand_not_finished", "log", id="unfinished"),
+    pytest.param([{"type": "capture", "player": "D", "cards": ["1g"]}], "unknown_player", "log.events[0].player",
+                 id="refused-event"),
+    pytest.param([{"type": "stop", "player": "A"}], "not_eligible", "log.events[0]", id="refused-stop"),
+])
+def test_invalid_live_log_names_its_record_and_event(events, code, path):
+    with pytest.raises(EngineError) as err:
+        series("ABC", [stop("B"), _log(events)])
+    e = err.value.errors[0]
+    assert e["code"] == code
+    assert e["path"].startswith(f"hands[1].{path}")
+
+
+def test_replay_document_dispatches_a_hand_log():
+    out = replay_document({"setup": {"players": ["A", "B", "C"], "dealer": "B"}, "events": HONG_DAN_LOG})
+    assert out["ok"] is True
+    assert out["result"]["net"] == {"A": -3, "B": 6, "C": -3}
