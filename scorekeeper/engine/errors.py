@@ -41,6 +41,12 @@ ERROR_CODES: dict[str, str] = {
     "bad_event": "An event of an unknown kind or shape.",
     "nothing_to_undo": "The log is empty.",
     "conflict": "Someone else changed this first: the view is refreshed.",
+    "not_at_deal": "Chongtong and four of a month on the table are declared at the deal, before play.",
+    "not_your_turn": "It is another player's turn, or the turn has already begun.",
+    "must_answer": "A player must first answer the showdown.",
+    "no_showdown": "No showdown is waiting for an answer.",
+    "showdown_needs_three": "A showdown (쇼당) is offered only at a three-player hand.",
+    "last_turn": "On the last player's last turn sseul, ttadak and chok take no junk.",
     # The series (engine/series.py, dealer.py, gwangpalli.py, settle.py, replay.py).
     "bad_series": "The series document is not a JSON object of the documented shape.",
     "bad_series_players": "A series needs 2 to 7 distinct, named players at the table.",

@@ -1,0 +1,239 @@
+"""한 판 A live hand as an append-only log of events (DESIGN.md, RULES.md §2, §4, §6, §7).
+
+The phone appends events as the players tap them in; the state is never stored but
+derived by replaying the log: ``replay(setup, events)``. ``apply(state, event)``
+answers a new state or raises ``EngineError`` (a coded refusal, nothing changed);
+undo is the replay of the log without its last event. Events are plain JSON objects
+``{"type": ..., ...}``, stored as they are. Players do not record every card played:
+captures and junk need no turn event before them, and the turn events only tell
+first and last turns and whose go or stop it is.
+
+=================  ===============================================  ===========================================
+type               fields (``?`` optional)                          effect
+=================  ===============================================  ===========================================
+``capture``        player, cards [codes], from? hand|stock|stack    the player takes the cards (bonus cards too)
+``take_junk``      player, reason, give? {giver: [codes]}           each opponent gives a junk (two for ja_ppuk):
+                                                                    sseul, ttadak, chok, ppuk, ja_ppuk,
+                                                                    boss_joker; the cheapest unless ``give``
+                                                                    names them
+``ppuk``           player, month?                                   a stack of three left on the table (뻑);
+                                                                    first-turn ppuk pays, the third wins
+``shake``          player, month                                    흔들기: three of a month shown
+``bomb``           player, month, give?                             폭탄: captures the four cards of the month,
+                                                                    and a junk from each when the rules say so
+``end_turn``       player?                                          the turn ends: go/stop is asked now if the
+                                                                    score is eligible, else play moves right
+``go``             player                                           고: continue (ends the turn)
+``stop``           player                                           스톱: the player wins
+``showdown_offer``  player                                          쇼당 at the start of one's turn (3 players)
+``showdown_accept`` player                                          the right answers first, then the left
+``showdown_refuse`` player                                          play goes on; the refuser may pay dok-bak
+``oe_myeon``       player, last_card? bool                          외면: this loser left the card the player
+                                                                    on turn wins with (dok-bak at a stop)
+``chongtong``      player + month, or players {name: month}         총통 at the deal: instant win (two collect
+                                                                    from the third; three cancel)
+``four_on_table``  month                                            four of a month on the table: void deal (or
+                                                                    the dealer's win, ``void_deal_chongtong``)
+``nagari``         –                                                the cards ran out with no stop
+=================  ===============================================  ===========================================
+
+Every event may also carry ``note``, ``at``, ``by``, ``id`` or ``seq`` for the app;
+the engine ignores them. While a player must say go or stop (``must_decide``) only
+``go``, ``stop`` and ``oe_myeon`` are taken; while a showdown waits for an answer
+(``must_answer``) only the answers.
+
+>>> setup = HandSetup.create(["A", "B"], "A")
+>>> state = replay(setup, [{"type": "capture", "player": "A", "cards": ["1g", "1j1"]}])
+>>> state.player("A").captures, state.current
+(('1g', '1j1'), 'A')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable
+
+from .cards import BONUS_CARDS
+from .errors import EngineError
+from .hand_events import (
+    JUNK_REASONS, SOURCES, on_bomb, on_capture, on_chongtong, on_end_turn, on_four_on_table, on_go,
+    on_nagari, on_oe_myeon, on_ppuk, on_shake, on_showdown_accept, on_showdown_offer, on_showdown_refuse,
+    on_stop, on_take_junk,
+)
+from .hand_state import HandSetup, HandState, Outcome, PlayerState
+
+__all__ = [
+    "EVENTS", "HandSetup", "HandState", "Outcome", "PlayerState", "apply", "replay", "replay_hand_document",
+    "undo",
+]
+
+META_FIELDS = frozenset({"type", "note", "at", "by", "id", "seq"})
+
+
+@dataclass(frozen=True, slots=True)
+class EventKind:
+    """How an event type is shaped and handled."""
+
+    handler: Callable[[HandState, dict], HandState]
+    required: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    while_deciding: bool = False  # taken while a player must say go or stop
+    answers_showdown: bool = False
+
+
+EVENTS: dict[str, EventKind] = {
+    "capture": EventKind(on_capture, ("player", "cards"), ("from",)),
+    "take_junk": EventKind(on_take_junk, ("player", "reason"), ("give",)),
+    "ppuk": EventKind(on_ppuk, ("player",), ("month",)),
+    "shake": EventKind(on_shake, ("player", "month")),
+    "bomb": EventKind(on_bomb, ("player", "month"), ("give",)),
+    "end_turn": EventKind(on_end_turn, (), ("player",)),
+    "go": EventKind(on_go, ("player",), while_deciding=True),
+    "stop": EventKind(on_stop, ("player",), while_deciding=True),
+    "showdown_offer": EventKind(on_showdown_offer, ("player",)),
+    "showdown_accept": EventKind(on_showdown_accept, ("player",), answers_showdown=True),
+    "showdown_refuse": EventKind(on_showdown_refuse, ("player",), answers_showdown=True),
+    "oe_myeon": EventKind(on_oe_myeon, ("player",), ("last_card",), while_deciding=True),
+    "chongtong": EventKind(on_chongtong, (), ("player", "month", "players")),
+    "four_on_table": EventKind(on_four_on_table, ("month",)),
+    "nagari": EventKind(on_nagari),
+}
+
+
+# -- the shape of an event: each field's check ---------------------------------------------
+
+def _is_month(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 12
+
+
+def _check_month(v: Any, path: str) -> None:
+    if not _is_month(v):
+        raise EngineError("bad_month", "A month is a whole number from 1 to 12.", path)
+
+
+def _check_field(name: str, v: Any) -> None:
+    if name == "month":
+        return _check_month(v, name)
+    if name == "players":  # chongtong holders
+        if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
+            raise EngineError("bad_event", "players is an object: name → month.", name)
+        for holder, month in v.items():
+            _check_month(month, f"players.{holder}")
+        return None
+    ok = {
+        "player": lambda: isinstance(v, str),
+        "cards": lambda: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+        "from": lambda: v in SOURCES,
+        "reason": lambda: v in JUNK_REASONS,
+        "give": lambda: isinstance(v, dict),
+        "last_card": lambda: isinstance(v, bool),
+    }[name]()
+    if not ok:
+        raise EngineError("bad_event", _FIELD_HELP[name], name)
+    return None
+
+
+_FIELD_HELP = {
+    "player": "player is the name of a player of the hand.",
+    "cards": "cards lists one or more card codes, e.g. [\"1g\", \"1j1\"].",
+    "from": "from is hand, stock or stack.",
+    "reason": f"reason is one of {', '.join(JUNK_REASONS)} (a bomb takes its junk itself).",
+    "give": "give is an object: giver → list of card codes.",
+    "last_card": "last_card is true or false.",
+}
+
+
+def _kind(event: Any) -> EventKind:
+    if not isinstance(event, dict):
+        raise EngineError("bad_event", "An event is an object {\"type\": ..., ...}.")
+    kind = EVENTS.get(event.get("type"))
+    if kind is None:
+        raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.",
+                          "type")
+    return kind
+
+
+def _check_shape(event: dict, kind: EventKind) -> None:
+    allowed = META_FIELDS | set(kind.required) | set(kind.optional)
+    for name in event:
+        if name not in allowed:
+            raise EngineError("bad_event", f"A {event['type']} event has no field {name!r}.", name)
+    for name in kind.required:
+        if name not in event:
+            raise EngineError("bad_event", f"A {event['type']} event needs {name!r}.", name)
+    for name in event.keys() - META_FIELDS:
+        _check_field(name, event[name])
+
+
+def _check_moment(state: HandState, event: dict, kind: EventKind) -> None:
+    """Whether anything but a go/stop or a showdown answer may happen now."""
+    if state.must_answer and not kind.answers_showdown:
+        raise EngineError("must_answer", f"{state.must_answer} must first answer the showdown.")
+    decider = state.must_decide
+    if decider and (not kind.while_deciding or event["type"] != "oe_myeon" and event["player"] != decider):
+        raise EngineError("must_decide", f"{decider} must first say go or stop.")
+
+
+def _is_play(event: dict) -> bool:
+    """Anything but the dealer taking jokers off the table ends the moment of the deal."""
+    return not (event["type"] == "capture" and all(code in BONUS_CARDS for code in event["cards"]))
+
+
+# -- applying and replaying -------------------------------------------------------------------
+
+def apply(state: HandState, event: dict) -> HandState:
+    """The state after ``event``, or a coded ``EngineError`` (``state`` is never changed)."""
+    kind = _kind(event)
+    if state.over:
+        raise EngineError("hand_over", "The hand has ended: no more events (undo the last one to change it).")
+    _check_shape(event, kind)
+    if "player" in event and event["player"] not in state.order:
+        raise EngineError("unknown_player", f"{event['player']!r} is not a player of this hand.", "player")
+    _check_moment(state, event, kind)
+    new = kind.handler(state, event)
+    return replace(new, seq=state.seq + 1, played=state.played or _is_play(event))
+
+
+def replay(setup: HandSetup, events: Iterable[dict]) -> HandState:
+    """The state a log leads to. A refusal names the event: ``err.at_event``, paths ``events[i]…``."""
+    state = HandState.start(setup)
+    for i, event in enumerate(events):
+        try:
+            state = apply(state, event)
+        except EngineError as err:
+            for e in err.errors:
+                e["path"] = f"events[{i}]" + (f".{e['path']}" if e["path"] else "")
+            err.at_event = i
+            raise
+    return state
+
+
+def undo(setup: HandSetup, events: list[dict]) -> tuple[list[dict], HandState]:
+    """Drop the last event: the shorter log and its state."""
+    if not events:
+        raise EngineError("nothing_to_undo", "The log is empty: nothing to undo.")
+    kept = list(events[:-1])
+    return kept, replay(setup, kept)
+
+
+def replay_hand_document(doc: Any) -> dict:
+    """``{"setup": {...}, "events": [...]}`` → ``{"ok": true, "state", "result"}`` or the refusal.
+
+    ``result`` is the engine contract's result once the hand has ended, else null.
+    A refusal answers ``{"ok": false, "errors": [...], "at_event": i}`` (null when the
+    set-up itself is refused).
+    """
+    if not isinstance(doc, dict) or not isinstance(doc.get("events", []), list):
+        return _refused(EngineError("bad_event", "A hand log is {\"setup\": {...}, \"events\": [...]}.", ""), None)
+    try:
+        setup = HandSetup.from_json(doc.get("setup"))
+    except EngineError as err:
+        return _refused(err, None)
+    try:
+        state = replay(setup, doc.get("events", []))
+    except EngineError as err:
+        return _refused(err, err.at_event)
+    return {"ok": True, "state": state.to_json(), "result": state.result()}
+
+
+def _refused(err: EngineError, at_event: int | None) -> dict:
+    return {"ok": False, "errors": err.errors, "at_event": at_event}

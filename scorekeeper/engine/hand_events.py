@@ -1,0 +1,324 @@
+"""사건 The events of a live hand: one small handler each, and the shape each takes.
+
+Every handler takes a ``HandState`` and the event (a plain dict, already checked for
+shape by ``hand.apply``) and answers a new state, or raises ``EngineError``. The table
+of events, with their fields, is in ``hand.py``'s docstring.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .cards import BONUS_CARDS, CARDS, month_cards
+from .errors import EngineError
+from .hand_junk import check_named, cheapest_junk
+from .hand_state import HandState, OeMyeon, Outcome, Showdown
+
+# Junk each opponent gives, by reason (RULES.md §6.1); a bomb takes its own (``on_bomb``).
+JUNK_REASONS = {"sseul": 1, "ttadak": 1, "chok": 1, "ppuk": 1, "ja_ppuk": 2, "boss_joker": 1}
+# The last player's last turn is bound to clear the table: these three take nothing then.
+VOID_ON_LAST_TURN = frozenset({"sseul", "ttadak", "chok"})
+SOURCES = frozenset({"hand", "stock", "stack"})
+BOAR = "7a"
+
+
+def refuse(code: str, message: str, path: str = "") -> None:
+    raise EngineError(code, message, path)
+
+
+# -- shared steps ------------------------------------------------------------------------
+
+def check_new_cards(s: HandState, cards: tuple[str, ...], path: str) -> None:
+    """Cards about to be captured: known, in the table's deck, and not already taken."""
+    held = s.captured()
+    bonus_held = [code for p in s.players for code in p.captures if code in BONUS_CARDS]
+    for i, code in enumerate(cards):
+        here = f"{path}[{i}]"
+        if code not in CARDS:
+            refuse("unknown_card", f"{code!r} is not a card code (e.g. 1g, 9a, 11jd, b2).", here)
+        if code in BONUS_CARDS:
+            allowed = s.rules.bonus_count(code)
+            if not allowed:
+                refuse("bonus_not_in_rules", f"{code} ({CARDS[code].label}) is not in this table's deck.", here)
+            bonus_held.append(code)
+            if bonus_held.count(code) > allowed:
+                refuse("too_many_cards", f"The table plays with {allowed} {code}: all are already taken.", here)
+        elif code in held:
+            refuse("card_twice", f"{code} is already captured by {held[code]}.", here)
+        elif code in cards[:i]:
+            refuse("card_twice", f"{code} is named twice.", here)
+
+
+def month_captured(s: HandState, month: int) -> list[str]:
+    held = s.captured()
+    return [c.code for c in month_cards(month) if c.code in held]
+
+
+def add_feat(s: HandState, name: str, feat: str) -> HandState:
+    if (name, feat) in s.feats:
+        return s
+    return replace(s, feats=s.feats + ((name, feat),))
+
+
+def note_turn_captures(s: HandState, name: str, cards: tuple[str, ...]) -> HandState:
+    """Remember what the player on turn took, for the first-turn feats (boar, four of a month)."""
+    if name != s.current:
+        return s
+    s = replace(s, turn_captures=s.turn_captures + cards)
+    if not s.on_first_turn(name):
+        return s
+    if BOAR in cards:
+        s = add_feat(s, name, "boar")
+    taken = set(s.turn_captures)
+    if any(all(c.code in taken for c in month_cards(m)) for m in {CARDS[c].month for c in cards} - {0}):
+        s = add_feat(s, name, "four")
+    return s
+
+
+def take_junk(s: HandState, taker: str, amount: int, named: Any, path: str = "give") -> HandState:
+    """Each opponent gives ``amount`` junk: the cards named, or the cheapest they hold."""
+    named = named or {}
+    if not isinstance(named, dict):
+        refuse("bad_event", "give is an object: giver → list of card codes.", path)
+    for giver in named:
+        if giver not in s.order:
+            refuse("unknown_player", f"{giver!r} is not a player of this hand.", f"{path}.{giver}")
+        if giver == taker:
+            refuse("bad_event", f"{taker} takes the junk and cannot also give it.", f"{path}.{giver}")
+    for giver in s.opponents(taker):
+        pile = s.player(giver).captures
+        if giver in named:
+            cards = check_named(giver, pile, named[giver], amount, f"{path}.{giver}")
+        else:
+            cards = cheapest_junk(pile, amount)
+        if cards:
+            players = s.replace_player(s.player(giver).with_cards(removed=cards))
+            s = replace(s, players=players)
+            s = replace(s, players=s.replace_player(s.player(taker).with_cards(added=cards)))
+    return s
+
+
+def advance(s: HandState) -> HandState:
+    """Play passes to the right; after the last turn the cards have run out: nagari."""
+    turn = s.turn + 1
+    sd = s.showdown
+    if sd and sd.refused_by and turn >= sd.turn + len(s.players):
+        sd = None  # nobody won within the round of the refusal: it expires (RULES.md §7)
+    s = replace(s, turn=turn, turn_captures=(), must_decide=None, oe_myeon=None, showdown=sd)
+    if turn >= s.setup.total_turns:
+        went_go = any(p.gos for p in s.players)
+        s = replace(s, outcome=Outcome("nagari", reason="go_not_raised" if went_go else "cards_ran_out"))
+    return s
+
+
+def ready_to_decide(s: HandState, name: str) -> None:
+    """Go or stop: the player asked at the end of their turn, or whose turn ends eligible now."""
+    if s.must_decide == name:
+        return
+    if s.current != name:
+        refuse("not_eligible", f"It is {s.current}'s turn: {name} may go or stop only at the end of their own.",
+               "player")
+    if not s.eligible(name):
+        p, points = s.player(name), s.score(name).toward_target
+        need = s.setup.target if not p.gos else p.score_at_last_go + 1
+        refuse("not_eligible", f"{name} has {points} toward the target and needs {need} to go or stop"
+               + (f" (more than {p.score_at_last_go} at the last go)." if p.gos else "."), "player")
+
+
+def at_the_deal(s: HandState, what: str) -> None:
+    if s.played:
+        refuse("not_at_deal", f"{what} is declared at the deal, before anyone plays.")
+
+
+# -- the handlers --------------------------------------------------------------------------
+
+def on_capture(s: HandState, ev: dict) -> HandState:
+    name, cards = ev["player"], tuple(ev["cards"])
+    check_new_cards(s, cards, "cards")
+    s = replace(s, players=s.replace_player(s.player(name).with_cards(added=cards)))
+    return note_turn_captures(s, name, cards)
+
+
+def on_take_junk(s: HandState, ev: dict) -> HandState:
+    name, reason = ev["player"], ev["reason"]
+    if reason in VOID_ON_LAST_TURN and s.on_last_turn and s.current == name:
+        refuse("last_turn", f"On the last player's last turn a {reason} takes no junk.", "reason")
+    if reason == "boss_joker" and not s.rules.boss_junk_jokers:
+        refuse("rule_off", "The table plays no boss-junk joker.", "reason")
+    s = take_junk(s, name, JUNK_REASONS[reason], ev.get("give"))
+    if reason in ("ttadak", "chok") and s.on_first_turn(name):
+        s = add_feat(s, name, reason)
+    return s
+
+
+def on_ppuk(s: HandState, ev: dict) -> HandState:
+    name, month = ev["player"], ev.get("month")
+    if month is not None:
+        if any(month in p.ppuks for p in s.players):
+            refuse("card_twice", f"Month {month} was already stacked in this hand.", "month")
+        if len(month_captured(s, month)) > 1:
+            refuse("card_twice", f"Three cards of month {month} cannot be on the table: "
+                   f"{', '.join(month_captured(s, month))} are captured.", "month")
+    p = s.player(name)
+    p = replace(p, ppuks=p.ppuks + (month,))
+    s = replace(s, players=s.replace_player(p))
+    if s.on_first_turn(name):
+        s = add_feat(s, name, "ppuk")
+    if len(p.ppuks) == 3 and s.rules.three_ppuk:
+        s = replace(s, outcome=Outcome("three_ppuk", (name,)))
+    return s
+
+
+def check_month_in_hand(s: HandState, name: str, month: int, what: str) -> None:
+    """Three cards of ``month`` in one hand: nobody else showed them, at most one is captured."""
+    for p in s.players:
+        if month in p.bombs or (month in p.shakes and p.name != name):
+            refuse("card_twice", f"{p.name} already showed three cards of month {month}.", "month")
+        if month in p.shakes and what == "shake":
+            refuse("shake_twice", f"{name} already shook month {month}.", "month")
+    taken = month_captured(s, month)
+    if len(taken) > (0 if what == "bomb" else 1):
+        refuse("card_twice", f"{name} cannot hold three cards of month {month}: {', '.join(taken)} captured.",
+               "month")
+
+
+def on_shake(s: HandState, ev: dict) -> HandState:
+    name, month = ev["player"], ev["month"]
+    check_month_in_hand(s, name, month, "shake")
+    p = s.player(name)
+    return replace(s, players=s.replace_player(replace(p, shakes=p.shakes + (month,))))
+
+
+def on_bomb(s: HandState, ev: dict) -> HandState:
+    """The bomber captures the four cards of the month (and, by option, a junk from each)."""
+    name, month = ev["player"], ev["month"]
+    if month in s.player(name).shakes and not s.rules.bomb_after_shake:
+        refuse("bomb_after_shake", f"{name} shook month {month}: the table's rules allow no bomb of it.", "month")
+    check_month_in_hand(s, name, month, "bomb")
+    if ev.get("give") and not s.rules.bomb_takes_junk:
+        refuse("rule_off", "Under the table's rules a bomb takes no junk.", "give")
+    cards = tuple(c.code for c in month_cards(month))
+    p = s.player(name).with_cards(added=cards)
+    s = replace(s, players=s.replace_player(replace(p, bombs=p.bombs + (month,))))
+    s = note_turn_captures(s, name, cards)
+    if s.rules.bomb_takes_junk:
+        s = take_junk(s, name, 1, ev.get("give"))
+    return s
+
+
+def on_end_turn(s: HandState, ev: dict) -> HandState:
+    """Go or stop is checked when a turn ends (RULES.md §4); otherwise play moves on."""
+    if ev.get("player") not in (None, s.current):
+        refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
+    if s.eligible(s.current):
+        return replace(s, must_decide=s.current)
+    return advance(s)
+
+
+def on_go(s: HandState, ev: dict) -> HandState:
+    name = ev["player"]
+    ready_to_decide(s, name)
+    p = s.player(name)
+    p = replace(p, gos=p.gos + 1, score_at_last_go=s.score(name).toward_target)
+    s = replace(s, players=s.replace_player(p), go_order=s.go_order + (name,))
+    return advance(s)
+
+
+def on_stop(s: HandState, ev: dict) -> HandState:
+    name = ev["player"]
+    ready_to_decide(s, name)
+    return replace(s, must_decide=None, outcome=Outcome("stop", (name,)))
+
+
+def on_showdown_offer(s: HandState, ev: dict) -> HandState:
+    name = ev["player"]
+    if len(s.players) != 3:
+        refuse("showdown_needs_three", "A showdown (쇼당) is offered only at a three-player hand.")
+    if name != s.current:
+        refuse("not_your_turn", f"{name} may offer a showdown only at the start of their own turn.", "player")
+    if s.turn_captures:
+        refuse("not_your_turn", f"{name} already played this turn: a showdown is offered at its start.", "player")
+    return replace(s, showdown=Showdown(name, s.turn))
+
+
+def check_answer(s: HandState, name: str) -> None:
+    if s.must_answer is None:
+        refuse("no_showdown", "No showdown is waiting for an answer.")
+    if name != s.must_answer:
+        refuse("must_answer", f"{s.must_answer} answers the showdown first.", "player")
+
+
+def on_showdown_accept(s: HandState, ev: dict) -> HandState:
+    name = ev["player"]
+    check_answer(s, name)
+    sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
+    if len(sd.accepted_by) == 2:
+        return replace(s, showdown=sd, outcome=Outcome("nagari", reason="showdown"))
+    return replace(s, showdown=sd)
+
+
+def on_showdown_refuse(s: HandState, ev: dict) -> HandState:
+    """One refusal is enough: if the right refuses, the left accepts without being asked."""
+    name = ev["player"]
+    check_answer(s, name)
+    return replace(s, showdown=replace(s.showdown, refused_by=name))
+
+
+def on_oe_myeon(s: HandState, ev: dict) -> HandState:
+    name = ev["player"]
+    if len(s.players) != 3:
+        refuse("dokbak_needs_three", "Oe-myeon (외면) dok-bak exists only at a three-player hand.")
+    if not s.rules.oe_myeon:
+        refuse("rule_off", "The table's rules do not play oe-myeon.")
+    if name == s.current:
+        refuse("dokbak_is_winner", f"{name} is on turn: oe-myeon names the loser who left the card.", "player")
+    return replace(s, oe_myeon=OeMyeon(name, ev.get("last_card", False), s.turn))
+
+
+def chongtong_holders(s: HandState, ev: dict) -> dict[str, int]:
+    """{player: month} from either ``player`` + ``month`` or ``players``."""
+    if "players" in ev:
+        if "player" in ev or "month" in ev:
+            refuse("bad_event", "chongtong takes player and month, or players, not both.")
+        holders = ev["players"]
+        if not holders:
+            refuse("bad_event", "chongtong names at least one player.", "players")
+        for name in holders:
+            if name not in s.order:
+                refuse("unknown_player", f"{name!r} is not a player of this hand.", f"players.{name}")
+        return dict(holders)
+    if "player" not in ev or "month" not in ev:
+        refuse("bad_event", "chongtong needs player and month (or players: {name: month}).")
+    return {ev["player"]: ev["month"]}
+
+
+def on_chongtong(s: HandState, ev: dict) -> HandState:
+    at_the_deal(s, "Chongtong (총통)")
+    if not s.rules.chongtong:
+        refuse("rule_off", "The table's rules pay nothing for chongtong.")
+    holders = chongtong_holders(s, ev)
+    months = list(holders.values())
+    if len(set(months)) != len(months):
+        refuse("card_twice", "Two players cannot both hold all four cards of one month.", "players")
+    for name, month in holders.items():
+        if month_captured(s, month):
+            refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
+    winners = tuple(n for n in s.order if n in holders)
+    month = months[0] if len(months) == 1 else None
+    return replace(s, outcome=Outcome("chongtong", winners, month))
+
+
+def on_four_on_table(s: HandState, ev: dict) -> HandState:
+    """Four of a month on the table: a void deal, or the dealer's win by option."""
+    at_the_deal(s, "Four of a month on the table")
+    month = ev["month"]
+    if month_captured(s, month):
+        refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
+    winners = (s.setup.dealer,) if s.rules.void_deal_chongtong else ()
+    return replace(s, outcome=Outcome("void_deal", winners, month))
+
+
+def on_nagari(s: HandState, ev: dict) -> HandState:
+    """The table says the cards ran out with no stop (when turns were not tapped in)."""
+    went_go = any(p.gos for p in s.players)
+    return replace(s, outcome=Outcome("nagari", reason="go_not_raised" if went_go else "declared"))
