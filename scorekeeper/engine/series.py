@@ -26,6 +26,7 @@ players, dealer, rules, nagari carry, chip value.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -334,7 +335,7 @@ def play(config: SeriesConfig, records: Sequence[dict]) -> Series:
         for e in deal.entries:
             balances[e.payer] -= e.points
             balances[e.payee] += e.points
-        deal = _with_balances(deal, dict(balances))
+        deal = dataclasses.replace(deal, balances=dict(balances))
         deals.append(deal)
         ledger.extend(deal.entries)
     return Series(config, tuple(records), tuple(deals), tuple(ledger), balances, played, nxt)
@@ -348,11 +349,6 @@ def _choosers(config: SeriesConfig, dealer: str, fixed: tuple[str, ...] | None) 
     if not config.gwangpalli or fixed:
         return ()
     return play_order(config.players, dealer)[1:]
-
-
-def _with_balances(deal: Deal, balances: dict[str, int]) -> Deal:
-    return Deal(deal.index, deal.number, deal.dealer, deal.seating, deal.carry, deal.outcome, deal.winners,
-                deal.entries, balances, deal.result)
 
 
 def _in_record(err: EngineError, index: int) -> EngineError:
@@ -373,24 +369,13 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
                           "with choices and shown at a table of four or more.", "")
     rules = config.rules
     seating = _seating(config, nxt, record, "")
-    setup = _setup(config, seating.players, nxt)
-    if "summary" in record:
-        summary = _summary_from_quick_entry(record["summary"], setup, rules)
-        result = score_summary(summary)
-        if not result["ok"]:
-            raise EngineError.many([{**e, "path": _join("summary", e["path"])} for e in result["errors"]])
-    else:
-        result = _result_from_log(record["log"], setup)
+    result = _hand_result(record, _setup(config, seating.players, nxt), rules)
     claims = gwangpalli.claims(record.get("shown"), seating, len(config.players), rules, "shown") \
         if config.gwangpalli else ()
-
     outcome = result["outcome"]
     kind = outcome["type"]
     void = kind == "void_deal" and not rules.void_deal_chongtong
-    if kind == "void_deal" and rules.void_deal_chongtong:
-        winners: tuple[str, ...] = (nxt.dealer,)
-    else:
-        winners = tuple(outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else []))
+    winners = _winners(outcome, rules, nxt.dealer)
 
     if void:  # redealt by the same dealer: nothing paid, nothing carried, not a hand
         deal = Deal(index, None, nxt.dealer, seating, nxt.nagari_carry, outcome, (), (), {}, result)
@@ -412,6 +397,22 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
     new_next = NextDeal(dealer, carry, fixed, _choosers(config, dealer, fixed), pending)
     deal = Deal(index, number, nxt.dealer, seating, nxt.nagari_carry, outcome, winners, tuple(entries), {}, result)
     return deal, new_next, 1
+
+
+def _hand_result(record: dict, setup: dict, rules: Rules) -> dict:
+    """The contract's result of the record's hand: all the series reads from a hand."""
+    if "log" in record:
+        return _result_from_log(record["log"], setup)
+    result = score_summary(_summary_from_quick_entry(record["summary"], setup, rules))
+    if not result["ok"]:
+        raise EngineError.many([{**e, "path": _join("summary", e["path"])} for e in result["errors"]])
+    return result
+
+
+def _winners(outcome: dict, rules: Rules, dealer: str) -> tuple[str, ...]:
+    if outcome["type"] == "void_deal":
+        return (dealer,) if rules.void_deal_chongtong else ()
+    return tuple(outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else []))
 
 
 def _seating(config: SeriesConfig, nxt: NextDeal, record: dict, path: str) -> Seating:
