@@ -147,6 +147,8 @@ def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, 
     listed = {code for cards in captures.values() for code in cards}
     room = sum(card.junk for card in DECK if card.kind == JUNK and card.code not in listed)
     room += not rules.rain_ribbon_counts and "12r" not in listed  # then the rain ribbon is junk
+    room += rules.cup_junk_value if rules.cup_flexible and "9a" not in listed else 0
+    room += 2 if rules.bridge_flexible and "5a" not in listed else 0
     room += sum(BONUS_CARDS[b].junk * rules.bonus_count(b) for b in ("b2", "b3"))
     room -= sum(BONUS_CARDS[code].junk for cards in captures.values() for code in cards if code in ("b2", "b3"))
     if sum(out.values()) > room:
@@ -222,10 +224,10 @@ def _outcome(c: _Checker, doc: dict, players, rules: Rules) -> Outcome | None:
     if not winners:
         c.add("missing_winner", f"A {kind.value} names its winner.", "outcome.winner")
         return None
+    if any(_player(c, w, players, "outcome.winner") is None for w in winners):
+        return None
     if len(winners) > 1 and kind is not OutcomeType.CHONGTONG or len(set(winners)) != len(winners):
         c.add("bad_value", "Only chongtong may have several winners, each once.", "outcome.winners")
-        return None
-    if any(_player(c, w, players, "outcome.winner") is None for w in winners):
         return None
     month = spec.get("month")
     if kind is OutcomeType.CHONGTONG:

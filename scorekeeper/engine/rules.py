@@ -201,16 +201,15 @@ def check_option(name: str, value: Any) -> Any:
 
 def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = None) -> Rules:
     """The preset with ``overrides`` applied, each checked."""
+    if not isinstance(preset, str):
+        find_preset(repr(preset))  # raises the coded error
     if not isinstance(overrides, dict | None):
         raise EngineError("bad_option", "Rules options must be an object of name: value.", "rules.options")
     # The type is part of the cache key: 1 == True, but only true is a flag's value.
-    items = tuple(sorted((name, type(value), value) for name, value in (overrides or {}).items()))
-    try:
+    items = tuple(sorted((str(name), type(value), value) for name, value in (overrides or {}).items()))
+    if all(isinstance(value, (str, int, float, bool)) for _, _, value in items):
         return _rules_from(preset, items)
-    except TypeError:  # an unhashable value (a list, an object): never a valid option
-        name = next(n for n, _, v in items if not isinstance(v, (str, int, float, bool, type(None))))
-        check_option(name, None)
-        raise
+    return _rules_from.__wrapped__(preset, items)  # an unhashable value: refused, never cached
 
 
 @lru_cache(maxsize=256)
