@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from . import gwangpalli
+from .cards import BONUS_CARDS
 from .contract import score_summary
 from .dealer import Draw, draw_for_dealer, next_dealer, play_order
 from .errors import EngineError
@@ -105,6 +106,9 @@ def config_from(doc: Any) -> SeriesConfig:
         raise EngineError("bad_series", f"Unknown field {unknown[0]!r} in the series.", unknown[0])
     players = _players(doc.get("players"))
     rules, rules_doc = _rules(doc.get("rules"))
+    if len(players) == MAX_PLAYERS and not sum(rules.bonus_count(b) for b in BONUS_CARDS):
+        raise EngineError("bad_series_players", "Seven at the table are dealt 7 × 7 = 49 cards: the deck needs "
+                          "at least one joker (RULES.md §8, pagat).", "players")
     chip = doc.get("chip_value", DEFAULT_CHIP_VALUE)
     if isinstance(chip, bool) or not isinstance(chip, (int, float)) or not 0 <= chip <= 1e9 or math.isnan(chip):
         raise EngineError("bad_value", "chip_value is the money per point, a number from 0.", "chip_value")

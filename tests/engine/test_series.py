@@ -243,6 +243,8 @@ def test_invalid_hand_record_names_its_index(record, code, path):
     pytest.param({"players": ["A"]}, "bad_series_players", "players", id="one-player"),
     pytest.param({"players": list("ABCDEFGH")}, "bad_series_players", "players", id="eight-players"),
     pytest.param({"players": ["A", "A"]}, "bad_series_players", "players", id="same-name-twice"),
+    pytest.param({"players": list("ABCDEFG"), "rules": "encyclopedia"}, "bad_series_players", "players",
+                 id="seven-without-a-joker"),
     pytest.param({"players": ["A", ""]}, "bad_series_players", "players", id="empty-name"),
     pytest.param({"players": ["A", "B"], "first_dealer": "C"}, "dealer_not_at_table", "first_dealer",
                  id="dealer-not-at-table"),
