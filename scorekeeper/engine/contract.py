@@ -286,8 +286,9 @@ def _showdown(c: _Checker, doc: dict, players, outcome: Outcome | None) -> Showd
     if offered == refused:
         c.add("bad_value", "The player who offers a showdown cannot refuse it.", "showdown.refused_by")
         return None
+    given = doc.get("dokbak")
     if outcome and outcome.type is OutcomeType.STOP and outcome.winner != refused and \
-            doc.get("dokbak") and doc["dokbak"].get("player") not in (None, refused):
+            isinstance(given, dict) and given.get("player") not in (None, refused):
         c.add("bad_value", "The showdown refuser is the dok-bak payer.", "dokbak.player")
     return Showdown(offered, refused)
 

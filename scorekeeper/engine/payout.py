@@ -184,7 +184,7 @@ GWANG_BAK = (Step("gwang_bak", factor=2),)
 
 @double(lambda f, r, w: True)
 def gwang_bak(x: Loss) -> Steps:
-    if x.won.has(BRIGHT) and not x.lost.pile.brights and "bp" not in x.lost.pile.codes:
+    if x.won.has(BRIGHT) and not x.lost.pile.brights and "bp" not in x.lost.pile.bonus:
         return GWANG_BAK
     return NONE
 
@@ -205,7 +205,7 @@ MEONG_DDA, MEONG_BAK = (Step("meong_dda", factor=2),), (Step("meong_bak", factor
 @double(lambda f, r, w: r.meong_dda != "off")
 def meong_dda(x: Loss) -> Steps:
     mode = x.rules.meong_dda
-    if mode == "off" or len(x.won.pile.animals) < 7:
+    if mode == "off" or x.won.pile.animals.bit_count() < 7:
         return NONE
     if mode == "every_loser":
         return MEONG_DDA
@@ -256,7 +256,7 @@ def weol_yak(x: Loss) -> Steps:
 
 @double(lambda f, r, w: r.double_jokers > 0)
 def double_joker(x: Loss) -> Steps:
-    return (Step("double_joker", factor=2),) * x.won.pile.junk.count("bd")
+    return (Step("double_joker", factor=2),) * x.won.pile.bonus.count("bd")
 
 
 DOUBLES: tuple[Callable[[Loss], Steps], ...] = (

@@ -11,12 +11,13 @@ flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations as subsets
 from typing import Callable, Iterable, NamedTuple
 
 from .cards import (
-    ANIMAL, BONUS, BRIDGE, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, CUP, DOUBLE_JUNK, GODORI,
-    HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON, sort_key,
+    ANIMAL, BONUS, BONUS_CARDS, BRIDGE, BRIGHT, CHEONG_DAN, CHO_DAN, CUP, DECK, DOUBLE_JUNK, GODORI,
+    HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON,
 )
 from .rules import Rules
 
@@ -39,20 +40,66 @@ LINE_LABELS: dict[str, str] = {
 }
 
 
-class Pile(NamedTuple):
-    """A player's captures, sorted by kind, with the flexible cards counted one way."""
+# Each deck card is one bit of a 48-bit mask (bit i is DECK[i], which is in display order):
+# counting a kind is a popcount, holding a set is one AND. Bonus cards may come in copies,
+# so they are kept apart as a tuple of codes.
+BIT: dict[str, int] = {card.code: 1 << i for i, card in enumerate(DECK)}
+_CODE_OF_BIT: dict[int, str] = {bit: code for code, bit in BIT.items()}
 
-    brights: frozenset[str]
-    animals: frozenset[str]
-    ribbons: frozenset[str]
-    junk: tuple[str, ...]  # junk cards, bonus cards (with repeats) and flexible cards counted as junk
-    junk_value: int
-    codes: frozenset[str]
-    as_junk: frozenset[str] = frozenset()
+
+def mask_of(codes: Iterable[str]) -> int:
+    """The mask of the deck cards among ``codes``."""
+    mask = 0
+    for code in codes:
+        mask |= BIT.get(code, 0)
+    return mask
+
+
+def codes_of(mask: int) -> list[str]:
+    """The codes of a mask, in display order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CODE_OF_BIT[low])
+        mask ^= low
+    return out
+
+
+def _kind_mask(test) -> int:
+    return mask_of(card.code for card in DECK if test(card))
+
+
+BRIGHTS = _kind_mask(lambda c: c.kind == BRIGHT)
+ANIMALS = _kind_mask(lambda c: c.kind == ANIMAL)
+RIBBONS = _kind_mask(lambda c: c.kind == RIBBON)
+SINGLE_JUNK = _kind_mask(lambda c: c.kind == JUNK and c.junk == 1)
+DOUBLE_JUNK_CARDS = _kind_mask(lambda c: c.kind == JUNK and c.junk == 2)
+BIRDS = mask_of(GODORI)
+SETS = {name: _kind_mask(lambda c, n=name: c.ribbon_set == n) for name in (HONG_DAN, CHEONG_DAN, CHO_DAN)}
+VIP_CARDS = mask_of((CUP, *DOUBLE_JUNK))
+PALSSARI = _kind_mask(lambda c: c.month in (4, 7))
+B_CUP, B_BRIDGE, B_RAIN_BRIGHT, B_RAIN_ANIMAL, B_RAIN_RIBBON = (
+    BIT[CUP], BIT[BRIDGE], BIT[RAIN_BRIGHT], BIT[RAIN_ANIMAL], BIT[RAIN_RIBBON])
+
+
+class Pile(NamedTuple):
+    """A player's captures sorted by kind (as masks), with the flexible cards counted one way."""
+
+    brights: int
+    animals: int  # without the flexible cards counted as junk
+    ribbons: int  # without 12r where the rules make it junk
+    junk: int  # junk cards, flexible cards counted as junk, 12r where it is junk
+    junk_value: int  # all junk, bonus cards and unlisted junk included
+    mask: int  # every deck card held
+    bonus: tuple[str, ...] = ()  # bonus cards, with repeats
+    as_junk: int = 0
 
     @property
     def empty(self) -> bool:
-        return not self.codes and not self.junk_value
+        return not self.mask and not self.bonus and not self.junk_value
+
+    def count(self, kind: str) -> int:
+        return {BRIGHT: self.brights, ANIMAL: self.animals, RIBBON: self.ribbons}[kind].bit_count()
 
 
 class Line(NamedTuple):
@@ -61,12 +108,13 @@ class Line(NamedTuple):
     id: str
     points: int
     category: str  # bright / animal / ribbon / junk: what gwang-bak, pi-bak … look at
-    cards: tuple[str, ...] = ()
+    cards: int = 0  # a mask
     toward_target: bool = True
+    bonus: tuple[str, ...] = ()  # bonus cards in the line (junk)
 
     def to_json(self) -> dict:
         out = {"id": self.id, "label": LINE_LABELS[self.id], "points": self.points,
-               "cards": sorted(self.cards, key=sort_key)}
+               "cards": codes_of(self.cards) + list(self.bonus)}
         if not self.toward_target:
             out["toward_target"] = False
         return out
@@ -84,7 +132,9 @@ class Score(NamedTuple):
     @property
     def counted_as(self) -> dict[str, str]:
         """How each flexible card is counted: {"9a": "junk"}."""
-        return {c: JUNK if c in self.pile.as_junk else ANIMAL for c in (CUP, BRIDGE) if c in self.pile.codes}
+        p = self.pile
+        return {code: JUNK if p.as_junk & bit else ANIMAL
+                for code, bit in ((CUP, B_CUP), (BRIDGE, B_BRIDGE)) if p.mask & bit}
 
     def to_json(self) -> dict:
         p = self.pile
@@ -94,101 +144,91 @@ class Score(NamedTuple):
             "lines": [line.to_json() for line in self.lines],
             "counted_as": self.counted_as,
             "counts": {
-                BRIGHT: len(p.brights), ANIMAL: len(p.animals), RIBBON: len(p.ribbons), JUNK: p.junk_value,
+                BRIGHT: p.brights.bit_count(), ANIMAL: p.animals.bit_count(), RIBBON: p.ribbons.bit_count(),
+                JUNK: p.junk_value,
             },
         }
 
 
-def flexible_cards(codes: Iterable[str], rules: Rules) -> tuple[str, ...]:
-    """The captured cards the rules let count as animal or as junk."""
+def flexible_cards(mask: int, rules: Rules) -> tuple[int, ...]:
+    """The bits of the captured cards the rules let count as animal or as junk."""
     flex = []
-    if rules.cup_flexible and CUP in codes:
-        flex.append(CUP)
-    if rules.bridge_flexible and BRIDGE in codes:
-        flex.append(BRIDGE)
+    if rules.cup_flexible and mask & B_CUP:
+        flex.append(B_CUP)
+    if rules.bridge_flexible and mask & B_BRIDGE:
+        flex.append(B_BRIDGE)
     return tuple(flex)
 
 
-_BY_KIND = {
-    kind: frozenset(code for code, card in CARDS.items() if card.kind == kind)
-    for kind in (BRIGHT, ANIMAL, RIBBON, JUNK, BONUS)
-}
-_JUNKISH = _BY_KIND[JUNK] | _BY_KIND[BONUS]
-_RIBBONS_NO_RAIN = _BY_KIND[RIBBON] - {RAIN_RIBBON}
-_JUNK_VALUE = {code: card.junk for code, card in CARDS.items()}
+_BONUS_VALUE = {code: card.junk for code, card in BONUS_CARDS.items()}
 
 
 def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
-         as_junk: frozenset[str] = frozenset()) -> Pile:
+         as_junk: Iterable[str] = ()) -> Pile:
     """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
     rules = rules or Rules()
     codes = tuple(codes)
-    held = frozenset(codes)
-    junk = held & _JUNKISH
-    value = extra_junk + sum(map(_JUNK_VALUE.__getitem__, junk))
-    if len(held) != len(codes):  # several copies of a bonus card
-        value += sum(_JUNK_VALUE[c] for c in codes) - sum(_JUNK_VALUE[c] for c in held)
-    for code in as_junk:
-        value += rules.cup_junk_value if code == CUP else 2
-    if rules.rain_ribbon_counts:
-        ribbons = held & _BY_KIND[RIBBON]
-    else:  # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
-        ribbons = held & _RIBBONS_NO_RAIN
-        if RAIN_RIBBON in held:
-            junk, value = junk | {RAIN_RIBBON}, value + 1
-    junk_cards = tuple(junk | as_junk)
-    if len(held) != len(codes):
-        junk_cards += _repeats(codes)
-    animals = held & _BY_KIND[ANIMAL]
-    return Pile(held & _BY_KIND[BRIGHT], animals - as_junk if as_junk else animals, ribbons,
-                junk_cards, value, held, as_junk)
+    mask = mask_of(codes)
+    bonus = tuple(c for c in codes if c in _BONUS_VALUE) if len(codes) != mask.bit_count() else ()
+    junk = mask & (SINGLE_JUNK | DOUBLE_JUNK_CARDS)
+    value = (extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
+             + sum(_BONUS_VALUE[c] for c in bonus))
+    ribbons = mask & RIBBONS
+    if not rules.rain_ribbon_counts and mask & B_RAIN_RIBBON:
+        # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
+        ribbons, junk, value = ribbons ^ B_RAIN_RIBBON, junk | B_RAIN_RIBBON, value + 1
+    base = Pile(mask & BRIGHTS, mask & ANIMALS, ribbons, junk, value, mask, bonus)
+    return counted_as_junk(base, mask_of(as_junk), rules) if as_junk else base
 
 
-def _repeats(codes: tuple[str, ...]) -> tuple[str, ...]:
-    """The second and later copies of a code (only bonus cards come in copies)."""
-    seen: set[str] = set()
-    repeats = [c for c in codes if c in seen or seen.add(c)]
-    return tuple(repeats)
+def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
+    """``base`` (nothing counted as junk) with the flexible cards of ``way`` moved to junk."""
+    if not way:
+        return base
+    value = base.junk_value + (rules.cup_junk_value if way & B_CUP else 0) + (2 if way & B_BRIDGE else 0)
+    return base._replace(animals=base.animals & ~way, junk=base.junk | way, junk_value=value, as_junk=way)
 
 
-# -- the combinations: each answers (id, points, cards) or None --------------------------
+# -- the combinations: each answers (id, points, cards mask) or None ------------------------
 
 def bright_set(p: Pile, r: Rules):
-    n, rain = len(p.brights), RAIN_BRIGHT in p.brights
+    n = p.brights.bit_count()
     if n == 5:
         return "five_brights", r.five_brights, p.brights
     if n == 4:
-        return "four_brights", r.four_brights_with_rain if rain else 4, p.brights
+        return "four_brights", r.four_brights_with_rain if p.brights & B_RAIN_BRIGHT else 4, p.brights
     if n == 3:
-        return ("rain_three_brights", 2, p.brights) if rain else ("three_brights", 3, p.brights)
+        return ("rain_three_brights" if p.brights & B_RAIN_BRIGHT else "three_brights",
+                2 if p.brights & B_RAIN_BRIGHT else 3, p.brights)
     return None
 
 
 def animal_count(p: Pile, r: Rules):
-    n = len(p.animals)
+    n = p.animals.bit_count()
     return ("animals", n - 4, p.animals) if n >= 5 else None
 
 
 def birds(p: Pile, r: Rules):
-    held = GODORI & p.codes
-    if r.four_birds and RAIN_ANIMAL in p.animals:
-        if len(held) == 3:
-            return "yukdori", 6, (*held, RAIN_ANIMAL)
-        if len(held) == 2:
-            return "bidori", 4, (*held, RAIN_ANIMAL)
-    return ("godori", r.godori, held) if len(held) == 3 else None
+    held = p.animals & BIRDS
+    n = held.bit_count()
+    if r.four_birds and p.animals & B_RAIN_ANIMAL:
+        if n == 3:
+            return "yukdori", 6, held | B_RAIN_ANIMAL
+        if n == 2:
+            return "bidori", 4, held | B_RAIN_ANIMAL
+    return ("godori", r.godori, held) if n == 3 else None
 
 
 def ribbon_count(p: Pile, r: Rules):
-    n = len(p.ribbons)
+    n = p.ribbons.bit_count()
     return ("ribbons", n - 4, p.ribbons) if n >= 5 else None
 
 
 def ribbon_set(name: str) -> Callable[[Pile, Rules], tuple | None]:
-    members = tuple(c.code for c in CARDS.values() if c.ribbon_set == name)
+    members = SETS[name]
 
     def unit(p: Pile, r: Rules):
-        return (name, 3, members) if p.codes.issuperset(members) else None
+        return (name, 3, members) if p.ribbons & members == members else None
 
     unit.__name__ = name
     return unit
@@ -199,16 +239,13 @@ def junk_count(p: Pile, r: Rules):
 
 
 def vip(p: Pile, r: Rules):
-    if r.vip and CUP in p.as_junk and p.codes.issuperset(DOUBLE_JUNK):
-        return "vip", 3, (CUP, *DOUBLE_JUNK)
+    if r.vip and p.as_junk & B_CUP and p.mask & VIP_CARDS == VIP_CARDS:
+        return "vip", 3, VIP_CARDS
     return None
 
 
-PALSSARI = tuple(c.code for c in CARDS.values() if c.month in (4, 7))
-
-
 def palssari(p: Pile, r: Rules):
-    return ("palssari", 8, PALSSARI) if r.palssari and p.codes.issuperset(PALSSARI) else None
+    return ("palssari", 8, PALSSARI) if r.palssari and p.mask & PALSSARI == PALSSARI else None
 
 
 # (unit, category, counts toward the target)
@@ -226,14 +263,22 @@ COMBINATIONS: tuple[tuple[Callable, str, bool], ...] = (
 )
 
 
+@lru_cache(maxsize=64)
+def _combinations(rules: Rules) -> tuple[tuple[Callable, str, bool], ...]:
+    """The combinations the rules play (VIP and palssari only where they are on)."""
+    off = {vip: not rules.vip, palssari: not rules.palssari}
+    return tuple(c for c in COMBINATIONS if not off.get(c[0], False))
+
+
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
     lines = []
     total = toward = 0
-    for unit, category, counts in COMBINATIONS:
+    for unit, category, counts in _combinations(rules):
         hit = unit(p, rules)
         if hit and hit[1]:
-            lines.append(Line(hit[0], hit[1], category, hit[2], counts))
+            bonus = p.bonus if category == JUNK and hit[0] == "junk" else ()
+            lines.append(Line(hit[0], hit[1], category, hit[2], counts, bonus))
             total += hit[1]
             if counts:
                 toward += hit[1]
@@ -243,19 +288,11 @@ def score(p: Pile, rules: Rules) -> Score:
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
     """The score for each way of counting the flexible cards (one to four ways)."""
     base = pile(codes, rules, extra_junk)
-    flex = flexible_cards(base.codes, rules)
+    flex = flexible_cards(base.mask, rules)
     if not flex:
         return [score(base, rules)]
-    ways = [frozenset(s) for n in range(len(flex) + 1) for s in subsets(flex, n)]
+    ways = [sum(s) for n in range(len(flex) + 1) for s in subsets(flex, n)]
     return [score(counted_as_junk(base, way, rules), rules) for way in ways]
-
-
-def counted_as_junk(base: Pile, way: frozenset[str], rules: Rules) -> Pile:
-    """``base`` (nothing counted as junk) with the flexible cards of ``way`` moved to junk."""
-    if not way:
-        return base
-    value = base.junk_value + sum(rules.cup_junk_value if c == CUP else 2 for c in way)
-    return Pile(base.brights, base.animals - way, base.ribbons, base.junk + tuple(way), value, base.codes, way)
 
 
 def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:
