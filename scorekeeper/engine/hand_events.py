@@ -88,9 +88,9 @@ def take_junk(s: HandState, taker: str, amount: int, named: Any, path: str = "gi
     for giver in s.opponents(taker):
         pile = s.player(giver).captures
         if giver in named:
-            cards = check_named(giver, pile, named[giver], amount, f"{path}.{giver}")
+            cards = check_named(giver, pile, named[giver], amount, s.rules, f"{path}.{giver}")
         else:
-            cards = cheapest_junk(pile, amount)
+            cards = cheapest_junk(pile, amount, s.rules)
         if cards:
             players = s.replace_player(s.player(giver).with_cards(removed=cards))
             s = replace(s, players=players)

@@ -239,6 +239,28 @@ def test_named_junk_refusals(give, code):
     assert refusal(three(), before, junk("A", "sseul", give=give)) == code
 
 
+@pytest.mark.parametrize("setup, card, code", [
+    pytest.param(three(), "9a", None, id="cup-given-as-double-junk"),
+    pytest.param(three(cup_flexible=False), "9a", "junk_not_held", id="cup-always-an-animal"),
+    pytest.param(three(), "5a", "junk_not_held", id="bridge-is-an-animal"),
+    pytest.param(three("encyclopedia"), "5a", None, id="flexible-bridge"),
+    pytest.param(three("encyclopedia"), "12r", None, id="rain-ribbon-that-scores-as-junk"),
+    pytest.param(three(), "12r", "junk_not_held", id="rain-ribbon"),
+])
+def test_named_flexible_cards(setup, card, code):
+    before = [cap("B", f"{card} 1g")]
+    event = junk("A", "sseul", give={"B": [card]})
+    if code:
+        assert refusal(setup, before, event) == code
+    else:
+        assert replay(setup, before + [event]).player("A").captures == (card,)
+
+
+def test_rain_ribbon_that_scores_as_junk_is_given_last_among_ordinary_junk():
+    state = replay(three("encyclopedia"), [cap("B", "12r 12jd 3j1"), junk("A", "sseul"), junk("A", "sseul")])
+    assert state.player("A").captures == ("3j1", "12r")
+
+
 def test_ja_ppuk_named_cards_must_be_worth_two():
     before = [cap("B", "1j1 1j2 11jd")]
     assert refusal(three(), before, junk("A", "ja_ppuk", give={"B": ["1j1"]})) == "bad_event"

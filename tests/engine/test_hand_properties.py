@@ -17,7 +17,7 @@ from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.errors import ERROR_CODES, EngineError
 from scorekeeper.engine.hand import HandSetup, HandState, apply, replay, undo
 from scorekeeper.engine.hand_events import JUNK_REASONS
-from scorekeeper.engine.hand_junk import junk_value
+from scorekeeper.engine.hand_junk import named_value
 
 SETUPS = [
     HandSetup.create(["A", "B", "C"], "A"),
@@ -49,7 +49,7 @@ def events_for(draw, state: HandState) -> dict:
     if kind == "take_junk":
         event = {"type": "take_junk", "player": player, "reason": draw(st.sampled_from(sorted(JUNK_REASONS)))}
         giver = draw(st.sampled_from(players))
-        pile = [c for c in state.player(giver).captures if junk_value(c)]
+        pile = [c for c in state.player(giver).captures if named_value(c, state.rules)]
         if pile and draw(st.booleans()):
             event["give"] = {giver: draw(st.lists(st.sampled_from(pile), min_size=1, max_size=2))}
         return event
@@ -147,7 +147,7 @@ def test_junk_surrendered_comes_from_what_the_giver_holds(log):
         for giver in before.opponents(taker):
             given_up = Counter(before.player(giver).captures) - Counter(after.player(giver).captures)
             assert not Counter(after.player(giver).captures) - Counter(before.player(giver).captures)
-            assert all(junk_value(code) > 0 for code in given_up)
+            assert all(named_value(code, before.rules) > 0 for code in given_up)
             assert sum(given_up.values()) <= 2
             lost += given_up
         assert gained == lost
