@@ -6,36 +6,38 @@ answers a new state or raises ``EngineError`` (a coded refusal, nothing changed)
 undo is the replay of the log without its last event. Events are plain JSON objects
 ``{"type": ..., ...}``, stored as they are. Players do not record every card played:
 captures and junk need no turn event before them, and the turn events only tell
-first and last turns and whose go or stop it is.
+first and last turns and whose go or stop it is. So the first-turn payments (a ppuk,
+ttadak, chok, four of a month or the boar) and the last-turn exceptions apply to the
+player on turn, as the ``end_turn`` events have counted the turns.
 
-=================  ===============================================  ===========================================
-type               fields (``?`` optional)                          effect
-=================  ===============================================  ===========================================
-``capture``        player, cards [codes], from? hand|stock|stack    the player takes the cards (bonus cards too)
-``take_junk``      player, reason, give? {giver: [codes]}           each opponent gives a junk (two for ja_ppuk):
-                                                                    sseul, ttadak, chok, ppuk, ja_ppuk,
-                                                                    boss_joker; the cheapest unless ``give``
-                                                                    names them
-``ppuk``           player, month?                                   a stack of three left on the table (뻑);
-                                                                    first-turn ppuk pays, the third wins
-``shake``          player, month                                    흔들기: three of a month shown
-``bomb``           player, month, give?                             폭탄: captures the four cards of the month,
+===================  =============================================  ==============================================
+type                 fields (``?`` optional)                        effect
+===================  =============================================  ==============================================
+``capture``          player, cards [codes], from? hand|stock|stack  the player takes the cards (bonus cards too)
+``take_junk``        player, reason, give? {giver: [codes]}         each opponent gives a junk, two for ja_ppuk;
+                                                                    reason: sseul, ttadak, chok, ppuk, ja_ppuk,
+                                                                    boss_joker; the cheapest unless ``give`` names
+                                                                    the cards
+``ppuk``             player, month?                                 a stack of three left on the table (뻑);
+                                                                    a first-turn ppuk pays, the third one wins
+``shake``            player, month                                  흔들기: three of a month shown
+``bomb``             player, month, give?                           폭탄: captures the four cards of the month,
                                                                     and a junk from each when the rules say so
-``end_turn``       player?                                          the turn ends: go/stop is asked now if the
+``end_turn``         player?                                        the turn ends: go/stop is asked now if the
                                                                     score is eligible, else play moves right
-``go``             player                                           고: continue (ends the turn)
-``stop``           player                                           스톱: the player wins
-``showdown_offer``  player                                          쇼당 at the start of one's turn (3 players)
-``showdown_accept`` player                                          the right answers first, then the left
-``showdown_refuse`` player                                          play goes on; the refuser may pay dok-bak
-``oe_myeon``       player, last_card? bool                          외면: this loser left the card the player
+``go``               player                                         고: play on (this ends the turn)
+``stop``             player                                         스톱: the player wins
+``showdown_offer``   player                                         쇼당 at the start of one's turn (3 players)
+``showdown_accept``  player                                         the right answers first, then the left
+``showdown_refuse``  player                                         play goes on; the refuser may pay dok-bak
+``oe_myeon``         player, last_card? bool                        외면: this loser left the card the player
                                                                     on turn wins with (dok-bak at a stop)
-``chongtong``      player + month, or players {name: month}         총통 at the deal: instant win (two collect
+``chongtong``        player + month, or players {name: month}       총통 at the deal: instant win (two collect
                                                                     from the third; three cancel)
-``four_on_table``  month                                            four of a month on the table: void deal (or
+``four_on_table``    month                                          four of a month on the table: void deal (or
                                                                     the dealer's win, ``void_deal_chongtong``)
-``nagari``         –                                                the cards ran out with no stop
-=================  ===============================================  ===========================================
+``nagari``           –                                              the cards ran out with no stop
+===================  =============================================  ==============================================
 
 Every event may also carry ``note``, ``at``, ``by``, ``id`` or ``seq`` for the app;
 the engine ignores them. While a player must say go or stop (``must_decide``) only

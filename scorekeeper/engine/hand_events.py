@@ -120,8 +120,7 @@ def ready_to_decide(s: HandState, name: str) -> None:
                "player")
     if not s.eligible(name):
         p, points = s.player(name), s.score(name).toward_target
-        need = s.setup.target if not p.gos else p.score_at_last_go + 1
-        refuse("not_eligible", f"{name} has {points} toward the target and needs {need} to go or stop"
+        refuse("not_eligible", f"{name} has {points} toward the target and needs {s.needs(name)} to go or stop"
                + (f" (more than {p.score_at_last_go} at the last go)." if p.gos else "."), "player")
 
 
@@ -300,7 +299,7 @@ def on_chongtong(s: HandState, ev: dict) -> HandState:
     months = list(holders.values())
     if len(set(months)) != len(months):
         refuse("card_twice", "Two players cannot both hold all four cards of one month.", "players")
-    for name, month in holders.items():
+    for month in months:
         if month_captured(s, month):
             refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     winners = tuple(n for n in s.order if n in holders)

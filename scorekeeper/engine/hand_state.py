@@ -263,13 +263,14 @@ class HandState:
     def score(self, name: str) -> Score:
         return score_of(self.player(name).captures, self.rules)
 
+    def needs(self, name: str) -> int:
+        """The score toward the target that lets ``name`` go or stop at the end of a turn."""
+        p = self.player(name)
+        return self.setup.target if not p.gos else p.score_at_last_go + 1
+
     def eligible(self, name: str) -> bool:
         """RULES.md §4: the target the first time, then strictly above the score at the last go."""
-        p = self.player(name)
-        points = self.score(name).toward_target
-        if points < self.setup.target:
-            return False
-        return p.gos == 0 or points > p.score_at_last_go
+        return self.score(name).toward_target >= self.needs(name)
 
     @property
     def must_answer(self) -> str | None:
@@ -399,6 +400,7 @@ class HandState:
             "score": self.score(p.name).to_json(),
             "gos": p.gos,
             "score_at_last_go": p.score_at_last_go,
+            "needs": self.needs(p.name),
             "shakes": list(p.shakes),
             "bombs": list(p.bombs),
             "ppuk": len(p.ppuks),

@@ -757,7 +757,8 @@ def test_state_to_json_is_plain_json():
     state = replay(three(), A_MUST_DECIDE + [E("go", player="A")])
     view = json.loads(json.dumps(state.to_json()))
     a = view["players"][0]
-    assert (a["name"], a["gos"], a["score_at_last_go"], a["dealer"]) == ("A", 1, 3, True)
+    assert (a["name"], a["gos"], a["score_at_last_go"], a["needs"], a["dealer"]) == ("A", 1, 3, 4, True)
+    assert view["players"][1]["needs"] == 3
     assert a["score"]["lines"][0]["id"] == "three_brights"
     assert view["turn"]["player"] == "B" and view["over"] is False
 
