@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Iterator
 
@@ -34,25 +35,45 @@ def _dump(result: dict) -> str:
     return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
 
 
-def cmd_score(args) -> int:
-    """Score hand summaries: each file one JSON summary or JSON Lines."""
+def _score_line(doc: str) -> tuple[bool, str]:
     from .engine.contract import score_text
 
+    result = score_text(doc)
+    return result["ok"], _dump(result)
+
+
+# Below this many summaries a second process costs more than it saves.
+PARALLEL_FROM = 2000
+
+
+def _scored(docs: list[str], jobs: int) -> Iterator[tuple[bool, str]]:
+    """Each document's answer, in order; large JSON Lines batches use every core."""
+    jobs = jobs or (os.cpu_count() or 1)
+    if jobs <= 1 or len(docs) < PARALLEL_FROM:
+        yield from map(_score_line, docs)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_score_line, docs, chunksize=256)
+
+
+def cmd_score(args) -> int:
+    """Score hand summaries: each file one JSON summary or JSON Lines."""
     failed = False
-    out = sys.stdout
+    docs: list[str] = []
     for path in args.files:
         try:
-            text = _read(path)
+            docs.extend(_documents(_read(path)))
         except OSError as err:
             print(f"scorekeeper: cannot read {path}: {err.strerror}", file=sys.stderr)
             return 1
-        docs = list(_documents(text))
-        for doc in docs:
-            result = score_text(doc)
-            failed |= not result["ok"]
-            out.write(_dump(result) + "\n")
+    out = sys.stdout
+    for ok, line in _scored(docs, args.jobs):
+        failed |= not ok
+        out.write(line + "\n")
     # A single summary that was refused exits 2; JSON Lines answer line by line and exit 0.
-    return 2 if failed and len(args.files) == 1 and len(docs) == 1 else 0
+    return 2 if failed and len(docs) == 1 else 0
 
 
 def cmd_rules(args) -> int:
@@ -110,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("score", help="score hand summaries (JSON, or JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE", help="a JSON file, or - for standard input")
+    p.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help=f"processes for {PARALLEL_FROM}+ summaries (default: one per core; 1 = no parallelism)")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("rules", help="list the house-rule options of a preset")
@@ -127,7 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_serve)
 
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # `scorekeeper score … | head`: the reader left, which is fine
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
