@@ -56,10 +56,11 @@ class Hand(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("sk_tables.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(10))
-    # kind "summary": the hand summary of the engine contract; kind "log": the
-    # live hand's setup, its events in sk_events.
+    # kind "summary": the hand summary of the engine contract (quick entry);
+    # kind "log": a live hand, its events in sk_events, its setup from the series.
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    setup: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Four to seven at the table: {"choices": {player: play|sit}, "shown": {...}}.
+    seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

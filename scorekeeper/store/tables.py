@@ -66,6 +66,8 @@ def table_version(session: Session, public_id: str) -> int | None:
 
 def lock_table(session: Session, table: Table) -> Table:
     """Start a write on ``table``: serialise it against other writers and reload it."""
+    if session.in_transaction():
+        session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
     begin_write(session)
     locked = session.scalar(
         select(Table).where(Table.id == table.id).with_for_update().execution_options(populate_existing=True)
@@ -94,8 +96,8 @@ def get_hand(session: Session, table: Table, hand_id: int) -> Hand | None:
     return session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.id == hand_id))
 
 
-def add_hand(session: Session, table: Table, kind: str, data: dict[str, Any],
-             expected_count: int | None = None,
+def add_hand(session: Session, table: Table, kind: str, summary: dict[str, Any] | None,
+             seating: dict[str, Any] | None = None, expected_count: int | None = None,
              validate: Callable[[list[Hand]], None] | None = None) -> Hand:
     """Append a hand record; ``validate(all records)`` may refuse it before it is stored."""
     table = lock_table(session, table)
@@ -104,22 +106,26 @@ def add_hand(session: Session, table: Table, kind: str, data: dict[str, Any],
         session.rollback()
         raise Conflict("The table has changed: a hand was added or removed.", len(existing))
     position = (existing[-1].position + 1) if existing else 0
-    hand = Hand(table_id=table.id, position=position, kind=kind,
-                summary=data if kind == "summary" else None, setup=data if kind == "log" else None)
+    hand = Hand(table_id=table.id, position=position, kind=kind, summary=summary, seating=seating)
     return _store(session, table, hand, existing + [hand], validate)
 
 
-def replace_summary(session: Session, table: Table, hand: Hand, summary: dict[str, Any],
-                    validate: Callable[[list[Hand]], None] | None = None) -> Hand:
-    """Replace a quick-entry hand's summary (editing a past hand)."""
+_KEEP = object()
+
+
+def update_hand(session: Session, table: Table, hand: Hand, summary: Any = _KEEP, seating: Any = _KEEP,
+                validate: Callable[[list[Hand]], None] | None = None) -> Hand:
+    """Change a hand record's summary or seating (editing a past hand); events stay."""
     table = lock_table(session, table)
     records = hands(session, table)
     target = next((h for h in records if h.id == hand.id), None)
     if target is None:
         session.rollback()
         raise Conflict("That hand was deleted meanwhile.", len(records))
-    target.kind, target.summary, target.setup = "summary", summary, None
-    session.execute(delete(Event).where(Event.hand_id == target.id))
+    if summary is not _KEEP:
+        target.summary = summary
+    if seating is not _KEEP:
+        target.seating = seating
     return _store(session, table, target, records, validate)
 
 
@@ -212,3 +218,15 @@ def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
     if not ids:
         return []
     return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))
+
+
+def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """The logs of several hands in one query."""
+    out: dict[int, list[dict[str, Any]]] = {h: [] for h in hand_ids}
+    if not hand_ids:
+        return out
+    rows = session.execute(
+        select(Event.hand_id, Event.event).where(Event.hand_id.in_(hand_ids)).order_by(Event.hand_id, Event.seq))
+    for hand_id, event in rows:
+        out[hand_id].append(event)
+    return out

@@ -1,8 +1,11 @@
 """Home: start a table, reopen recent ones, join by code; the language switch."""
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, session, url_for
 
+from ..store import tables as store
+from .database import db
+from .forms import JoinForm
 from .i18n import COOKIE, LANGS
 
 bp = Blueprint("home", __name__)
@@ -17,7 +20,10 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/")
 def index():
-    return render_template("home.html")
+    keys = session.get("keys") if isinstance(session.get("keys"), dict) else {}
+    found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
+    recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
+    return render_template("home.html", recent=recent, join_form=JoinForm())
 
 
 @bp.get("/lang/<code>")

@@ -47,3 +47,12 @@ def both(key: str) -> str:
     """Korean and English together, for terms players argue about: "피박 pi-bak"."""
     ko, en = MESSAGES[key]
     return ko if ko == en else f"{ko} {en}"
+
+
+def refusal(error: dict) -> str:
+    """An engine refusal as a plain message: the catalog's words for its code, else the engine's."""
+    key = f"refuse_{error.get('code')}"
+    detail = error.get("message") or error.get("code", "")
+    if key in MESSAGES and current_lang() == "ko":
+        return f"{MESSAGES[key][0]} ({detail})"
+    return detail

@@ -5,6 +5,9 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import home
+    from . import api, hands, home, tables
 
     app.register_blueprint(home.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(api.bp)

@@ -34,7 +34,7 @@ def upgrade() -> None:
         sa.Column("position", sa.Integer, nullable=False),
         sa.Column("kind", sa.String(10), nullable=False),
         sa.Column("summary", sa.JSON, nullable=True),
-        sa.Column("setup", sa.JSON, nullable=True),
+        sa.Column("seating", sa.JSON, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("table_id", "position", name="uq_hand_position"),

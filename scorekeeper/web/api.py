@@ -1,0 +1,203 @@
+"""The JSON API under /api/v1, described by /api/v1/openapi.json.
+
+Credentials: the table's edit or read-only secret in ``X-Table-Key`` (or the
+phone's session cookie, which then needs the ``X-CSRFToken`` header on writes).
+Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request, url_for
+from flask_wtf.csrf import CSRFError
+
+from ..engine.contract import score_text
+from ..engine.errors import EngineError
+from ..engine.series import config_from
+from ..store import tables as store
+from ..store.tables import Conflict
+from . import openapi, service
+from .access import open_table
+from .database import db
+from .errors import error_response
+from .security import KEY_HEADER, csrf
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)
+MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
+NO_CREDENTIAL = {"api.score", "api.create_table"}
+
+
+@bp.before_request
+def _csrf_for_cookies():
+    """A write that rides on the session cookie needs the CSRF token; a key header does not."""
+    if request.method in MUTATING and request.endpoint not in NO_CREDENTIAL and not request.headers.get(KEY_HEADER):
+        try:
+            csrf.protect()
+        except CSRFError:
+            return error_response(400, "csrf", "A write with the session cookie needs the X-CSRFToken header.")
+    return None
+
+
+def _body() -> dict:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise _Refusal(400, "invalid_json", "The request body must be a JSON object.")
+    return body
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, code: str, message: str, path: str = "", extra: dict | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.path, self.extra = status, code, message, path, extra
+
+
+@bp.errorhandler(_Refusal)
+def _refused(err: _Refusal):
+    return error_response(err.status, err.code, err.message, err.path, err.extra)
+
+
+@bp.errorhandler(EngineError)
+def _engine(err: EngineError):
+    return jsonify(ok=False, errors=err.errors), 422
+
+
+@bp.post("/score")
+def score():
+    """The engine contract: one hand summary in, one result out."""
+    result = score_text(request.get_data(cache=False).decode("utf-8", "replace"))
+    return jsonify(result), 200 if result["ok"] else 422
+
+
+@bp.post("/tables")
+def create_table():
+    doc = _body()
+    config_from(doc)
+    table = store.create_table(db(), str(doc.get("name") or "")[:120], doc)
+    return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
+
+
+def _table_links(table) -> dict:
+    return {"id": table.public_id,
+            "url": url_for("api.get_table", public_id=table.public_id, _external=True),
+            "edit_link": url_for("tables.enter", public_id=table.public_id, key=table.edit_secret, _external=True),
+            "view_link": url_for("tables.enter", public_id=table.public_id, key=table.view_secret, _external=True)}
+
+
+@bp.get("/tables/<public_id>")
+def get_table(public_id: str):
+    state = service.load(db(), open_table(public_id))
+    return jsonify(openapi.table_json(state))
+
+
+@bp.get("/tables/<public_id>/version")
+def version(public_id: str):
+    return jsonify(version=open_table(public_id).version)
+
+
+@bp.get("/tables/<public_id>/hands")
+def list_hands(public_id: str):
+    state = service.load(db(), open_table(public_id))
+    return jsonify(ok=True, hands=[openapi.hand_json(state, h) for h in state.hands])
+
+
+@bp.post("/tables/<public_id>/hands")
+def add_hand(public_id: str):
+    """Add a quick-entry hand ({"summary": …}) or start a live one ({"log": {}})."""
+    state = service.load(db(), open_table(public_id, "edit"))
+    body = _body()
+    kind, summary, seating, count = openapi.parse_new_hand(body)
+    try:
+        hand = store.add_hand(db(), state.table, kind, summary, seating, count,
+                              lambda rows: service.check_rows(db(), state.table, rows))
+    except Conflict as err:
+        raise _Refusal(409, "conflict", str(err), "count", {"count": err.current}) from None
+    state = service.load(db(), state.table)
+    return jsonify(openapi.hand_json(state, next(h for h in state.hands if h.id == hand.id))), 201
+
+
+def _hand(state, hand_id: int):
+    hand = next((h for h in state.hands if h.id == hand_id), None)
+    if hand is None:
+        raise _Refusal(404, "not_found", "No such hand at this table.")
+    return hand
+
+
+@bp.get("/tables/<public_id>/hands/<int:hand_id>")
+def get_hand(public_id: str, hand_id: int):
+    state = service.load(db(), open_table(public_id))
+    return jsonify(openapi.hand_json(state, _hand(state, hand_id)))
+
+
+@bp.put("/tables/<public_id>/hands/<int:hand_id>")
+def replace_hand(public_id: str, hand_id: int):
+    """Replace a quick-entry hand's summary; the series after it is replayed."""
+    state = service.load(db(), open_table(public_id, "edit"))
+    hand = _hand(state, hand_id)
+    kind, summary, seating, _count = openapi.parse_new_hand(_body())
+    if kind != "summary" or hand.kind != "summary":
+        raise _Refusal(422, "bad_hand_record", "Only a quick-entry hand's summary can be replaced.", "summary")
+    try:
+        store.update_hand(db(), state.table, hand, summary, seating,
+                          lambda rows: service.check_rows(db(), state.table, rows))
+    except Conflict as err:
+        raise _Refusal(409, "conflict", str(err)) from None
+    state = service.load(db(), state.table)
+    return jsonify(openapi.hand_json(state, _hand(state, hand_id)))
+
+
+@bp.delete("/tables/<public_id>/hands/<int:hand_id>")
+def delete_hand(public_id: str, hand_id: int):
+    state = service.load(db(), open_table(public_id, "edit"))
+    hand = _hand(state, hand_id)
+    service.replay_rows(state.table, [h for h in state.hands if h.id != hand.id], state.logs)
+    store.delete_hand(db(), state.table, hand)
+    return jsonify(ok=True)
+
+
+@bp.get("/tables/<public_id>/hands/<int:hand_id>/events")
+def get_events(public_id: str, hand_id: int):
+    state = service.load(db(), open_table(public_id))
+    return jsonify(openapi.events_json(state, _hand(state, hand_id)))
+
+
+@bp.post("/tables/<public_id>/hands/<int:hand_id>/events")
+def append_event(public_id: str, hand_id: int):
+    """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
+    state = service.load(db(), open_table(public_id, "edit"))
+    hand = _hand(state, hand_id)
+    seq, event = openapi.parse_append(_body())
+    if state.live is None or state.live.hand.id != hand.id:
+        raise _Refusal(409, "hand_over", "This hand is not being played: no more events.", "",
+                       openapi.events_json(state, hand))
+    try:
+        store.append_event(db(), state.table, hand, seq, event, service.live_validator(state))
+    except Conflict:
+        state = service.load(db(), state.table)
+        raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
+                       openapi.events_json(state, hand)) from None
+    state = service.load(db(), state.table)
+    return jsonify(openapi.events_json(state, _hand(state, hand_id))), 201
+
+
+@bp.post("/tables/<public_id>/hands/<int:hand_id>/undo")
+def undo(public_id: str, hand_id: int):
+    """Remove the last event of the last hand: {"seq": n} is the log's length as seen."""
+    state = service.load(db(), open_table(public_id, "edit"))
+    hand = _hand(state, hand_id)
+    seq, _ = openapi.parse_append(_body(), need_event=False)
+    last = service.last_log_setup(state)
+    if last is None or last[0].id != hand.id:
+        raise _Refusal(409, "not_last_hand", "Only the last hand's log can be undone.")
+    if seq == 0:
+        raise EngineError("nothing_to_undo", "The log is empty: nothing to undo.", "seq")
+    try:
+        store.drop_last_event(db(), state.table, hand, seq)
+    except Conflict:
+        raise _Refusal(409, "conflict", "Someone else changed the log first.", "seq",
+                       openapi.events_json(service.load(db(), state.table), hand)) from None
+    state = service.load(db(), state.table)
+    return jsonify(openapi.events_json(state, _hand(state, hand_id)))
+
+
+@bp.get("/openapi.json")
+def openapi_document():
+    return jsonify(openapi.document())

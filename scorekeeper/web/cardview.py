@@ -1,0 +1,73 @@
+"""The 48 cards as the templates draw them: month, flower, kind, ribbon, owner.
+
+Presentation only: which card is which comes from ``engine.cards``; this module
+adds the CSS classes and the short Korean names the card faces print.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.cards import (
+    BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON,
+)
+
+RIBBON_CLASS = {HONG_DAN: "rb-hong", CHEONG_DAN: "rb-cheong", CHO_DAN: "rb-cho", None: "rb-plain"}
+RIBBON_TEXT = {HONG_DAN: "홍단", CHEONG_DAN: "청단", CHO_DAN: "초단", None: ""}
+PLAYER_COLOURS = 7  # .p0 … .p6 in app.css
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    code: str
+    month: int
+    flower_ko: str
+    flower_en: str
+    kind: str
+    mark: str  # the big word on the face: 광, 쌍피, 홍단, the animal's name …
+    classes: str
+    title: str  # full name for screen readers and long-press
+
+    @property
+    def double(self) -> bool:
+        return "double" in self.classes
+
+
+def _face(code: str) -> Face:
+    card = CARDS[code]
+    ko_name = card.label.split(" ")[0]
+    classes = [f"k-{card.kind}", f"m{card.month}"]
+    if card.kind == BRIGHT:
+        mark = "광"
+    elif card.kind == RIBBON:
+        mark = RIBBON_TEXT[card.ribbon_set]
+        classes.append(RIBBON_CLASS[card.ribbon_set])
+    elif card.kind == JUNK:
+        mark = "쌍피" if card.junk == 2 else "피"
+        if card.junk == 2:
+            classes.append("double")
+    elif card.month == 0:
+        mark = {"b2": "2피", "b3": "3피"}.get(code, ko_name)
+        classes.append("double")
+    else:
+        mark = ko_name
+        if card.bird:
+            classes.append("bird")
+    flower_ko, flower_en = MONTHS.get(card.month, ("보너스", "bonus"))
+    title = f"{card.month}월 {flower_ko} {flower_en} · {card.label} ({code})" if card.month else f"{card.label} ({code})"
+    return Face(code, card.month, flower_ko, flower_en, card.kind, mark, " ".join(classes), title)
+
+
+FACES: dict[str, Face] = {code: _face(code) for code in CARDS}
+BY_MONTH: list[tuple[int, str, str, list[Face]]] = [
+    (m, ko, en, [FACES[c.code] for c in DECK if c.month == m]) for m, (ko, en) in MONTHS.items()
+]
+BONUS_FACES = [FACES[c] for c in BONUS_CARDS]
+
+
+def player_classes(players) -> dict[str, str]:
+    """Each player's colour class, by seat at the table."""
+    return {p: f"p{i % PLAYER_COLOURS}" for i, p in enumerate(players)}
+
+
+def initial(name: str) -> str:
+    return (name.strip()[:1] or "?").upper()

@@ -1,0 +1,204 @@
+"""Hands: start one live, append its events, undo; quick entry; results; edit, delete."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from ..engine.errors import EngineError
+from ..store import tables as store
+from ..store.tables import Conflict
+from . import liveview, present, quick, service
+from .access import open_table
+from .database import db
+from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm, attach_errors
+from .i18n import gettext as _
+from .i18n import refusal
+from .seating import next_seating, seat_args
+from .security import EDIT
+
+bp = Blueprint("hands", __name__, url_prefix="/t/<public_id>")
+
+
+def _load(public_id: str, need: str = "view") -> service.TableState:
+    return service.load(db(), open_table(public_id, need))
+
+
+def _hand(state: service.TableState, hand_id: int):
+    hand = next((h for h in state.hands if h.id == hand_id), None)
+    if hand is None:
+        abort(404)
+    return hand
+
+
+def _expected(form) -> int | None:
+    value = (form.count.data or "").strip()
+    return int(value) if value.isdigit() else None
+
+
+def _validator(state: service.TableState):
+    return lambda rows: service.check_rows(db(), state.table, rows)
+
+
+def _to_table(public_id: str):
+    return redirect(url_for("tables.show", public_id=public_id), 303)
+
+
+@bp.get("/hands/new")
+def new(public_id: str):
+    """The start of a hand; with four or more at the table, who plays and what the sitters show."""
+    state = _load(public_id, EDIT)
+    if not state.can_start:
+        flash(_("cannot_start"), "error")
+        return _to_table(public_id)
+    mode = "quick" if request.args.get("mode") == "quick" else "live"
+    seat = next_seating(state, request.args)
+    if mode == "quick" and seat.seating is not None:
+        return redirect(url_for("hands.quick_entry", public_id=public_id, **seat_args(state, seat.choices)))
+    form = quick.prepare_seating(SeatingForm(), seat.sitters)
+    return render_template("hand/new.html", **present.table_view(state), seat=seat, mode=mode, form=form,
+                           args=seat_args(state, seat.choices)), 422 if seat.errors else 200
+
+
+@bp.post("/hands")
+def start(public_id: str):
+    """Start a live hand (its setup comes from the series)."""
+    state = _load(public_id, EDIT)
+    seat = next_seating(state, request.args)
+    form = quick.prepare_seating(SeatingForm(), seat.sitters)
+    if not form.validate_on_submit() or seat.errors or (seat.asked and seat.seating is None):
+        flash(_("cannot_start"), "error")
+        return redirect(url_for("hands.new", public_id=public_id, **seat_args(state, seat.choices)), 303)
+    record = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
+    try:
+        hand = store.add_hand(db(), state.table, "log", None, record, _expected(form), _validator(state))
+    except Conflict:
+        flash(_("err_conflict"), "error")
+        return _to_table(public_id)
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+        return _to_table(public_id)
+    return redirect(url_for("hands.show", public_id=public_id, hand_id=hand.id), 303)
+
+
+@bp.get("/hands/<int:hand_id>")
+def show(public_id: str, hand_id: int):
+    state = _load(public_id)
+    hand = _hand(state, hand_id)
+    view = liveview.hand_view(state, hand)
+    template = "hand/_region.html" if present.wants_partial() else "hand/show.html"
+    return render_template(template, **view)
+
+
+@bp.post("/hands/<int:hand_id>/events")
+def append(public_id: str, hand_id: int):
+    """Append one event: checked by replaying the whole log, refused if stale."""
+    state = _load(public_id, EDIT)
+    live = state.live if state.live and state.live.hand.id == hand_id else None
+    form = EventForm()
+    if live is None:
+        return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
+    if not form.validate_on_submit():
+        return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
+    try:
+        store.append_event(db(), state.table, live.hand, form.seq.data, liveview.event_from(form),
+                           service.live_validator(state))
+    except Conflict:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    except EngineError as err:
+        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+    return liveview.reply(public_id, hand_id, 200)
+
+
+@bp.post("/hands/<int:hand_id>/undo")
+def undo(public_id: str, hand_id: int):
+    """Remove the last event of the last hand (a finished one opens again)."""
+    state = _load(public_id, EDIT)
+    last = service.last_log_setup(state)
+    form = SeqForm()
+    if last is None or last[0].id != hand_id:
+        return liveview.reply(public_id, hand_id, 409, _("undo_not_last"))
+    if not form.validate_on_submit():
+        return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
+    if form.seq.data == 0:
+        return liveview.reply(public_id, hand_id, 422, _("nothing_to_undo"))
+    try:
+        store.drop_last_event(db(), state.table, last[0], form.seq.data)
+    except Conflict:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    return liveview.reply(public_id, hand_id, 200)
+
+
+@bp.route("/quick", methods=["GET", "POST"])
+def quick_entry(public_id: str):
+    """The whole hand after it ended, with the payment previewed by the engine."""
+    state = _load(public_id, EDIT)
+    seat = next_seating(state, request.args)
+    if not state.can_start or seat.seating is None:
+        return redirect(url_for("hands.new", public_id=public_id, mode="quick", **request.args.to_dict()), 303)
+    form = quick.prepare(QuickForm(), seat.players, seat.sitters)
+    result, errors = None, []
+    if form.validate_on_submit():
+        record = quick.record_from(form, seat)
+        result, errors = service.preview(state, record)
+        if not errors and request.form.get("action") == "save" and not present.wants_partial():
+            try:
+                hand = store.add_hand(db(), state.table, "summary", record["summary"],
+                                      quick.seating_record(seat.seating, seat.choices, record.get("shown")),
+                                      _expected(form), _validator(state))
+            except Conflict:
+                flash(_("err_conflict"), "error")
+                return _to_table(public_id)
+            except EngineError as err:
+                errors = err.errors
+            else:
+                return redirect(url_for("hands.show", public_id=public_id, hand_id=hand.id), 303)
+    return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS))
+
+
+@bp.route("/hands/<int:hand_id>/edit", methods=["GET", "POST"])
+def edit(public_id: str, hand_id: int):
+    """Change a past quick-entry hand; everything after it is replayed."""
+    state = _load(public_id, EDIT)
+    hand, deal = _hand(state, hand_id), None
+    index = state.hands.index(hand)
+    if hand.kind != "summary" or index >= len(state.series.deals):
+        flash(_("edit_live_hint"), "error")
+        return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    deal = state.series.deals[index]
+    seat = quick.past_seating(deal, hand)
+    form = quick.prepare(QuickForm() if request.method == "POST" else QuickForm(
+        data=quick.data_from(hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)),
+        seat.players, seat.sitters)
+    result, errors = None, []
+    if form.validate_on_submit():
+        record = quick.record_from(form, seat)
+        result, errors = service.preview(state, record, index)
+        if not errors and request.form.get("action") == "save" and not present.wants_partial():
+            try:
+                store.update_hand(db(), state.table, hand, record["summary"],
+                                  quick.seating_record(seat.seating, seat.choices, record.get("shown")),
+                                  _validator(state))
+            except (Conflict, EngineError) as err:
+                errors = getattr(err, "errors", [{"code": "conflict", "message": _("err_conflict"), "path": ""}])
+            else:
+                return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
+
+
+@bp.post("/hands/<int:hand_id>/delete")
+def delete(public_id: str, hand_id: int):
+    state = _load(public_id, EDIT)
+    hand = _hand(state, hand_id)
+    if not DeleteForm().validate_on_submit():
+        flash(_("delete_confirm"), "error")
+        return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    rest = [h for h in state.hands if h.id != hand.id]
+    try:
+        service.replay_rows(state.table, rest, state.logs)
+        store.delete_hand(db(), state.table, hand)
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+        return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    flash(_("hand_deleted"), "ok")
+    return _to_table(public_id)

@@ -1,0 +1,104 @@
+"""The live hand page and a hand's result: view models, event forms, replies."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, url_for
+
+from ..engine.cards import MONTHS
+from ..engine.hand import EVENTS
+from ..engine.hand_events import JUNK_REASONS
+from . import cardview, present, service
+from .access import can_edit, open_table
+from .database import db
+from .i18n import both
+
+KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
+
+
+def event_from(form) -> dict[str, Any]:
+    """The event a button posted: only the fields its type takes."""
+    kind = EVENTS[form.type.data]
+    fields = set(kind.required) | set(kind.optional)
+    event: dict[str, Any] = {"type": form.type.data}
+    if "player" in fields and form.player.data:
+        event["player"] = form.player.data
+    if "cards" in fields and form.cards.data:
+        event["cards"] = list(dict.fromkeys(form.cards.data))
+    if "month" in fields and form.month.data:
+        event["month"] = int(form.month.data)
+    if "reason" in fields and form.reason.data:
+        event["reason"] = form.reason.data
+    if "last_card" in fields and form.last_card.data:
+        event["last_card"] = True
+    return event
+
+
+def form_problem(form) -> str:
+    return "; ".join(f"{name}: {', '.join(map(str, errs))}" for name, errs in form.errors.items())
+
+
+def describe(event: dict) -> str:
+    """One line of the log: who did what."""
+    kind = event.get("type", "?")
+    parts = [both(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS else kind]
+    if event.get("cards"):
+        parts.append(" ".join(event["cards"]))
+    if event.get("month"):
+        m = event["month"]
+        parts.append(f"{m}월 {MONTHS[m][0]}" if m in MONTHS else str(m))
+    if event.get("reason"):
+        parts.append(both(f"junk_{event['reason']}"))
+    if event.get("players"):
+        parts.append(", ".join(f"{p} {m}" for p, m in event["players"].items()))
+    who = event.get("player")
+    return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
+
+
+def _players_view(st: dict, classes: dict[str, str]) -> list[dict]:
+    out = []
+    for p in st["players"]:
+        piles = [(key, [cardview.FACES[c] for c in p["captures"][kind]]) for kind, key in KIND_ORDER]
+        out.append(p | {"css": classes.get(p["name"], "p0"), "piles": piles})
+    return out
+
+
+def hand_view(state: service.TableState, hand) -> dict[str, Any]:
+    """Everything the hand page shows, live or finished."""
+    view = present.table_view(state)
+    classes = view["classes"]
+    index = state.hands.index(hand)
+    live = state.live if state.live and state.live.hand.id == hand.id else None
+    events = live.events if live else state.logs.get(hand.id, [])
+    last = service.last_log_setup(state) if can_edit() else None
+    view.update(hand=hand, index=index, live=live, events=[(i, describe(e)) for i, e in enumerate(events)][::-1],
+                seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
+                number=index + 1, faces=cardview, initial=cardview.initial, junk_reasons=list(JUNK_REASONS),
+                months=list(MONTHS.items()))
+    if live:
+        st = live.state.to_json()
+        view.update(st=st, players_view=_players_view(st, classes), owners=live.state.captured(),
+                    current=st["turn"]["player"] if st["turn"] else None)
+        return view
+    deal = state.series.deals[index] if index < len(state.series.deals) else None
+    nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
+    view.update(deal=deal, result=deal.result if deal else None, next_dealer=nxt,
+                deal_json=deal.to_json(state.config.chip_value) if deal else None)
+    return view
+
+
+def reply(public_id: str, hand_id: int, status: int, message: str | None = None):
+    """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get)."""
+    if present.wants_partial():
+        state = service.load(db(), open_table(public_id))
+        hand = next((h for h in state.hands if h.id == hand_id), None)
+        if hand is None:
+            return render_template("hand/_gone.html", message=message), 404 if status == 200 else status
+        return render_template("hand/_region.html", **hand_view(state, hand), message=message,
+                               status=status), status
+    if message:
+        flash(message, "error" if status >= 400 else "ok")
+    return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+
+
+_EV_KEYS = {f"ev_{t}" for t in EVENTS}

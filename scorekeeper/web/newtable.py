@@ -1,0 +1,81 @@
+"""The new-table form → a series configuration, checked by the engine."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ..engine.errors import EngineError
+from ..engine.rules import OPTIONS, PRESETS, changed_options, rules_from
+from ..engine.series import config_from
+from .forms import TableForm
+
+
+def preset_defaults(preset: str) -> dict:
+    """The form's data for a preset: every option at the preset's value."""
+    rules = PRESETS.get(preset) or PRESETS["pagat"]
+    return {f"opt_{name}": getattr(rules, name) for name in OPTIONS}
+
+
+def preset_table() -> dict[str, dict]:
+    """All presets' values, for the sheet's script to restore defaults."""
+    return {name: {o: getattr(rules, o) for o in OPTIONS} for name, rules in PRESETS.items()}
+
+
+def _number(value: Decimal):
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def config_from_form(form: TableForm) -> dict:
+    """The series configuration the form describes; ``EngineError`` when the engine refuses it."""
+    players = [n for n in form.players.data if n]
+    preset = form.preset.data
+    values = {name: form[f"opt_{name}"].data for name in OPTIONS}
+    rules = rules_from(preset, values)
+    doc = {
+        "name": form.title.data or "",
+        "players": players,
+        "rules": {"preset": preset, "options": changed_options(rules, preset)},
+        "chip_value": _number(form.chip_value.data),
+        "currency": form.currency.data,
+        "length": form.length.data,
+    }
+    if form.dealer.data == "draw":
+        seats = [i for i, n in enumerate(form.players.data) if n]
+        cards = {form.players.data[i]: form.draw_cards.data[i] for i in seats if form.draw_cards.data[i]}
+        redraw = {form.players.data[i]: form.redraw_cards.data[i] for i in seats if form.redraw_cards.data[i]}
+        doc["draw"] = {"time": form.draw_time.data, "cards": cards, "redraws": [redraw] if redraw else []}
+    else:
+        seat = int(form.dealer.data)
+        name = form.players.data[seat] if seat < len(form.players.data) else None
+        if not name:
+            raise EngineError("dealer_not_at_table", "The first dealer's seat has no player.", "first_dealer")
+        doc["first_dealer"] = name
+    config_from(doc)
+    return doc
+
+
+ERROR_FIELDS = {
+    "players": "players", "first_dealer": "dealer", "draw": "draw_time", "rules": "preset",
+    "chip_value": "chip_value", "currency": "currency", "length": "length",
+}
+
+
+def sheet_rows(form: TableForm) -> list[tuple[str, list[tuple]]]:
+    """The form's option fields grouped as the rules sheet shows them, changes marked."""
+    base = PRESETS.get(form.preset.data) or PRESETS["pagat"]
+    groups: dict[str, list[tuple]] = {}
+    for name, spec in OPTIONS.items():
+        field = form[f"opt_{name}"]
+        groups.setdefault(spec.metadata["group"], []).append(
+            (name, field, spec.metadata, field.data != getattr(base, name)))
+    return list(groups.items())
+
+
+def form_for_get(args) -> TableForm:
+    """The form on GET: ``?preset=`` fills every option from the preset; other fields kept."""
+    preset = args.get("preset", "pagat")
+    preset = preset if preset in PRESETS else "pagat"
+    form = TableForm(formdata=args if args else None, data={"preset": preset} | preset_defaults(preset))
+    for name, value in preset_defaults(preset).items():
+        form[name].data = value
+    form.preset.data = preset
+    return form

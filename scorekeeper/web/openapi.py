@@ -1,0 +1,185 @@
+"""The API's JSON shapes: request parsing, answers, and the OpenAPI 3 document."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.errors import ERROR_CODES, EngineError
+from ..engine.hand import EVENTS
+from .errors import WEB_ERROR_CODES
+from .service import TableState
+
+MAX_SEQ = 100_000
+
+
+def _int(v: Any, lo: int, hi: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def parse_new_hand(body: dict) -> tuple[str, dict | None, dict | None, int | None]:
+    """{"summary": …} or {"log": {}}, with "choices", "shown" and "count" (hands seen)."""
+    unknown = sorted(set(body) - {"summary", "log", "choices", "shown", "count"})
+    if unknown:
+        raise EngineError("bad_hand_record", f"Unknown field {unknown[0]!r} in the hand.", unknown[0])
+    if ("summary" in body) == ("log" in body):
+        raise EngineError("bad_hand_record", "A hand is {\"summary\": {...}} or {\"log\": {}}.", "")
+    if "summary" in body and not isinstance(body["summary"], dict):
+        raise EngineError("bad_summary", "A hand summary is a JSON object.", "summary")
+    if "log" in body and body["log"] not in ({}, {"events": []}, None):
+        raise EngineError("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")
+    count = body.get("count")
+    if count is not None and not _int(count, 0, MAX_SEQ):
+        raise EngineError("bad_value", "count is the number of hands the client has seen.", "count")
+    seating = {k: body[k] for k in ("choices", "shown") if body.get(k)}
+    for key, value in seating.items():
+        if not isinstance(value, dict):
+            raise EngineError("bad_value", f"{key} is an object keyed by player.", key)
+    kind = "summary" if "summary" in body else "log"
+    return kind, body.get("summary"), seating or None, count
+
+
+def parse_append(body: dict, need_event: bool = True) -> tuple[int, dict | None]:
+    seq = body.get("seq")
+    if not _int(seq, 0, MAX_SEQ):
+        raise EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
+    event = body.get("event")
+    if need_event and not isinstance(event, dict):
+        raise EngineError("bad_event", "event is an object {\"type\": ..., ...}.", "event")
+    return seq, event
+
+
+def table_json(state: TableState) -> dict:
+    out = state.series.to_json()
+    out.update(id=state.table.public_id, name=state.table.title, version=state.table.version,
+               live_hand=state.live.hand.id if state.live else None, problem=state.problem)
+    out["hands"] = [hand_json(state, h, brief=True) for h in state.hands]
+    return out
+
+
+def hand_json(state: TableState, hand, brief: bool = False) -> dict:
+    index = state.hands.index(hand)
+    deal = state.series.deals[index] if index < len(state.series.deals) else None
+    live = state.live if state.live and state.live.hand.id == hand.id else None
+    out: dict[str, Any] = {
+        "ok": True, "id": hand.id, "index": index, "kind": hand.kind, "live": live is not None,
+        "deal": deal.to_json(state.config.chip_value) if deal else None,
+    }
+    if hand.kind == "summary":
+        out["summary"] = hand.summary
+    if hand.seating:
+        out.update(hand.seating)
+    if not brief:
+        out["result"] = deal.result if deal else None
+        if hand.kind == "log":
+            out.update(events_json(state, hand))
+    return out
+
+
+def events_json(state: TableState, hand) -> dict:
+    live = state.live if state.live and state.live.hand.id == hand.id else None
+    events = live.events if live else state.logs.get(hand.id, [])
+    return {"ok": True, "hand": hand.id, "seq": len(events), "events": events,
+            "state": live.state.to_json() if live else None, "version": state.table.version}
+
+
+def _error_schema() -> dict:
+    return {"type": "object", "required": ["ok", "errors"], "properties": {
+        "ok": {"type": "boolean", "enum": [False]},
+        "errors": {"type": "array", "items": {"type": "object", "required": ["code", "message", "path"], "properties": {
+            "code": {"type": "string", "enum": sorted(set(ERROR_CODES) | set(WEB_ERROR_CODES))},
+            "message": {"type": "string"}, "path": {"type": "string"}}}}}}
+
+
+def _resp(description: str, schema: str = "Any") -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+ERRORS = {
+    "400": _resp("Malformed request (not JSON, missing CSRF token with a cookie).", "Error"),
+    "401": _resp("No secret for this table.", "Error"), "403": _resp("The read-only secret cannot write.", "Error"),
+    "404": _resp("No such table or hand.", "Error"), "413": _resp("Body too large.", "Error"),
+    "422": _resp("Refused by the engine: coded errors.", "Error"),
+}
+
+
+def _op(summary: str, ok: dict, body: str | None = None, read_only: bool = True, errors=("401", "404")) -> dict:
+    op: dict[str, Any] = {"summary": summary, "responses": ok | {k: ERRORS[k] for k in errors}}
+    if body:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
+    op["security"] = [{"tableKey": []}]
+    return op
+
+
+def document() -> dict:
+    """The OpenAPI 3 document of this API."""
+    table, hand = {"$ref": "#/components/parameters/table"}, {"$ref": "#/components/parameters/hand"}
+    write = ("400", "401", "403", "404", "413", "422")
+    paths = {
+        "/score": {"post": {"summary": "Score one hand summary (the engine contract).", "security": [],
+                            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Summary"}}}},
+                            "responses": {"200": _resp("The result.", "Result"), "413": ERRORS["413"],
+                                          "422": _resp("Invalid summary: coded errors.", "Error")}}},
+        "/tables": {"post": {"summary": "Create a table (a series).", "security": [],
+                             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesConfig"}}}},
+                             "responses": {"201": _resp("Created: id and both secrets.", "Created"),
+                                           "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"]}}},
+        "/tables/{table}": {"parameters": [table], "get": _op("The table: series state, ledger, balances, settle-up.", {"200": _resp("The table.")})},
+        "/tables/{table}/version": {"parameters": [table], "get": _op("The table's version (poll it).", {"200": _resp("The version.")})},
+        "/tables/{table}/hands": {
+            "parameters": [table],
+            "get": _op("The hand records with their deals.", {"200": _resp("The hands.")}),
+            "post": _op("Add a quick-entry hand, or start a live one.", {"201": _resp("The hand."), "409": _resp("Stale count.", "Error")},
+                        "NewHand", False, write)},
+        "/tables/{table}/hands/{hand}": {
+            "parameters": [table, hand],
+            "get": _op("One hand: record, deal, result, log.", {"200": _resp("The hand.")}),
+            "put": _op("Replace a quick-entry hand.", {"200": _resp("The hand."), "409": _resp("Deleted meanwhile.", "Error")},
+                       "NewHand", False, write),
+            "delete": _op("Delete a hand.", {"200": _resp("Deleted.")}, None, False, write)},
+        "/tables/{table}/hands/{hand}/events": {
+            "parameters": [table, hand],
+            "get": _op("The live hand's log and state.", {"200": _resp("The log.")}),
+            "post": _op("Append one event, as number seq.", {"201": _resp("The log after it."),
+                        "409": _resp("Stale seq, or the hand is over: the current log.", "Error")}, "Append", False, write)},
+        "/tables/{table}/hands/{hand}/undo": {
+            "parameters": [table, hand],
+            "post": _op("Remove the last event.", {"200": _resp("The log after it."), "409": _resp("Stale seq.", "Error")},
+                        "Undo", False, write)},
+    }
+    obj = {"type": "object"}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "scorekeeper 고스톱 API", "version": "1",
+                 "description": "Go-Stop scorekeeping: the engine contract and tables, hands and live events."},
+        "servers": [{"url": "/api/v1"}],
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"}},
+            "parameters": {
+                "table": {"name": "table", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 32}},
+                "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+            },
+            "schemas": {
+                "Any": obj,
+                "Error": _error_schema(),
+                "Summary": {"type": "object", "required": ["players", "outcome"], "properties": {
+                    "rules": obj, "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 3},
+                    "captures": obj, "junk": obj, "gos": obj, "shakes": obj, "bombs": obj, "outcome": obj,
+                    "dokbak": {"type": "object", "nullable": True}, "nagari_carry": {"type": "integer", "minimum": 0},
+                    "chip_value": {"type": "number", "minimum": 0}}},
+                "Result": {"type": "object", "properties": {"ok": {"type": "boolean"}, "scores": obj,
+                           "payments": {"type": "array", "items": obj}, "net": obj}},
+                "SeriesConfig": {"type": "object", "required": ["players"], "properties": {
+                    "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 7},
+                    "rules": obj, "chip_value": {"type": "number"}, "currency": {"type": "string"},
+                    "length": {"type": "integer", "nullable": True}, "first_dealer": {"type": "string"}, "draw": obj}},
+                "Created": {"type": "object", "properties": {"id": {"type": "string"}, "edit_key": {"type": "string"},
+                            "view_key": {"type": "string"}, "edit_link": {"type": "string"}, "view_link": {"type": "string"}}},
+                "NewHand": {"type": "object", "properties": {"summary": obj, "log": obj, "choices": obj, "shown": obj,
+                            "count": {"type": "integer", "minimum": 0}}},
+                "Append": {"type": "object", "required": ["seq", "event"], "properties": {
+                    "seq": {"type": "integer", "minimum": 0},
+                    "event": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "enum": list(EVENTS)}}}}},
+                "Undo": {"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer", "minimum": 0}}},
+            },
+        },
+    }

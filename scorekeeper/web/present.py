@@ -1,0 +1,156 @@
+"""View models: what the templates show, gathered from the table's replayed state."""
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import segno
+from flask import current_app, g, request, url_for
+
+from ..engine.cards import BONUS_CARDS, CARDS, DECK
+from ..engine.facts import FIXED_KINDS
+from ..engine.gwangpalli import nagari_factor, payable
+from ..engine.rules import OPTIONS, PRESET_LABELS, rules_from
+from ..store.tables import EDIT
+from . import cardview
+from .chart import balance_chart
+from .service import TableState, record_of
+
+OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
+
+
+def money_text(value, currency: str) -> str:
+    if currency == "pt":
+        return f"{value:,}"
+    sign = "-" if value < 0 else ""
+    return f"{sign}{currency}{abs(value):,}"
+
+
+def share_links(state: TableState) -> dict[str, str]:
+    t = state.table
+    links = {"view": url_for("tables.enter", public_id=t.public_id, key=t.view_secret, _external=True)}
+    if g.get("table_level") == EDIT:
+        links["edit"] = url_for("tables.enter", public_id=t.public_id, key=t.edit_secret, _external=True)
+    return links
+
+
+def join_code(public_id: str, key: str) -> str:
+    return f"{public_id}.{key}"
+
+
+def qr_svg(text: str) -> str:
+    """A QR code as SVG markup, for the share section."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True,
+                                     svgclass="qr", lineclass=None, omitsize=False)
+    return out.getvalue().decode()
+
+
+def rules_sheet(config_rules: dict) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Every option of the table's rules, grouped, with its value and whether it differs."""
+    preset = config_rules.get("preset", "pagat")
+    rules = rules_from(preset, config_rules.get("options") or {})
+    base = rules_from(preset)
+    groups: dict[str, list[dict]] = {grp: [] for grp in OPTION_GROUPS}
+    for name, spec in OPTIONS.items():
+        groups.setdefault(spec.metadata["group"], []).append({
+            "name": name, "ko": spec.metadata["ko"], "en": spec.metadata["en"],
+            "value": getattr(rules, name), "changed": getattr(rules, name) != getattr(base, name),
+        })
+    return [(grp, rows) for grp, rows in groups.items() if rows]
+
+
+def table_view(state: TableState) -> dict[str, Any]:
+    """Everything the table page shows."""
+    s, cfg = state.series, state.config
+    classes = cardview.player_classes(cfg.players)
+    history = [d.balances for d in s.deals if d.counted or d.entries]
+    nxt = s.next
+    return {
+        "state": state, "table": state.table, "series": s, "config": cfg, "classes": classes,
+        "hands": list(zip(state.hands, s.deals)), "live": state.live, "problem": state.problem,
+        "hand_number": s.played + (0 if s.finished else 1), "next": nxt,
+        "settle": s.settle_up(), "chart": balance_chart(cfg.players, classes, history),
+        "preset_label": PRESET_LABELS.get(cfg.rules_doc.get("preset"), cfg.rules_doc.get("preset")),
+        "changed": cfg.rules_doc.get("options") or {},
+        "money": lambda v: money_text(v, cfg.currency),
+        "can_edit": g.get("table_level") == EDIT,
+        "hand_count": len(state.hands),
+        "balances_money": s.to_json()["balances_money"],
+        "carry_factor": lambda carry: nagari_factor(carry, cfg.rules),
+        "config_poll": current_app.config["POLL_INTERVAL_MS"],
+        **card_lists(cfg.rules),
+    }
+
+
+def card_lists(rules) -> dict[str, Any]:
+    """The cards the pickers offer under the table's rules."""
+    bonus = [c for c in BONUS_CARDS if rules.bonus_count(c)]
+    faces = cardview.FACES
+    deck = [faces[c.code] for c in DECK]
+    return {
+        "bonus_codes": bonus,
+        "matter": [f for f in deck if f.kind != "junk" or CARDS[f.code].junk == 2] + [faces[c] for c in bonus],
+        "plain_junk": [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
+        "payable": [faces[c.code] for c in DECK if payable(c.code)] + [faces[c] for c in bonus],
+        "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
+    }
+
+
+def series_document(state: TableState) -> dict[str, Any]:
+    """The table as a series document (``scorekeeper replay`` reads it back)."""
+    doc = dict(state.table.config)
+    doc["hands"] = [record_of(h, state.logs.get(h.id)) for h in state.hands]
+    return doc
+
+
+def ledger_csv(state: TableState) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    cfg = state.config
+    w.writerow(["hand", "kind", "reason", "from", "to", "points", f"money ({cfg.currency})", "trail"])
+    for e in state.series.ledger:
+        row = e.to_json(cfg.chip_value)
+        trail = "; ".join(_trail_text(step) for step in row["trail"])
+        w.writerow([row["hand"], row["kind"], row["reason"], row["from"], row["to"], row["points"], row["money"],
+                    trail])
+    w.writerow([])
+    w.writerow(["player", "balance", f"money ({cfg.currency})"])
+    money = state.series.to_json()["balances_money"]
+    for p, v in state.series.balances.items():
+        w.writerow([p, v, money[p]])
+    return out.getvalue()
+
+
+def _trail_text(step: dict) -> str:
+    label = step.get("label") or step.get("id")
+    if "factor" in step:
+        return f"{label} ×{step['factor']}"
+    if "value" in step:
+        return f"{label} {step['value']:+}" if step.get("id") != "base" else f"{label} {step['value']}"
+    return str(label)
+
+
+def card_owner_map(state) -> dict[str, str]:
+    """Every captured card → who holds it, for the picker."""
+    return state.captured() if state is not None else {}
+
+
+def wants_partial() -> bool:
+    return request.headers.get("X-Partial") == "1"
+
+
+
+
+def parse_code(code: str) -> tuple[str | None, str | None]:
+    """A join code ``id.key``, or a pasted share link ``…/j/id/key``."""
+    code = (code or "").strip()
+    if "/j/" in code:
+        parts = code.split("/j/", 1)[1].split("?")[0].split("#")[0].strip("/").split("/")
+        return (parts[0], parts[1]) if len(parts) >= 2 else (None, None)
+    for sep in (".", " "):
+        if sep in code:
+            public_id, _, key = code.partition(sep)
+            return public_id.strip(), key.strip()
+    return None, None

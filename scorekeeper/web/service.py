@@ -1,0 +1,166 @@
+"""Between the store and the engine: a table's series, replayed on every read.
+
+The series state is never stored: ``load`` turns the hand rows into the series
+module's records and replays them; an unfinished live hand (the last record)
+is replayed by the hand module on top of the series before it. Nothing here
+computes a score or a payment.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..engine import hand as hand_engine
+from ..engine import series as series_engine
+from ..engine.errors import EngineError
+from ..engine.hand import HandSetup, HandState
+from ..engine.series import Series, SeriesConfig
+from ..store import tables as store
+from ..store.models import Hand, Table
+
+
+@dataclass
+class Live:
+    """The live hand being played: its row, setup, log and state."""
+
+    hand: Hand
+    index: int
+    setup: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: HandState
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+
+@dataclass
+class TableState:
+    table: Table
+    config: SeriesConfig
+    hands: list[Hand]
+    series: Series  # every finished record (all of them when no hand is live)
+    live: Live | None = None
+    problem: list[dict] | None = None  # a stored record the engine now refuses
+    logs: dict[int, list[dict]] = field(default_factory=dict)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.config.players
+
+    def deal_of(self, hand: Hand):
+        """The series' deal for a hand row, or None (live or refused)."""
+        index = next((i for i, h in enumerate(self.hands) if h.id == hand.id), None)
+        if index is None or index >= len(self.series.deals):
+            return None
+        return self.series.deals[index]
+
+    @property
+    def can_start(self) -> bool:
+        return self.live is None and self.problem is None and not self.series.finished
+
+
+def record_of(hand: Hand, events: list[dict] | None) -> dict[str, Any]:
+    """A hand row as the series module's record."""
+    record: dict[str, Any] = {"summary": hand.summary} if hand.kind == "summary" else {"log": {"events": events or []}}
+    for key in ("choices", "shown"):
+        if hand.seating and hand.seating.get(key):
+            record[key] = hand.seating[key]
+    return record
+
+
+def config_of(table: Table) -> SeriesConfig:
+    return series_engine.config_from(table.config)
+
+
+def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> TableState:
+    """The series of ``hands``; the last one may be a live hand still being played."""
+    config = config_of(table)
+    records = [record_of(h, logs.get(h.id)) for h in hands]
+    try:
+        return TableState(table, config, hands, series_engine.play(config, records), logs=logs)
+    except EngineError as err:
+        index = err.errors[0].get("index", len(records) - 1)
+        before = series_engine.play(config, records[:index])
+        hand = hands[index]
+        if index == len(records) - 1 and hand.kind == "log" and err.code == "hand_not_finished":
+            choices = (hand.seating or {}).get("choices")
+            events = logs.get(hand.id, [])
+            try:
+                setup = before.setup(choices if before.config.gwangpalli and choices else None)
+                state = hand_engine.replay(HandSetup.from_json(setup), events)
+            except EngineError as live_err:
+                return TableState(table, config, hands, before, problem=live_err.errors, logs=logs)
+            return TableState(table, config, hands, before, Live(hand, index, setup, events, state), logs=logs)
+        return TableState(table, config, hands, before, problem=err.errors, logs=logs)
+
+
+def load(session: Session, table: Table) -> TableState:
+    hands = store.hands(session, table)
+    logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
+    return replay(table, hands, logs)
+
+
+def live_validator(state: TableState):
+    """Check a live hand's log by replaying it whole; answers the new state."""
+    setup = HandSetup.from_json(state.live.setup)
+
+    def validate(events: list[dict]) -> HandState:
+        return hand_engine.replay(setup, events)
+
+    return validate
+
+
+def check_rows(session: Session, table: Table, rows: list[Hand]) -> None:
+    """Refuse a change of the hand rows that the engine cannot replay.
+
+    The last row may be a live hand still being played: then the series before
+    it must allow a next hand with that seating, and its log must replay.
+    """
+    logs = store.events_by_hand(session, [h.id for h in rows if h.kind == "log" and h.id is not None])
+    replay_rows(table, rows, logs)
+
+
+def replay_rows(table: Table, rows: list[Hand], logs: dict[int, list[dict]]) -> TableState:
+    state = replay(table, rows, logs)
+    if state.problem:
+        raise EngineError.many(state.problem)
+    if state.live is None and rows and rows[-1].kind == "log" and rows[-1].id is None:
+        return state
+    if state.live is not None:
+        _check_shown(state, rows[-1])
+    return state
+
+
+def _check_shown(state: TableState, row: Hand) -> None:
+    from ..engine import gwangpalli
+
+    seating = row.seating or {}
+    if state.config.gwangpalli and seating.get("choices"):
+        seats = gwangpalli.choose(state.config.players, state.live.setup["dealer"], seating["choices"])
+        gwangpalli.claims(seating.get("shown"), seats, len(state.config.players), state.config.rules, "shown")
+
+
+def preview(state: TableState, record: dict, index: int | None = None) -> tuple[dict | None, list[dict]]:
+    """The engine's result for a record appended (or put at ``index``): (result, errors)."""
+    try:
+        series = state.series.append(record) if index is None else state.series.replace(index, record)
+    except EngineError as err:
+        return None, err.errors
+    deal = series.deals[-1 if index is None else index]
+    return deal.result, []
+
+
+def last_log_setup(state: TableState) -> tuple[Hand, dict] | None:
+    """The last hand row, when it is a live log (finished or not), with its setup."""
+    if state.live is not None:
+        return state.live.hand, state.live.setup
+    if not state.hands or state.hands[-1].kind != "log" or state.problem:
+        return None
+    hand = state.hands[-1]
+    records = [record_of(h, state.logs.get(h.id)) for h in state.hands[:-1]]
+    before = series_engine.play(state.config, records)
+    choices = (hand.seating or {}).get("choices")
+    return hand, before.setup(choices if before.config.gwangpalli and choices else None)

@@ -1,0 +1,115 @@
+"""A table: create it, open it by link or code, its page, rules, export, share."""
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
+)
+
+from ..engine.errors import EngineError
+from ..store import tables as store
+from . import present, service
+from .access import open_table, table_or_404
+from .database import db
+from .forms import JoinForm, TableForm, attach_errors
+from .i18n import gettext as _
+from .newtable import ERROR_FIELDS, config_from_form, form_for_get, preset_table, sheet_rows
+from .security import remember_key
+
+bp = Blueprint("tables", __name__)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    form = form_for_get(request.args) if request.method == "GET" else TableForm()
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            config = config_from_form(form)
+        except EngineError as err:
+            for e in attach_errors(form, err.errors, ERROR_FIELDS):
+                flash(e["message"], "error")
+        else:
+            table = store.create_table(db(), form.title.data or "", config)
+            remember_key(table.public_id, table.edit_secret)
+            return redirect(url_for("tables.show", public_id=table.public_id))
+    return render_template("new_table.html", form=form, presets=preset_table(),
+                           groups=sheet_rows(form)), 422 if form.errors else 200
+
+
+@bp.get("/j/<public_id>/<key>")
+def enter(public_id: str, key: str):
+    """A share link: keep its secret on this phone, then drop it from the address bar."""
+    table = table_or_404(public_id)
+    if store.access_level(table, key) is None:
+        abort(404)
+    remember_key(public_id, key)
+    return redirect(url_for("tables.show", public_id=public_id))
+
+
+@bp.post("/join")
+def join():
+    form = JoinForm()
+    if not form.validate_on_submit():
+        flash(_("join_bad_code"), "error")
+        return redirect(url_for("home.index"))
+    public_id, key = present.parse_code(form.code.data)
+    table = store.get_table(db(), public_id) if public_id else None
+    if table is None or store.access_level(table, key) is None:
+        flash(_("join_bad_code"), "error")
+        return redirect(url_for("home.index")), 303
+    remember_key(public_id, key)
+    return redirect(url_for("tables.show", public_id=public_id), 303)
+
+
+@bp.get("/t/<public_id>")
+def show(public_id: str):
+    state = service.load(db(), open_table(public_id))
+    view = present.table_view(state)
+    if present.wants_partial():
+        return render_template("table/_body.html", **view)
+    return render_template("table/show.html", **view, share=present.share_links(state), qr=present.qr_svg)
+
+
+@bp.get("/t/<public_id>/version")
+def version(public_id: str):
+    """What phones poll: the table's version, answered from one indexed row."""
+    table = open_table(public_id)
+    etag = f'"v{table.version}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        return Response(status=304, headers={"ETag": etag})
+    response = jsonify(version=table.version)
+    response.headers["ETag"] = etag
+    return response
+
+
+@bp.get("/t/<public_id>/rules")
+def rules(public_id: str):
+    state = service.load(db(), open_table(public_id))
+    return render_template("table/rules.html", **present.table_view(state),
+                           sheet=present.rules_sheet(state.config.rules_doc))
+
+
+@bp.get("/t/<public_id>/export.json")
+def export_json(public_id: str):
+    state = service.load(db(), open_table(public_id))
+    body = json.dumps(present.series_document(state), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"})
+
+
+@bp.get("/t/<public_id>/export.csv")
+def export_csv(public_id: str):
+    state = service.load(db(), open_table(public_id))
+    return Response("\ufeff" + present.ledger_csv(state), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.csv"})
+
+
+@bp.post("/t/<public_id>/forget")
+def forget(public_id: str):
+    keys = dict(session.get("keys") or {})
+    keys.pop(public_id, None)
+    session["keys"] = keys
+    return redirect(url_for("home.index"), 303)
+
+
