@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -873,15 +872,9 @@ def sixty_events() -> list[dict]:
     return events
 
 
-def test_replaying_sixty_events_takes_milliseconds():
+def test_sixty_events_replay_to_a_nagari():
+    """The long hand of benchmarks/hand.py: every event valid, the last one ends it (speed: BENCHMARKS.md)."""
     events = sixty_events()
     assert len(events) == 60
     assert not replay(three(), events[:-1]).over
-    replay(three(), events)  # warm the caches, as a running app has them
-    runs = []
-    for _ in range(5):
-        start = time.perf_counter()
-        state = replay(three(), events)
-        runs.append(time.perf_counter() - start)
-    assert state.over
-    assert sorted(runs)[2] < 0.05, runs
+    assert replay(three(), events).over
