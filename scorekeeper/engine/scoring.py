@@ -11,8 +11,9 @@ flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations as subsets
+from functools import lru_cache, reduce
+from itertools import combinations as subsets, repeat
+from operator import or_
 from typing import Callable, Iterable, NamedTuple
 
 from .cards import (
@@ -49,10 +50,7 @@ _CODE_OF_BIT: dict[int, str] = {bit: code for code, bit in BIT.items()}
 
 def mask_of(codes: Iterable[str]) -> int:
     """The mask of the deck cards among ``codes``."""
-    mask = 0
-    for code in codes:
-        mask |= BIT.get(code, 0)
-    return mask
+    return reduce(or_, map(BIT.get, codes, repeat(0)), 0)
 
 
 def codes_of(mask: int) -> list[str]:
@@ -125,9 +123,10 @@ class Score(NamedTuple):
     toward_target: int
     lines: tuple[Line, ...]
     pile: Pile
+    categories: frozenset[str] = frozenset()  # of the lines: what gwang-bak, pi-bak … ask
 
     def has(self, category: str) -> bool:
-        return any(line.category == category for line in self.lines)
+        return category in self.categories
 
     @property
     def counted_as(self) -> dict[str, str]:
@@ -263,10 +262,10 @@ COMBINATIONS: tuple[tuple[Callable, str, bool], ...] = (
 )
 
 
-@lru_cache(maxsize=64)
-def _combinations(rules: Rules) -> tuple[tuple[Callable, str, bool], ...]:
+@lru_cache(maxsize=4)
+def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, str, bool], ...]:
     """The combinations the rules play (VIP and palssari only where they are on)."""
-    off = {vip: not rules.vip, palssari: not rules.palssari}
+    off = {vip: not with_vip, palssari: not with_palssari}
     return tuple(c for c in COMBINATIONS if not off.get(c[0], False))
 
 
@@ -274,7 +273,7 @@ def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
     lines = []
     total = toward = 0
-    for unit, category, counts in _combinations(rules):
+    for unit, category, counts in _combinations(rules.vip, rules.palssari):
         hit = unit(p, rules)
         if hit and hit[1]:
             bonus = p.bonus if category == JUNK and hit[0] == "junk" else ()
@@ -282,7 +281,7 @@ def score(p: Pile, rules: Rules) -> Score:
             total += hit[1]
             if counts:
                 toward += hit[1]
-    return Score(total, toward, tuple(lines), p)
+    return Score(total, toward, tuple(lines), p, frozenset(line.category for line in lines))
 
 
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
