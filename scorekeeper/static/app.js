@@ -27,6 +27,8 @@
       var box = region.querySelector("input[name=cards][value='" + code + "']");
       if (box && !box.disabled) { box.checked = true; }
     });
+    var prompt = region.querySelector(".prompt, .refusal");
+    if (prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
     document.dispatchEvent(new CustomEvent("sk:swapped"));
     return true;
   }

@@ -12,7 +12,7 @@ from ..engine.cards import (
 )
 
 RIBBON_CLASS = {HONG_DAN: "rb-hong", CHEONG_DAN: "rb-cheong", CHO_DAN: "rb-cho", None: "rb-plain"}
-RIBBON_TEXT = {HONG_DAN: "홍단", CHEONG_DAN: "청단", CHO_DAN: "초단", None: ""}
+RIBBON_TEXT = {HONG_DAN: "홍단", CHEONG_DAN: "청단", CHO_DAN: "초단", None: "띠"}
 PLAYER_COLOURS = 7  # .p0 … .p6 in app.css
 
 

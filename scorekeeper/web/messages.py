@@ -87,6 +87,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "edit_link": ("수정 링크 (이 링크로 점수를 바꿀 수 있음)", "Edit link (can change scores)"),
     "view_link": ("보기 전용 링크", "Read-only link"),
     "code": ("코드", "Code"),
+    "copy": ("복사", "Copy"),
     "read_only_note": ("보기 전용입니다.", "Read-only view."),
     "cannot_start": ("지금은 새 판을 시작할 수 없습니다.", "A new hand cannot start now."),
     "problem_hand": ("다시 계산할 수 없는 판이 있습니다", "A hand can no longer be replayed"),
