@@ -18,7 +18,7 @@ from typing import Any
 from .cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
 from .errors import EngineError
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, HandFacts, Outcome, OutcomeType, Showdown
-from .payout import Settlement, settle
+from .payout import Settlement, money, settle
 from .rules import DEFAULT_PRESET, Rules, rules_from
 
 FIELDS = frozenset({
@@ -379,11 +379,6 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     return rules, HandFacts(players, outcome, captures, junk, gos, shakes, bombs, **facts_kw)
 
 
-def _money(points: int, chip: float) -> float | int:
-    value = points * chip
-    return int(value) if float(value).is_integer() else round(value, 2)
-
-
 def result_json(s: Settlement, facts: HandFacts) -> dict:
     """The contract's result for a settlement."""
     out = facts.outcome
@@ -401,12 +396,12 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
         "target": s.target,
         "scores": {p: score.to_json() for p, score in s.scores.items()},
         "payments": [
-            {"from": p.payer, "to": p.payee, "points": p.points, "money": _money(p.points, facts.chip_value),
+            {"from": p.payer, "to": p.payee, "points": p.points, "money": money(p.points, facts.chip_value),
              "kind": p.kind, "trail": [step.to_json() for step in p.trail]}
             for p in s.payments
         ],
         "net": net,
-        "net_money": {p: _money(v, facts.chip_value) for p, v in net.items()},
+        "net_money": {p: money(v, facts.chip_value) for p, v in net.items()},
         "notes": list(s.notes),
     }
 

@@ -100,6 +100,12 @@ class Settlement:
         return net
 
 
+def money(points: int, chip_value: float) -> int | float:
+    """Points in money; whole amounts stay whole."""
+    value = points * chip_value
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
 def note(id: str, player: str | None = None) -> dict:
     out = {"id": id, "label": NOTE_LABELS[id]}
     if player is not None:

@@ -37,6 +37,7 @@ from .contract import score_summary
 from .dealer import Draw, draw_for_dealer, next_dealer, play_order
 from .errors import EngineError
 from .gwangpalli import Claim, Seating
+from .payout import money
 from .rules import DEFAULT_PRESET, Rules, rules_from
 from .settle import settle_up
 
@@ -60,12 +61,6 @@ KIND_LABELS = {
     FIXED: "고정 지불 fixed payment",
     GWANGPALLI: "광팔기 gwangpalli compensation",
 }
-
-
-def money(points: int, chip_value: float) -> int | float:
-    """Points in money; whole amounts stay whole."""
-    value = points * chip_value
-    return int(value) if float(value).is_integer() else round(value, 2)
 
 
 # -- configuration ----------------------------------------------------------------------
