@@ -151,8 +151,8 @@ def test_cli_json_lines_answer_each_line_in_order(tmp_path):
 
 def test_cli_scores_the_examples():
     from pathlib import Path
-    files = sorted(str(p) for p in Path("examples").glob("summary-*.json"))
-    assert files, "examples/summary-*.json are the README's first command"
+    files = sorted(str(p) for p in Path("examples").glob("*.json"))
+    assert files, "`scorekeeper score examples/*.json` is the README's first engine command"
     proc = run_cli("score", *files)
     assert proc.returncode == 0
     assert all(json.loads(line)["ok"] for line in proc.stdout.splitlines())

@@ -12,7 +12,7 @@ from scorekeeper.engine.errors import ERROR_CODES, EngineError
 from scorekeeper.engine import hand
 from scorekeeper.engine.hand import EVENTS, HandSetup, apply, replay, replay_hand_document, undo
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
 
 
 # -- a compact notation: cap("A", "1g 1j1"), END, E("go", player="A") ------------------------

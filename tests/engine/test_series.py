@@ -12,7 +12,7 @@ from scorekeeper.engine.series import config_from, play, replay_series_document,
 
 from .series_cases import WIN2, carries, chongtong, dealers, nagari, series, stop, void
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
 
 
 # -- the dealer -------------------------------------------------------------------------
