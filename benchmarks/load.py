@@ -1,0 +1,643 @@
+"""Benchmark: the table app under gunicorn with many tables, against a bare Flask "hello".
+
+Usage: ``python benchmarks/load.py [--db sqlite|postgres|both] [--tables 100] [--short]``.
+
+For each database the app is started under gunicorn on a free loopback port with the
+configuration of ``scorekeeper serve`` (gthread, ``SCOREKEEPER_WORKERS`` × ``SCOREKEEPER_THREADS``,
+2 × 4 by default), then:
+
+1. *Seed*: ``--tables`` tables are created through the API, each with 0–4 finished hands and a
+   live hand already 0–50 events into a 60-event hand (the events are written straight into
+   the store: replaying them one by one over HTTP would take longer than the run).
+2. *Paced* (``--duration`` s): each table has ``--phones`` phones, each with its own keep-alive
+   connection, polling the table's version every 1–2 s (the web page polls every 1.5 s);
+   a phone that sees a new version fetches the live hand. Any phone may tap in the next event,
+   one every ``--event-every`` s a table on average, with the seq it last saw: now and then two
+   phones of a table tap at once and one gets a conflict. When a hand ends, the phone starts the
+   next one. This reports throughput and p50/p95/p99 latency per kind of request.
+3. *Saturated* (``--saturate`` s): ``--connections`` connections send the same mix (the paced
+   phase's proportions of kinds) back to back, no think time: the most the app serves.
+
+Then a bare Flask app answering "hello" is run under the same gunicorn configuration and
+saturated the same way: the ceiling. The ratio of the saturated mix to the ceiling is printed.
+The load generator is one asyncio process on the same machine; its CPU share is printed, as
+on a 2-core machine it competes with the server. ``--json FILE`` writes every figure.
+PostgreSQL: ``TEST_DATABASE_URL`` or 127.0.0.1:5432, database ``test``, user ``postgres``;
+each run uses a fresh schema, dropped afterwards.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import date
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PLAYERS = ["A", "B", "C"]
+KINDS = ("poll", "refresh", "append", "conflict", "new_hand", "hello")
+KEEPALIVE_REUSE = 1.8  # gunicorn closes a keep-alive connection idle for 2 s
+
+
+def hello_app():
+    """The ceiling: the least a Flask app under this gunicorn configuration can do."""
+    from flask import Flask
+
+    app = Flask("hello")
+    app.add_url_rule("/", "hello", lambda: "hello")
+    return app
+
+
+# -- the server --------------------------------------------------------------------------------
+
+def gunicorn_command(spec: str, port: int) -> list[str]:
+    """``gunicorn spec`` with the options of ``scorekeeper serve`` (scorekeeper/web/server.py)."""
+    return [sys.executable, "-m", "gunicorn", spec, "--bind", f"127.0.0.1:{port}",
+            "--workers", os.environ.get("SCOREKEEPER_WORKERS", "2"), "--worker-class", "gthread",
+            "--threads", os.environ.get("SCOREKEEPER_THREADS", "4"), "--timeout", "30",
+            "--graceful-timeout", "5", "--log-level", "warning", "--error-logfile", "-",
+            "--pythonpath", f"{ROOT},{HERE}"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Gunicorn:
+    """A gunicorn in a process group of its own, stopped with its workers."""
+
+    def __init__(self, spec: str, env: dict[str, str], log_path: str):
+        self.port = free_port()
+        self.log_path = log_path
+        with open(log_path, "ab") as log:
+            self.proc = subprocess.Popen(gunicorn_command(spec, self.port), env=os.environ | env, cwd=ROOT,
+                                         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         start_new_session=True)
+
+    def wait_ready(self, path: str, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"gunicorn exited with {self.proc.returncode}:\n{self.log_tail()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+                    if s.recv(12).startswith(b"HTTP/1.1 200"):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise SystemExit(f"gunicorn did not answer within {timeout} s:\n{self.log_tail()}")
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the master and its workers so far."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(pid) == self.proc.pid or int(fields[1]) == self.proc.pid:  # fields[1]: the parent
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / ticks
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+
+    def log_tail(self, lines: int = 30) -> str:
+        with open(self.log_path, encoding="utf-8", errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+
+
+# -- a small HTTP/1.1 keep-alive client ----------------------------------------------------------
+
+class Conn:
+    """One phone's connection: HTTP/1.1 keep-alive, reopened when the server may have closed it."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.last_used = 0.0
+        self.reopened = 0
+
+    async def _open(self) -> None:
+        self.close()
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.reopened += 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: dict | None = None,
+                      key: str | None = None) -> tuple[int, bytes]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
+        if key:
+            head += f"X-Table-Key: {key}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        message = head.encode() + b"\r\n" + payload
+        for attempt in (1, 2):
+            if self.writer is None or time.monotonic() - self.last_used > KEEPALIVE_REUSE:
+                await self._open()
+            try:
+                self.writer.write(message)
+                answer = await self._read()
+                self.last_used = time.monotonic()
+                return answer
+            except (ConnectionError, asyncio.IncompleteReadError):
+                # Closed by the server between two requests. Sending an append again is safe:
+                # if the first one was stored, the same seq now answers a conflict.
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _read(self) -> tuple[int, bytes]:
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionResetError("closed by the server")
+        status = int(line.split()[1])
+        length, chunked, close = 0, False, False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            name, value = name.strip().lower(), value.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "transfer-encoding" and "chunked" in value:
+                chunked = True
+            elif name == "connection" and value == "close":
+                close = True
+        if chunked:
+            data = b""
+            while True:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                chunk = await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+                data += chunk[:-2]
+        else:
+            data = await self.reader.readexactly(length)
+        if close:
+            self.close()
+        return status, data
+
+
+# -- what the phones do ------------------------------------------------------------------------
+
+@dataclass
+class TableSim:
+    """A table as the simulation knows it: ids, secret, the live hand, the seq last seen."""
+
+    id: str
+    key: str
+    hand: int
+    seq: int = 0
+    version: int = 0
+    hands: int = 1
+
+    def path(self, tail: str = "") -> str:
+        return f"/api/v1/tables/{self.id}{tail}"
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def add(self, kind: str, seconds: float) -> None:
+        self.latencies[kind].append(seconds)
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+    def summary(self, seconds: float) -> dict:
+        out = {}
+        every: list[float] = []
+        for kind, xs in self.latencies.items():
+            if xs:
+                out[kind] = figures(xs, seconds)
+                every += xs
+        out["all"] = figures(every, seconds) if every else None
+        return out
+
+
+def figures(xs: list[float], seconds: float) -> dict:
+    xs = sorted(xs)
+
+    def pct(q: float) -> float:
+        return round(xs[min(len(xs) - 1, int(q * len(xs)))] * 1000, 2)
+
+    return {"count": len(xs), "per_s": round(len(xs) / seconds, 1), "p50_ms": pct(0.50), "p95_ms": pct(0.95),
+            "p99_ms": pct(0.99), "max_ms": round(xs[-1] * 1000, 2)}
+
+
+class Mix:
+    """The requests of a phone at a table, each timed and checked."""
+
+    def __init__(self, script: list[dict], stats: Stats):
+        self.script, self.stats = script, stats
+
+    async def _timed(self, conn: Conn, kind: str, method: str, path: str, body=None, key=None):
+        start = time.perf_counter()
+        try:
+            status, data = await conn.request(method, path, body, key)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as err:
+            self.stats.error(f"{kind}: {type(err).__name__}")
+            return None, None
+        elapsed = time.perf_counter() - start
+        return status, (data, elapsed)
+
+    async def poll(self, conn: Conn, t: TableSim) -> int | None:
+        """The table's version."""
+        status, answer = await self._timed(conn, "poll", "GET", t.path("/version"), key=t.key)
+        if status != 200:
+            return self._unexpected("poll", status, answer)
+        data, elapsed = answer
+        self.stats.add("poll", elapsed)
+        return json.loads(data)["version"]
+
+    async def refresh(self, conn: Conn, t: TableSim, seen: dict) -> None:
+        status, answer = await self._timed(conn, "refresh", "GET", t.path(f"/hands/{t.hand}/events"), key=t.key)
+        if status != 200:
+            return self._unexpected("refresh", status, answer)
+        data, elapsed = answer
+        self.stats.add("refresh", elapsed)
+        body = json.loads(data)
+        seen.update(seq=body["seq"], version=body["version"])
+
+    async def append(self, conn: Conn, t: TableSim, seen: dict) -> None:
+        """Tap in the hand's next event as this phone sees it; start a new hand after the last."""
+        seq, hand = seen["seq"], t.hand
+        if seq >= len(self.script):
+            return await self.new_hand(conn, t, seen)
+        body = {"seq": seq, "event": self.script[seq]}
+        status, answer = await self._timed(conn, "append", "POST", t.path(f"/hands/{hand}/events"), body, t.key)
+        if status not in (201, 409):
+            return self._unexpected("append", status, answer)
+        data, elapsed = answer
+        reply = json.loads(data)
+        if status == 409 and reply["errors"][0]["code"] not in ("conflict", "hand_over"):
+            return self._unexpected("append", status, answer)
+        self.stats.add("append" if status == 201 else "conflict", elapsed)
+        if hand == t.hand:
+            seen.update(seq=reply["seq"], version=reply["version"])
+            t.seq, t.version = max(t.seq, reply["seq"]), max(t.version, reply["version"])
+
+    async def new_hand(self, conn: Conn, t: TableSim, seen: dict) -> None:
+        status, answer = await self._timed(conn, "new_hand", "POST", t.path("/hands"), {"log": {}, "count": t.hands},
+                                           t.key)
+        if status not in (201, 409):
+            return self._unexpected("new_hand", status, answer)
+        data, elapsed = answer
+        self.stats.add("new_hand" if status == 201 else "conflict", elapsed)
+        if status == 201:
+            t.hand, t.hands, t.seq = json.loads(data)["id"], t.hands + 1, 0
+            seen.update(seq=0, version=0)
+
+    def _unexpected(self, kind: str, status: int | None, answer) -> None:
+        if status is not None:
+            detail = answer[0][:120].decode("utf-8", "replace") if answer else ""
+            self.stats.error(f"{kind}: HTTP {status} {detail}")
+
+
+async def paced_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chance: float) -> int:
+    """Poll every 1–2 s; refresh when the version moved; now and then tap in an event."""
+    conn, seen = Conn(port), {"seq": 0, "version": 0, "hand": t.hand}
+    await asyncio.sleep(random.uniform(0, 2))  # phones do not start in step
+    try:
+        while time.monotonic() < stop_at:
+            if t.hand != seen["hand"]:  # another phone started the next hand
+                seen.update(seq=0, version=0, hand=t.hand)
+            version = await mix.poll(conn, t)
+            if version is not None and version != seen["version"]:
+                await mix.refresh(conn, t, seen)
+            if random.random() < tap_chance:
+                await mix.append(conn, t, seen)
+            await asyncio.sleep(random.uniform(1.0, 2.0))
+    finally:
+        conn.close()
+    return conn.reopened
+
+
+async def saturating_client(mix: Mix, port: int, tables: list[TableSim], weights: dict[str, float],
+                            stop_at: float) -> None:
+    """Requests back to back, kinds drawn in the paced mix's proportions."""
+    conn = Conn(port)
+    kinds, cum = list(weights), list(weights.values())
+    try:
+        while time.monotonic() < stop_at:
+            t = random.choice(tables)
+            kind = random.choices(kinds, cum)[0]
+            seen = {"seq": t.seq, "version": t.version}
+            if kind == "poll":
+                await mix.poll(conn, t)
+            elif kind == "refresh":
+                await mix.refresh(conn, t, seen)
+            else:
+                await mix.append(conn, t, seen)
+    finally:
+        conn.close()
+
+
+async def saturating_hello(stats: Stats, port: int, stop_at: float) -> None:
+    conn = Conn(port)
+    try:
+        while time.monotonic() < stop_at:
+            start = time.perf_counter()
+            try:
+                status, _ = await conn.request("GET", "/")
+            except (OSError, asyncio.IncompleteReadError) as err:
+                stats.error(f"hello: {type(err).__name__}")
+                continue
+            if status == 200:
+                stats.add("hello", time.perf_counter() - start)
+            else:
+                stats.error(f"hello: HTTP {status}")
+    finally:
+        conn.close()
+
+
+# -- seeding -----------------------------------------------------------------------------------
+
+def summary_won_by_a() -> dict:
+    return {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}}
+
+
+async def seed_tables(port: int, count: int, rng: random.Random) -> list[TableSim]:
+    """Tables made through the API: 0–4 finished hands (A wins and keeps dealing), a live hand."""
+    tables: list[TableSim] = []
+
+    async def make(indices: list[int]) -> None:
+        conn = Conn(port)
+        try:
+            for i in indices:
+                status, data = await conn.request("POST", "/api/v1/tables",
+                                                  {"name": f"load {i}", "players": PLAYERS, "first_dealer": "A"})
+                assert status == 201, data
+                created = json.loads(data)
+                t = TableSim(created["id"], created["edit_key"], 0)
+                for _ in range(rng.randint(0, 4)):
+                    status, data = await conn.request("POST", t.path("/hands"), {"summary": summary_won_by_a()}, t.key)
+                    assert status == 201, data
+                    t.hands += 1
+                status, data = await conn.request("POST", t.path("/hands"), {"log": {}}, t.key)
+                assert status == 201, data
+                t.hand = json.loads(data)["id"]
+                tables.append(t)
+        finally:
+            conn.close()
+
+    await asyncio.gather(*(make(list(range(i, count, 4))) for i in range(4)))
+    return tables
+
+
+def seed_events(database_url: str, tables: list[TableSim], script: list[dict], rng: random.Random) -> None:
+    """Put each live hand 0–50 events along, as the API would have stored them, in one transaction."""
+    from sqlalchemy import insert, update
+
+    from scorekeeper.store.db import make_engine
+    from scorekeeper.store.models import Event, Table, utcnow
+
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            for t in tables:
+                n = rng.randint(0, 50)
+                if n:
+                    conn.execute(insert(Event), [{"hand_id": t.hand, "seq": s, "event": script[s],
+                                                  "created_at": utcnow()} for s in range(n)])
+                    conn.execute(update(Table).where(Table.public_id == t.id).values(version=Table.version + n))
+                t.seq = n
+    finally:
+        engine.dispose()
+
+
+# -- the phases --------------------------------------------------------------------------------
+
+def weights_of(paced: dict) -> dict[str, float]:
+    """The saturated mix: the paced phase's poll : refresh : append proportions."""
+    taps = sum(paced[k]["count"] for k in ("append", "conflict", "new_hand") if k in paced)
+    return {"poll": paced["poll"]["count"], "refresh": paced.get("refresh", {"count": 0})["count"], "append": taps}
+
+
+async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str) -> dict:
+    env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark"}
+    server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
+    try:
+        server.wait_ready("/api/v1/openapi.json")
+        rng = random.Random(args.seed)
+        start = time.monotonic()
+        tables = await seed_tables(server.port, args.tables, rng)
+        seed_events(database_url, tables, script, rng)
+        seeded = time.monotonic() - start
+        stats = Stats()
+        mix = Mix(script, stats)
+        tap_chance = 1.5 / (args.event_every * args.phones)  # a tick is 1.5 s on average
+        cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
+        stop_at = t0 + args.duration
+        reopened = await asyncio.gather(*(paced_phone(mix, server.port, t, stop_at, tap_chance)
+                                          for t in tables for _ in range(args.phones)))
+        wall = time.monotonic() - t0
+        paced = stats.summary(args.duration)
+        paced_cpu = {"server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+                     "client_cpu_share": round((time.process_time() - client0) / wall, 2),
+                     "reconnects": sum(reopened), "errors": stats.errors}
+
+        sat_stats = Stats()
+        mix.stats = sat_stats
+        weights = weights_of(paced)
+        cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
+        stop_at = t0 + args.saturate
+        await asyncio.gather(*(saturating_client(mix, server.port, tables, weights, stop_at)
+                               for _ in range(args.connections)))
+        wall = time.monotonic() - t0
+        saturated = sat_stats.summary(wall)
+        sat_cpu = {"server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+                   "client_cpu_share": round((time.process_time() - client0) / wall, 2), "errors": sat_stats.errors}
+        return {"db": db, "tables": args.tables, "phones": args.phones, "seed_s": round(seeded, 1),
+                "paced": paced, "paced_info": paced_cpu, "saturated": saturated, "saturated_info": sat_cpu,
+                "weights": weights}
+    finally:
+        server.stop()
+
+
+async def run_hello(args, workdir: str) -> dict:
+    server = Gunicorn("load:hello_app()", {}, os.path.join(workdir, "gunicorn-hello.log"))
+    try:
+        server.wait_ready("/")
+        stats = Stats()
+        cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
+        stop_at = t0 + args.saturate
+        await asyncio.gather(*(saturating_hello(stats, server.port, stop_at) for _ in range(args.connections)))
+        wall = time.monotonic() - t0
+        return {"saturated": stats.summary(wall), "saturated_info": {
+            "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+            "client_cpu_share": round((time.process_time() - client0) / wall, 2), "errors": stats.errors}}
+    finally:
+        server.stop()
+
+
+# -- databases ---------------------------------------------------------------------------------
+
+def postgres_unreachable() -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"), connect_timeout=3) as conn:
+            conn.execute("select 1")
+    except Exception as err:  # any failure to connect means: skip PostgreSQL
+        return f"{type(err).__name__}: {err}".strip()
+    return None
+
+
+class PostgresSchema:
+    """A fresh schema for one run, dropped afterwards."""
+
+    def __enter__(self) -> str:
+        import psycopg
+
+        self.raw = PG_URL.replace("postgresql+psycopg://", "postgresql://")
+        self.schema = f"sk_load_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.raw, autocommit=True) as conn:
+            conn.execute(f'create schema "{self.schema}"')
+        sep = "&" if "?" in PG_URL else "?"
+        return f"{PG_URL}{sep}options=-csearch_path%3D{self.schema}"
+
+    def __exit__(self, *_exc) -> None:
+        import psycopg
+
+        with psycopg.connect(self.raw, autocommit=True) as conn:
+            conn.execute(f'drop schema "{self.schema}" cascade')
+
+
+# -- the report --------------------------------------------------------------------------------
+
+def table_lines(summary: dict) -> list[str]:
+    lines = [f"    {'kind':10} {'count':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}"]
+    for kind in (*KINDS, "all"):
+        f = summary.get(kind)
+        if f:
+            lines.append(f"    {kind:10} {f['count']:>7} {f['per_s']:>8} {f['p50_ms']:>8} {f['p95_ms']:>8} "
+                         f"{f['p99_ms']:>8} {f['max_ms']:>8}")
+    return lines
+
+
+def report(results: dict) -> None:
+    m = results["machine"]
+    print(f"load: {m['date']}  {m['machine']}, {m['cores']} cores, CPython {m['python']}; "
+          f"gunicorn gthread {m['workers']} workers × {m['threads']} threads; {m['connections']} connections saturating")
+    hello = results["hello"]["saturated"]["all"]
+    for run in results["runs"]:
+        print(f"\n{run['db']}: {run['tables']} tables × {run['phones']} phones (seeded in {run['seed_s']} s)")
+        print(f"  paced, {results['args']['duration']} s: polls every 1–2 s, an event every "
+              f"~{results['args']['event_every']} s a table  (server CPU {run['paced_info']['server_cpu_s']} s, "
+              f"client CPU {run['paced_info']['client_cpu_share']:.0%}, reconnects {run['paced_info']['reconnects']})")
+        print("\n".join(table_lines(run["paced"])))
+        print(f"  saturated, {results['args']['saturate']} s, the same mix back to back "
+              f"(server CPU {run['saturated_info']['server_cpu_s']} s, "
+              f"client CPU {run['saturated_info']['client_cpu_share']:.0%})")
+        print("\n".join(table_lines(run["saturated"])))
+        for phase in ("paced_info", "saturated_info"):
+            if run[phase]["errors"]:
+                print(f"  errors ({phase.split('_')[0]}): {run[phase]['errors']}")
+    print(f"\nhello ceiling, {results['args']['saturate']} s (client CPU "
+          f"{results['hello']['saturated_info']['client_cpu_share']:.0%})")
+    print("\n".join(table_lines(results["hello"]["saturated"])))
+    for run in results["runs"]:
+        ratio = run["ratio"]
+        p99 = run["paced"]["all"]["p99_ms"]
+        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello {hello['per_s']} req/s "
+              f"= {ratio:.2f} (goal ≥ 0.33); paced p99 {p99} ms, appends p99 "
+              f"{run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--phones", type=int, default=3, help="phones following each table")
+    parser.add_argument("--event-every", type=float, default=5.0, metavar="S",
+                        help="seconds between two events of a table, on average")
+    parser.add_argument("--duration", type=float, default=30.0, metavar="S", help="the paced phase")
+    parser.add_argument("--saturate", type=float, default=10.0, metavar="S", help="each saturated phase")
+    parser.add_argument("--connections", type=int, default=16, help="connections of the saturated phases")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 s")
+    parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.short:
+        args.tables, args.duration, args.saturate = min(args.tables, 10), 3.0, 2.0
+
+    sys.path.insert(0, ROOT)
+    from hand import sixty_events
+
+    script = sixty_events()
+    dbs = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    if "postgres" in dbs:
+        reason = postgres_unreachable()
+        if reason:
+            if args.db == "postgres":
+                print(f"PostgreSQL not reachable at {PG_URL}: {reason}", file=sys.stderr)
+                return 1
+            print(f"skipping PostgreSQL, not reachable at {PG_URL}: {reason}", file=sys.stderr)
+            dbs.remove("postgres")
+
+    results = {"machine": {"date": str(date.today()), "machine": platform.machine(), "cores": os.cpu_count(),
+                           "python": platform.python_version(),
+                           "workers": int(os.environ.get("SCOREKEEPER_WORKERS", "2")),
+                           "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
+                           "connections": args.connections},
+               "args": vars(args), "runs": []}
+    with tempfile.TemporaryDirectory(prefix="sk-load-") as workdir:
+        for db in dbs:
+            if db == "sqlite":
+                url = f"sqlite:///{os.path.join(workdir, 'load.db')}"
+                results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir)))
+            else:
+                with PostgresSchema() as url:
+                    results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir)))
+        results["hello"] = asyncio.run(run_hello(args, workdir))
+    hello = results["hello"]["saturated"]["all"]["per_s"]
+    for run in results["runs"]:
+        run["ratio"] = round(run["saturated"]["all"]["per_s"] / hello, 3)
+    report(results)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
