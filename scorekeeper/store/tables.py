@@ -7,6 +7,7 @@ table are served one after the other and the loser sees the winner's change.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from typing import Any, Callable
 
@@ -18,6 +19,8 @@ from .db import begin_write
 from .models import Event, Hand, Table, utcnow
 
 EDIT, VIEW = "edit", "view"
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class Conflict(Exception):
@@ -37,6 +40,7 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
     edit, view = new_secret(), new_secret()
     while view == edit:  # pragma: no cover - 128 random bits each
         view = new_secret()
+    title = CONTROL.sub("", title)[:120]
     table = Table(public_id=new_secret(9), edit_secret=edit, view_secret=view, title=title, config=config)
     session.add(table)
     session.commit()
@@ -44,7 +48,7 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 
 
 def get_table(session: Session, public_id: str) -> Table | None:
-    if not isinstance(public_id, str) or len(public_id) > 32:
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None
     return session.scalar(select(Table).where(Table.public_id == public_id))
 
@@ -214,7 +218,7 @@ def drop_last_event(session: Session, table: Table, hand: Hand, expected_seq: in
 
 
 def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
-    ids = [p for p in public_ids if isinstance(p, str) and len(p) <= 32][:50]
+    ids = [p for p in public_ids if isinstance(p, str) and PUBLIC_ID.fullmatch(p)][:50]
     if not ids:
         return []
     return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))
