@@ -65,7 +65,7 @@
       // The capture buttons live in their own form; the picked cards are in the picker.
       checkedCards().forEach(function (code) { data.append("cards", code); });
     }
-    post(form.action, data);
+    post(form.getAttribute("action"), data);
   });
 
   // -- live updates: poll the table's version, refresh the region when it moves ---------
@@ -147,7 +147,7 @@
     var preview = function () {
       var data = new FormData(quick);
       data.set("action", "preview");
-      fetch(quick.action, { method: "POST", body: data, credentials: "same-origin", headers: { "X-Partial": "1" } })
+      fetch(quick.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin", headers: { "X-Partial": "1" } })
         .then(function (r) { return r.text(); })
         .then(function (html) {
           var t = document.createElement("template");

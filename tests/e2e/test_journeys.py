@@ -1,0 +1,210 @@
+"""The journeys of issue 4 in Chromium at 390×844: what a person at the table does."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect  # noqa: E402
+
+NAMES = ("Mina", "Jun", "Hana")
+
+
+def create_table(page, base: str, names=NAMES, shot=None, title: str = "") -> str:
+    page.goto(base + "/lang/en?next=/new")
+    for i, name in enumerate(names):
+        page.fill(f"#players-{i}", name)
+    if title:
+        page.fill("#title", title)
+    if shot:
+        shot(page, "01-new-table")
+    page.locator("button:has-text('Create the table')").first.click()
+    expect(page.locator("h1")).to_contain_text(title or names[0])
+    return page.url
+
+
+def capture(page, player: str, cards):
+    for code in cards:
+        page.locator(f"label.hc:has(input[name=cards][value='{code}'])").click()
+    page.locator(f"form:has(input[name=type][value=capture]) button[value='{player}']").click()
+    for code in cards:
+        expect(page.locator(f"input[name=cards][value='{code}']")).to_be_disabled()
+
+
+def end_turn(page):
+    before = page.locator("form[data-live] input[name=seq]").first.get_attribute("value")
+    page.locator("button:has-text('End turn')").click()
+    expect(page.locator("form[data-live] input[name=seq]").first).not_to_have_value(before)
+
+
+def say(page, what: str):
+    page.locator(f"button.{what}").click()
+
+
+def other_event(page, kind: str, **selects):
+    form = page.locator(f"form.event-form:has(input[name=type][value={kind}])")
+    page.locator("details.box:has(form.event-form) > summary").click()
+    for name, value in selects.items():
+        form.locator(f"select[name={name}]").select_option(str(value))
+    form.locator("button[type=submit]").click()
+
+
+def start_live(page):
+    page.locator("button:has-text('Play a hand live'), a:has-text('Play a hand live')").first.click()
+    expect(page.locator(".turn-bar")).to_be_visible()
+
+
+def payment(page, payer: str, payee: str):
+    return page.locator(f".pay[data-payment='{payer}-{payee}'] .amount")
+
+
+def test_live_hand_with_go_and_pi_bak(page, live_server, shot):
+    table_url = create_table(page, live_server, shot=shot)
+    shot(page, "02-table-empty")
+    start_live(page)
+    shot(page, "03-live-start")
+    capture(page, "Mina", ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"])
+    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("4")
+    end_turn(page)
+    expect(page.locator(".prompt")).to_contain_text("Mina: go or stop?")
+    shot(page, "04-go-or-stop", full_page=False)
+    say(page, "go")
+    capture(page, "Jun", ["6j1", "6j2", "7j1", "7j2", "8j1"])
+    end_turn(page)
+    capture(page, "Hana", ["9j1"])
+    end_turn(page)
+    capture(page, "Mina", ["11g"])
+    shot(page, "05-live-piles")
+    end_turn(page)
+    expect(page.locator(".prompt")).to_be_visible()
+    say(page, "stop")
+    expect(page.locator("h1")).to_contain_text("Hand 1: result")
+    expect(payment(page, "Jun", "Mina")).to_contain_text("12 · ₩1,200")
+    expect(payment(page, "Hana", "Mina")).to_contain_text("24 · ₩2,400")
+    expect(page.locator(".pay[data-payment='Hana-Mina'] .trail")).to_contain_text("피박 pi-bak")
+    expect(page.locator(".pay[data-payment='Hana-Mina'] .trail")).to_contain_text("고 보너스 go bonus")
+    shot(page, "06-result")
+    page.goto(table_url)
+    expect(page.locator(".standings")).to_contain_text("+36")
+    expect(page.locator(".chart polyline")).to_have_count(3)
+    shot(page, "07-table-after-hand")
+
+
+def test_quick_entry(page, live_server, shot):
+    create_table(page, live_server)
+    page.locator("a:has-text('Quick entry')").click()
+    page.locator("label:has(input[name=winner][value=Jun])").click()
+    players = page.locator("section.player")
+    for code in ["1r", "2r", "3r", "6r", "9r", "10r"]:
+        players.nth(1).locator(f"label.hc:has(input[value='{code}'])").click()
+    players.nth(0).locator("input[name$='-junk']").fill("4")
+    players.nth(2).locator("input[name$='-junk']").fill("7")
+    # 홍단 3 + 청단 3 + six ribbons 2 = 8: previewed by the engine before saving
+    expect(page.locator("#preview")).to_contain_text("Hana → Jun 8", timeout=5000)
+    shot(page, "08-quick-entry")
+    page.locator("button[value=save]").click()
+    expect(page.locator("h1")).to_contain_text("result")
+    expect(payment(page, "Mina", "Jun")).to_contain_text("8 · ₩800")
+    expect(payment(page, "Hana", "Jun")).to_contain_text("8 · ₩800")
+    expect(page.locator("body")).to_contain_text("Next dealer: Jun")
+
+
+def test_nagari_then_doubled(page, live_server, shot):
+    create_table(page, live_server)
+    start_live(page)
+    other_event(page, "nagari")
+    expect(page.locator("h1")).to_contain_text("result")
+    expect(page.locator("body")).to_contain_text("Nagari")
+    page.locator("a:has-text('Back to the table')").first.click()
+    expect(page.locator("#region")).to_contain_text("Nagari carry ×2")
+    start_live(page)
+    capture(page, "Mina", ["1g", "3g", "8g"])
+    end_turn(page)
+    say(page, "stop")
+    expect(payment(page, "Jun", "Mina")).to_contain_text("12")  # 3 × gwang-bak 2 × nagari 2
+    expect(page.locator(".pay[data-payment='Jun-Mina'] .trail")).to_contain_text("×2")
+    shot(page, "09-doubled-after-nagari")
+
+
+def test_gwangpalli_four_players(page, live_server, shot):
+    create_table(page, live_server, names=("Mina", "Jun", "Hana", "Soo"))
+    page.locator("a:has-text('Play a hand live')").click()
+    page.locator("label:has(input[name=c1][value=play])").click()
+    page.locator("label:has(input[name=c2][value=play])").click()
+    page.locator("button:has-text('Choose')").click()
+    expect(page.locator("form.box[method=post]")).to_contain_text("Playing")
+    for code in ["1g", "11jd"]:
+        page.locator(f"label.hc:has(input[name='sitters-0-cards'][value='{code}'])").click()
+    shot(page, "10-gwangpalli-seating")
+    page.locator("button:has-text('Start the hand')").click()
+    expect(page.locator("section.player")).to_have_count(3)
+    capture(page, "Jun", ["3g", "8g", "11g"])
+    end_turn(page)  # Mina, the dealer, plays first
+    expect(page.locator(".turn-bar")).to_contain_text("Jun's turn")
+    end_turn(page)
+    say(page, "stop")
+    expect(page.locator(".pay[data-payment='Jun-Soo']")).to_contain_text("4")
+    expect(page.locator(".pay[data-payment='Hana-Soo']")).to_contain_text("광팔기")
+    shot(page, "11-gwangpalli-result")
+
+
+def test_undo(page, live_server):
+    create_table(page, live_server)
+    start_live(page)
+    capture(page, "Mina", ["1g"])
+    page.locator("button:has-text('Undo')").click()
+    expect(page.locator("input[name=cards][value='1g']")).to_be_enabled()
+    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("0")
+
+
+def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, shot):
+    host = new_context().new_page()
+    table_url = create_table(host, live_server)
+    view_link = host.locator("p.code").nth(1).inner_text()
+    start_live(host)
+    hand_url = host.url
+
+    friend = new_context().new_page()  # a second phone with the edit link would do the same
+    viewer = new_context(locale="ko-KR").new_page()
+    viewer.goto(view_link)
+    expect(viewer.locator("h1")).to_contain_text("Mina")
+    viewer.goto(hand_url)
+    expect(viewer.locator("input[name=cards]")).to_have_count(0)  # no picker for a viewer
+
+    capture(host, "Jun", ["2a", "4a", "8a"])
+    expect(viewer.locator("section.player[data-player=Jun] [data-points]")).to_have_text("5", timeout=2000)
+    shot(viewer, "12-viewer-follows-ko")
+
+    token = re.search(r'name="csrf_token" value="([^"]+)"', viewer.content())
+    token = token.group(1) if token else viewer.evaluate("() => ''")
+    if not token:
+        viewer.goto(table_url)
+        token = viewer.locator("input[name=csrf_token]").first.get_attribute("value")
+    r = viewer.request.post(hand_url + "/events", form={"csrf_token": token, "seq": "1", "type": "nagari"},
+                            max_redirects=0)
+    assert r.status == 403
+    viewer.goto(hand_url)
+    expect(viewer.locator("section.player[data-player=Jun] [data-points]")).to_have_text("5")
+    friend.close()
+
+
+@pytest.mark.parametrize(("locale", "words"), [("ko-KR", ("새 판 시작", "English")), ("en-US", ("Start a table", "한국어"))])
+def test_korean_and_english(new_context, live_server, shot, locale, words):
+    page = new_context(locale=locale).new_page()
+    page.goto(live_server + "/")
+    expect(page.locator("body")).to_contain_text(words[0])
+    shot(page, f"00-home-{locale}")
+    page.locator("a.lang").click()
+    expect(page.locator("a.lang")).not_to_have_text(words[1])
+
+
+def test_page_fits_the_phone(page, live_server):
+    create_table(page, live_server)
+    start_live(page)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390
+    small = page.evaluate("""() => [...document.querySelectorAll('button, a.btn, label.hc')]
+        .filter(e => e.offsetParent && (e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().width < 34))
+        .map(e => e.outerHTML.slice(0, 60))""")
+    assert small == []
