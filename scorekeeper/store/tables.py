@@ -168,11 +168,11 @@ def event_count(session: Session, hand: Hand) -> int:
 
 
 def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, event: dict[str, Any],
-                 validate: Callable[[list[dict[str, Any]]], Any]) -> tuple[int, Any]:
+                 validate: Callable[[list[dict[str, Any]]], Any]) -> tuple[list[dict[str, Any]], Any]:
     """Store ``event`` as number ``expected_seq`` of the hand's log.
 
-    ``validate(log + [event])`` replays the whole log and raises to refuse it;
-    its answer is returned with the new event's seq. A stale ``expected_seq``
+    ``validate(log + [event])`` checks the whole log and raises to refuse it;
+    the stored log is returned with its answer. A stale ``expected_seq``
     raises ``Conflict``; nothing is stored on any refusal.
     """
     table = lock_table(session, table)
@@ -194,7 +194,7 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     except IntegrityError:
         session.rollback()
         raise Conflict("Someone else added an event first.", event_count(session, hand)) from None
-    return len(log), answer
+    return log + [event], answer
 
 
 def drop_last_event(session: Session, table: Table, hand: Hand, expected_seq: int,

@@ -171,12 +171,12 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(409, "hand_over", "This hand is not being played: no more events.", "",
                        openapi.events_json(state, hand))
     try:
-        store.append_event(db(), state.table, hand, seq, event, service.live_validator(state))
+        log, hand_state = store.append_event(db(), state.table, hand, seq, event, service.live_validator(state))
     except Conflict:
         state = service.load(db(), state.table)
         raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
                        openapi.events_json(state, hand)) from None
-    state = service.load(db(), state.table)
+    state = service.appended(db(), state, log, hand_state)
     return jsonify(openapi.events_json(state, _hand(state, hand_id))), 201
 
 

@@ -79,6 +79,9 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
     """The series of ``hands``; the last one may be a live hand still being played."""
     config = config_of(table)
     records = [record_of(h, logs.get(h.id)) for h in hands]
+    live = _replay_live(table, config, hands, logs, records)
+    if live is not None:
+        return live
     try:
         return TableState(table, config, hands, series_engine.play(config, records), logs=logs)
     except EngineError as err:
@@ -97,6 +100,28 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
         return TableState(table, config, hands, before, problem=err.errors, logs=logs)
 
 
+def _replay_live(table: Table, config: SeriesConfig, hands: list[Hand], logs: dict[int, list[dict]],
+                 records: list[dict]) -> TableState | None:
+    """The usual case, a live hand last at a table of two or three: each record replayed once.
+
+    Anything else (a finished or refused hand, seating choices) answers None, for ``replay``
+    to find and report as before, which replays the live hand within the series first.
+    """
+    hand = hands[-1] if hands else None
+    if hand is None or hand.kind != "log" or hand.seating or config.gwangpalli:
+        return None
+    events = logs.get(hand.id, [])
+    try:
+        before = series_engine.play(config, records[:-1])
+        setup = before.setup()
+        state = hand_engine.replay(HandSetup.from_json(setup), events)
+    except EngineError:
+        return None
+    if state.over:
+        return None
+    return TableState(table, config, hands, before, Live(hand, len(hands) - 1, setup, events, state), logs=logs)
+
+
 def load(session: Session, table: Table) -> TableState:
     hands = store.hands(session, table)
     logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
@@ -104,13 +129,35 @@ def load(session: Session, table: Table) -> TableState:
 
 
 def live_validator(state: TableState):
-    """Check a live hand's log by replaying it whole; answers the new state."""
-    setup = HandSetup.from_json(state.live.setup)
+    """Check a live hand's log; answers the new state.
+
+    The log as loaded plus one event is checked by applying that event to the loaded
+    state; any other log (or a refusal, for its path) is replayed whole.
+    """
+    live = state.live
+    setup = HandSetup.from_json(live.setup)
 
     def validate(events: list[dict]) -> HandState:
+        if len(events) == len(live.events) + 1 and events[:-1] == live.events:
+            try:
+                return hand_engine.apply(live.state, events[-1])
+            except EngineError:
+                pass
         return hand_engine.replay(setup, events)
 
     return validate
+
+
+def appended(session: Session, state: TableState, events: list[dict], hand_state: HandState) -> TableState:
+    """``state`` once the live hand's stored log is ``events``, leading to ``hand_state``.
+
+    Nothing is replayed again unless the hand has just ended (the series then counts it).
+    """
+    if hand_state.over or state.live is None:
+        return load(session, state.table)
+    live = Live(state.live.hand, state.live.index, state.live.setup, events, hand_state)
+    return TableState(state.table, state.config, state.hands, state.series, live, state.problem,
+                      state.logs | {live.hand.id: events})
 
 
 def check_rows(session: Session, table: Table, rows: list[Hand]) -> None:
