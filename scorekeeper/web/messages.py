@@ -100,7 +100,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- seating --
     "seating": ("누가 치나 (광팔기)", "Who plays (gwangpalli)"),
     "seating_hint": ("선의 오른쪽부터 차례로 칠지 죽을지 정합니다.", "Going round from the dealer's right, each chooses to play or sit out."),
-    "play": ("친다", "Play"), "sit": ("죽는다 (광 판다)", "Sit out"), "auto": ("자동", "Forced"),
+    "play": ("친다", "Play"), "sit": ("죽는다 (광 판다)", "Sit out"), "auto": ("자동", "Auto"),
     "choose": ("정하기", "Choose"),
     "shown_cards": ("보여 준 패 (광, 쌍피, 국진, 조커)", "Cards shown (brights, double junk, cup, jokers)"),
     "shown_shake": ("흔들기도 보여 줌 (×2)", "Also shows a shake (×2)"),
@@ -114,6 +114,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "must_answer": ("{p}: 쇼당 받기 또는 거절?", "{p}: accept or refuse the showdown?"),
     "go": ("고", "Go"), "stop": ("스톱", "Stop"),
     "capture_for": ("고른 패 먹기", "Captured by"),
+    "taken_by": ("누가 무엇을 먹었나", "Who took what"),
     "pick_cards": ("먹은 패를 누르고 먹은 사람을 누르세요.", "Tap the cards taken, then who took them."),
     "end_turn": ("턴 끝", "End turn"),
     "more_events": ("다른 사건", "Other events"),
