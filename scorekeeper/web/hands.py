@@ -128,6 +128,24 @@ def undo(public_id: str, hand_id: int):
     return liveview.reply(public_id, hand_id, 200)
 
 
+def _quick(state, form, seat, index=None, store_record=None, hand=None):
+    """Preview the form's hand through the engine; on "save", store it and go to its result."""
+    result, errors = None, []
+    if form.validate_on_submit():
+        record = quick.record_from(form, seat)
+        result, errors = service.preview(state, record, index)
+        if not errors and request.form.get("action") == "save" and not present.wants_partial():
+            try:
+                saved = store_record(record, quick.seating_record(seat.seating, seat.choices, record.get("shown")))
+            except Conflict:
+                errors = [{"code": "conflict", "message": _("err_conflict"), "path": ""}]
+            except EngineError as err:
+                errors = err.errors
+            else:
+                return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
+    return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
+
+
 @bp.route("/quick", methods=["GET", "POST"])
 def quick_entry(public_id: str):
     """The whole hand after it ended, with the payment previewed by the engine."""
@@ -136,53 +154,32 @@ def quick_entry(public_id: str):
     if not state.can_start or seat.seating is None:
         return redirect(url_for("hands.new", public_id=public_id, mode="quick", **request.args.to_dict()), 303)
     form = quick.prepare(QuickForm(), seat.players, seat.sitters)
-    result, errors = None, []
-    if form.validate_on_submit():
-        record = quick.record_from(form, seat)
-        result, errors = service.preview(state, record)
-        if not errors and request.form.get("action") == "save" and not present.wants_partial():
-            try:
-                hand = store.add_hand(db(), state.table, "summary", record["summary"],
-                                      quick.seating_record(seat.seating, seat.choices, record.get("shown")),
-                                      _expected(form), _validator(state))
-            except Conflict:
-                flash(_("err_conflict"), "error")
-                return _to_table(public_id)
-            except EngineError as err:
-                errors = err.errors
-            else:
-                return redirect(url_for("hands.show", public_id=public_id, hand_id=hand.id), 303)
-    return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS))
+
+    def add(record, seating):
+        return store.add_hand(db(), state.table, "summary", record["summary"], seating, _expected(form),
+                              _validator(state))
+
+    return _quick(state, form, seat, store_record=add)
 
 
 @bp.route("/hands/<int:hand_id>/edit", methods=["GET", "POST"])
 def edit(public_id: str, hand_id: int):
     """Change a past quick-entry hand; everything after it is replayed."""
     state = _load(public_id, EDIT)
-    hand, deal = _hand(state, hand_id), None
+    hand = _hand(state, hand_id)
     index = state.hands.index(hand)
     if hand.kind != "summary" or index >= len(state.series.deals):
         flash(_("edit_live_hint"), "error")
         return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
-    deal = state.series.deals[index]
-    seat = quick.past_seating(deal, hand)
-    form = quick.prepare(QuickForm() if request.method == "POST" else QuickForm(
-        data=quick.data_from(hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)),
-        seat.players, seat.sitters)
-    result, errors = None, []
-    if form.validate_on_submit():
-        record = quick.record_from(form, seat)
-        result, errors = service.preview(state, record, index)
-        if not errors and request.form.get("action") == "save" and not present.wants_partial():
-            try:
-                store.update_hand(db(), state.table, hand, record["summary"],
-                                  quick.seating_record(seat.seating, seat.choices, record.get("shown")),
-                                  _validator(state))
-            except (Conflict, EngineError) as err:
-                errors = getattr(err, "errors", [{"code": "conflict", "message": _("err_conflict"), "path": ""}])
-            else:
-                return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
-    return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
+    seat = quick.past_seating(state.series.deals[index], hand)
+    data = None if request.method == "POST" else quick.data_from(
+        hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)
+    form = quick.prepare(QuickForm(data=data), seat.players, seat.sitters)
+
+    def update(record, seating):
+        return store.update_hand(db(), state.table, hand, record["summary"], seating, _validator(state))
+
+    return _quick(state, form, seat, index, update, hand)
 
 
 @bp.post("/hands/<int:hand_id>/delete")
