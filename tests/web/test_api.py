@@ -171,3 +171,31 @@ def test_openapi_describes_every_route(app, client):
         path = rule.rule.removeprefix("/api/v1").replace("<public_id>", "{table}").replace("<int:hand_id>", "{hand}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
+
+
+def test_concurrent_appends_one_wins(app, make_table):
+    """Phones appending the same seq at once: one is stored, the others told; the log stays gap-free."""
+    import threading
+
+    t = make_table()
+    hand = t.start_live()
+    statuses: list[int] = []
+    barrier = threading.Barrier(6)
+
+    def phone(n: int):
+        client = app.test_client()
+        barrier.wait()
+        for seq in range(4):
+            r = client.post(f"/api/v1/tables/{t.id}/hands/{hand}/events", headers={"X-Table-Key": t.edit_key},
+                            json={"seq": seq, "event": {"type": "capture", "player": "A", "cards": [f"{seq + 1}j1"]}})
+            statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert set(statuses) <= {201, 409, 422}
+    events = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
+    assert statuses.count(201) == len(events) == 4
+    assert [e["cards"] for e in events] == [["1j1"], ["2j1"], ["3j1"], ["4j1"]]
