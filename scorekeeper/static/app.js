@@ -21,12 +21,14 @@
     var fresh = t.content.getElementById("region");
     if (!fresh || !region) { return false; }
     var keep = checkedCards();
+    var open = $$("details[id][open]", region).map(function (d) { return d.id; });
     region.replaceWith(fresh);
     region = fresh;
     keep.forEach(function (code) {
       var box = region.querySelector("input[name=cards][value='" + code + "']");
       if (box && !box.disabled) { box.checked = true; }
     });
+    open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
     var prompt = region.querySelector(".prompt, .refusal");
     if (prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
     document.dispatchEvent(new CustomEvent("sk:swapped"));

@@ -44,7 +44,8 @@ def say(page, what: str):
 
 def other_event(page, kind: str, **selects):
     form = page.locator(f"form.event-form:has(input[name=type][value={kind}])")
-    page.locator("details.box:has(form.event-form) > summary").click()
+    if page.locator("details#more-events").get_attribute("open") is None:
+        page.locator("details#more-events > summary").click()
     for name, value in selects.items():
         form.locator(f"select[name={name}]").select_option(str(value))
     form.locator("button[type=submit]").click()
@@ -208,3 +209,23 @@ def test_page_fits_the_phone(page, live_server):
         .filter(e => e.offsetParent && (e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().width < 34))
         .map(e => e.outerHTML.slice(0, 60))""")
     assert small == []
+
+
+def test_rules_sheet_follows_preset(page, live_server, shot):
+    page.goto(live_server + "/lang/ko?next=/new")
+    expect(page.locator(".opt.changed")).to_have_count(0)
+    page.select_option("select[name=preset]", "ogb-matgo")
+    expect(page.locator("#opt_chongtong")).to_have_value("50")
+    expect(page.locator(".opt.changed")).to_have_count(0)
+    page.fill("#opt_five_brights", "20")
+    expect(page.locator(".opt.changed")).to_have_count(1)
+    expect(page.locator(".opt.changed")).to_contain_text("오광")
+    shot(page, "13-rules-sheet-ko", full_page=False)
+
+
+def test_other_events_stay_open_across_updates(page, live_server):
+    create_table(page, live_server)
+    start_live(page)
+    other_event(page, "take_junk", player="Jun", reason="sseul")
+    expect(page.locator("details#more-events")).to_have_attribute("open", "")
+    expect(page.locator("#log")).to_contain_text("Jun: 피 뺏기 junk taken · 쓸 sseul")
