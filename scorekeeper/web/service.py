@@ -7,6 +7,7 @@ computes a score or a payment.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +84,7 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
     if live is not None:
         return live
     try:
-        return TableState(table, config, hands, series_engine.play(config, records), logs=logs)
+        return TableState(table, config, hands, _play_series(table, config, records), logs=logs)
     except EngineError as err:
         index = err.errors[0].get("index", len(records) - 1)
         before = series_engine.play(config, records[:index])
@@ -100,6 +101,60 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
         return TableState(table, config, hands, before, problem=err.errors, logs=logs)
 
 
+# -- replays already done in this process ----------------------------------------------------
+# Phones poll and refresh the same tables all evening; each refresh replayed the series and
+# the live hand from the start. The engine's answers are pure functions of their inputs and
+# never changed, so each is kept with its inputs and reused only when the inputs are equal
+# (compared whole, every time: nothing can be stale); a log that grew is replayed on from its
+# prefix. It is a cache of work, not a copy of the store: several app servers stay stateless.
+
+_MEMO_SIZE = 512  # entries of each kind, the least recently stored dropped first
+_memo: dict[tuple[str, int], tuple[Any, Any]] = {}
+_memo_lock = threading.Lock()
+
+
+def _remember(key: tuple[str, int], inputs: Any, answer: Any) -> None:
+    with _memo_lock:
+        _memo.pop(key, None)
+        _memo[key] = (inputs, answer)
+        if len(_memo) > 2 * _MEMO_SIZE:
+            del _memo[next(iter(_memo))]
+
+
+def _play_series(table: Table, config: SeriesConfig, records: list[dict]) -> Series:
+    """``series_engine.play``, reused while the table's config and records are the same."""
+    key = ("series", table.id)
+    hit = _memo.get(key)
+    if hit is not None and hit[0] == (config, records):
+        return hit[1]
+    series = series_engine.play(config, records)
+    _remember(key, (config, list(records)), series)
+    return series
+
+
+def _replay_hand(hand: Hand, setup: dict[str, Any], events: list[dict]) -> HandState:
+    """``hand_engine.replay``, continued from the last replay of this hand's log when it grew."""
+    key = ("hand", hand.id)
+    hit = _memo.get(key)
+    if hit is not None and hit[0][0] == setup and events[:len(hit[0][1])] == hit[0][1]:
+        state = hit[1]
+        try:
+            for event in events[len(hit[0][1]):]:
+                state = hand_engine.apply(state, event)
+        except EngineError:
+            state = None  # replayed whole below, for the refusal's path
+    else:
+        state = None
+    if state is None:
+        state = hand_engine.replay(HandSetup.from_json(setup), events)
+    _remember_hand(hand, setup, events, state)
+    return state
+
+
+def _remember_hand(hand: Hand, setup: dict[str, Any], events: list[dict], state: HandState) -> None:
+    _remember(("hand", hand.id), (setup, list(events)), state)
+
+
 def _replay_live(table: Table, config: SeriesConfig, hands: list[Hand], logs: dict[int, list[dict]],
                  records: list[dict]) -> TableState | None:
     """The usual case, a live hand last at a table of two or three: each record replayed once.
@@ -112,9 +167,9 @@ def _replay_live(table: Table, config: SeriesConfig, hands: list[Hand], logs: di
         return None
     events = logs.get(hand.id, [])
     try:
-        before = series_engine.play(config, records[:-1])
+        before = _play_series(table, config, records[:-1])
         setup = before.setup()
-        state = hand_engine.replay(HandSetup.from_json(setup), events)
+        state = _replay_hand(hand, setup, events)
     except EngineError:
         return None
     if state.over:
@@ -156,6 +211,7 @@ def appended(session: Session, state: TableState, events: list[dict], hand_state
     if hand_state.over or state.live is None:
         return load(session, state.table)
     live = Live(state.live.hand, state.live.index, state.live.setup, events, hand_state)
+    _remember_hand(live.hand, live.setup, events, hand_state)
     return TableState(state.table, state.config, state.hands, state.series, live, state.problem,
                       state.logs | {live.hand.id: events})
 
