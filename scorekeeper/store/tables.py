@@ -11,7 +11,7 @@ import re
 import secrets
 from typing import Any, Callable
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -19,6 +19,17 @@ from .db import begin_write
 from .models import Event, Hand, Table, utcnow
 
 EDIT, VIEW = "edit", "view"
+
+# The statements of every request, built once: building and keying a statement costs
+# SQLAlchemy more than SQLite takes to run it, and phones poll these all evening.
+_TABLE = select(Table).where(Table.public_id == bindparam("public_id"))
+_POLL = select(Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
+    Table.public_id == bindparam("public_id"))
+_LOCK = select(Table).where(Table.id == bindparam("id")).with_for_update().execution_options(populate_existing=True)
+_HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)
+_EVENTS = select(Event.event).where(Event.hand_id == bindparam("hand_id")).order_by(Event.seq)
+_EVENTS_OF = select(Event.hand_id, Event.event).where(
+    Event.hand_id.in_(bindparam("hand_ids", expanding=True))).order_by(Event.hand_id, Event.seq)
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -50,7 +61,14 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 def get_table(session: Session, public_id: str) -> Table | None:
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None
-    return session.scalar(select(Table).where(Table.public_id == public_id))
+    return session.scalar(_TABLE, {"public_id": public_id})
+
+
+def poll_row(session: Session, public_id: str):
+    """What a poll needs of a table (its id, secrets and version) as a row, or None."""
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+        return None
+    return session.execute(_POLL, {"public_id": public_id}).first()
 
 
 def access_level(table: Table, key: str | None) -> str | None:
@@ -73,10 +91,7 @@ def lock_table(session: Session, table: Table) -> Table:
     if session.in_transaction():
         session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
     begin_write(session)
-    locked = session.scalar(
-        select(Table).where(Table.id == table.id).with_for_update().execution_options(populate_existing=True)
-    )
-    return locked
+    return session.scalar(_LOCK, {"id": table.id})
 
 
 def touch(session: Session, table: Table) -> None:
@@ -93,7 +108,7 @@ def update_config(session: Session, table: Table, title: str, config: dict[str, 
 
 
 def hands(session: Session, table: Table) -> list[Hand]:
-    return list(session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.position)))
+    return list(session.scalars(_HANDS, {"table_id": table.id}))
 
 
 def get_hand(session: Session, table: Table, hand_id: int) -> Hand | None:
@@ -160,7 +175,7 @@ def delete_hand(session: Session, table: Table, hand: Hand) -> None:
 
 
 def events(session: Session, hand: Hand) -> list[dict[str, Any]]:
-    return list(session.scalars(select(Event.event).where(Event.hand_id == hand.id).order_by(Event.seq)))
+    return list(session.scalars(_EVENTS, {"hand_id": hand.id}))
 
 
 def event_count(session: Session, hand: Hand) -> int:
@@ -229,8 +244,7 @@ def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict
     out: dict[int, list[dict[str, Any]]] = {h: [] for h in hand_ids}
     if not hand_ids:
         return out
-    rows = session.execute(
-        select(Event.hand_id, Event.event).where(Event.hand_id.in_(hand_ids)).order_by(Event.hand_id, Event.seq))
+    rows = session.execute(_EVENTS_OF, {"hand_ids": list(hand_ids)})
     for hand_id, event in rows:
         out[hand_id].append(event)
     return out

@@ -6,8 +6,9 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, request, url_for
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import Unauthorized
 
 from ..engine.contract import score_text
 from ..engine.errors import EngineError
@@ -18,7 +19,7 @@ from . import openapi, service
 from .access import open_table
 from .database import db
 from .errors import error_response
-from .security import KEY_HEADER, csrf
+from .security import KEY_HEADER, csrf, level_for
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -92,7 +93,13 @@ def get_table(public_id: str):
 
 @bp.get("/tables/<public_id>/version")
 def version(public_id: str):
-    return jsonify(version=open_table(public_id).version)
+    """What phones poll: the few columns it needs, without loading the table (as open_table checks)."""
+    row = store.poll_row(db(), public_id)
+    if row is None:
+        abort(404)
+    if level_for(row) is None:
+        raise Unauthorized()
+    return jsonify(version=row.version)
 
 
 @bp.get("/tables/<public_id>/hands")
