@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 # transaction that only upgrades its lock later can fail at once under WAL
 # (SQLITE_BUSY_SNAPSHOT) instead of waiting its turn.
 IMMEDIATE = "sqlite_begin_immediate"
+AUTOCOMMIT = "AUTOCOMMIT"
 
 
 def normalise_url(url: str | URL) -> URL:
@@ -57,6 +58,20 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
+def reader(engine: Engine) -> Engine:
+    """``engine`` for requests that only read (GET), sharing its connections.
+
+    On PostgreSQL each of their statements commits by itself: a poll is then one
+    round trip instead of BEGIN, SELECT and ROLLBACK, and READ COMMITTED gave each
+    statement its own snapshot anyway. SQLite keeps its read transaction: it costs
+    no round trip and holds the request's reads to one snapshot.
+    """
+    return engine if is_sqlite(engine) else engine.execution_options(isolation_level=AUTOCOMMIT)
+
+
 def begin_write(session: Session) -> None:
     """Start ``session``'s transaction as a writer (SQLite: take the write lock now)."""
-    session.connection(execution_options={IMMEDIATE: True})
+    options: dict = {IMMEDIATE: True}
+    if session.get_bind().get_execution_options().get("isolation_level") == AUTOCOMMIT:
+        options["isolation_level"] = "READ COMMITTED"  # a reader's session writing: a real transaction
+    session.connection(execution_options=options)

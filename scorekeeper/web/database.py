@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import click
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_request_context, request
 from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..store import migrate
-from ..store.db import make_engine, make_sessionmaker
+from ..store.db import make_engine, make_sessionmaker, reader
 
 
 def init_app(app: Flask) -> None:
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["sk_engine"] = engine
     app.extensions["sk_sessionmaker"] = make_sessionmaker(engine)
+    app.extensions["sk_reader"] = reader(engine)
     if app.config["AUTO_MIGRATE"]:
         migrate.upgrade(engine)
     app.teardown_appcontext(_close_session)
@@ -22,10 +23,15 @@ def init_app(app: Flask) -> None:
 
 
 def db() -> Session:
-    """This request's database session."""
+    """This request's database session; a GET's only reads (``store.db.reader``)."""
     if "sk_db" not in g:
-        g.sk_db = current_app.extensions["sk_sessionmaker"]()
+        make = current_app.extensions["sk_sessionmaker"]
+        reads_only = has_request_context() and request.method in SAFE
+        g.sk_db = make(bind=current_app.extensions["sk_reader"]) if reads_only else make()
     return g.sk_db
+
+
+SAFE = {"GET", "HEAD"}
 
 
 def _close_session(_exc) -> None:
