@@ -4,11 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
-if [ ! -x /usr/bin/chromium ]; then
+# Browser tests drive Debian's Chromium (Playwright's own browser download is not used);
+# Nanum fonts draw the Korean in its screenshots.
+if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/truetype/nanum ]; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
     $SUDO apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium fonts-nanum
 fi
 
 # PostgreSQL tests run where a server is reachable; start the local one if it is installed but down.
