@@ -23,6 +23,18 @@ GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
 GO_DOUBLING = ("double_per_go", "go_minus_one")
 MEONG_DDA = ("every_loser", "no_animal_only", "off")
 GO_BAK_THREE = ("dok_bak", "double_own")
+CHOICE_LABELS = {
+    "plus_two_kept": "+1, +2, 3고부터 +2 유지 · +1, +2, +2 kept from 3 go",
+    "plus_one_each": "고마다 +1 · +1 for every go",
+    "none_from_three": "3고부터 가산 없음 · no bonus from 3 go",
+    "double_per_go": "3고 ×2, 4고 ×4, 5고 ×8 · ×2 per go from 3",
+    "go_minus_one": "3고 ×2, 4고 ×3, 5고 ×4 · ×(gos − 1)",
+    "every_loser": "진 사람 모두 2배 · every loser ×2",
+    "no_animal_only": "멍박: 열끗 없는 사람만 · meong-bak: losers with no animal",
+    "off": "없음 · off",
+    "dok_bak": "독박: 고한 사람이 다 냄 · dok-bak: the go-sayer pays both",
+    "double_own": "고한 사람 자기 몫 2배 · the go-sayer's own amount ×2",
+}
 
 
 def option(default, ko: str, en: str, group: str, *, choices=None, lo=None, hi=None):

@@ -28,7 +28,7 @@ from ..engine.dealer import DAY, NIGHT
 from ..engine.facts import FIXED_KINDS
 from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
-from ..engine.rules import OPTIONS, PRESET_LABELS, PRESETS
+from ..engine.rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESETS
 from ..engine.series import MAX_NAME, MAX_PLAYERS
 
 CURRENCIES = opts([("₩", "₩ 원"), ("$", "$"), ("€", "€"), ("¥", "¥"), ("pt", "점 points")])
@@ -53,7 +53,7 @@ def _option_field(name: str, spec: dataclasses.Field):
         return BooleanField(label, default=default)
     if isinstance(default, int):
         return IntegerField(label, default=default, validators=[InputRequired(), NumberRange(meta["lo"], meta["hi"])])
-    return SelectField(label, default=default, choices=opts((c, c) for c in meta["choices"]))
+    return SelectField(label, default=default, choices=opts((c, CHOICE_LABELS[c]) for c in meta["choices"]))
 
 
 class TableForm(FlaskForm):

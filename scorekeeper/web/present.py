@@ -11,6 +11,7 @@ from flask import current_app, g, request, url_for
 from ..engine.cards import BONUS_CARDS, CARDS, DECK
 from ..engine.facts import FIXED_KINDS
 from ..engine.gwangpalli import nagari_factor, payable
+from ..engine.payout import STEP_LABELS
 from ..engine.rules import OPTIONS, PRESET_LABELS, rules_from
 from ..store.tables import EDIT
 from . import cardview
@@ -95,6 +96,7 @@ def card_lists(rules) -> dict[str, Any]:
         "plain_junk": [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
         "payable": [faces[c.code] for c in DECK if payable(c.code)] + [faces[c] for c in bonus],
         "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
+        "fixed_labels": {k: STEP_LABELS[k] for k in FIXED_KINDS},
     }
 
 
