@@ -460,7 +460,7 @@ def weights_of(paced: dict) -> dict[str, float]:
     return {"poll": paced["poll"]["count"], "refresh": paced.get("refresh", {"count": 0})["count"], "append": taps}
 
 
-async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str) -> dict:
+async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str, hello: "Gunicorn") -> dict:
     env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark"}
     server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
     try:
@@ -483,38 +483,38 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
                      "client_cpu_share": round((time.process_time() - client0) / wall, 2),
                      "reconnects": sum(reopened), "errors": stats.errors}
 
-        sat_stats = Stats()
-        mix.stats = sat_stats
+        # The mix and the ceiling take turns, so that a neighbour's burst on a shared machine
+        # falls on both alike; the best round of each is kept.
         weights = weights_of(paced)
-        cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
-        stop_at = t0 + args.saturate
-        await asyncio.gather(*(saturating_client(mix, server.port, tables, weights, stop_at)
-                               for _ in range(args.connections)))
-        wall = time.monotonic() - t0
-        saturated = sat_stats.summary(wall)
-        sat_cpu = {"server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
-                   "client_cpu_share": round((time.process_time() - client0) / wall, 2), "errors": sat_stats.errors}
+        mixes, hellos = [], []
+        for _ in range(args.rounds):
+            mix.stats = Stats()
+            mixes.append(await saturate(server, args, mix.stats, lambda stop_at: [
+                saturating_client(mix, server.port, tables, weights, stop_at) for _ in range(args.connections)]))
+            hello_stats = Stats()
+            hellos.append(await saturate(hello, args, hello_stats, lambda stop_at: [
+                saturating_hello(hello_stats, hello.port, stop_at) for _ in range(args.connections)]))
+        best = max(mixes, key=lambda r: r["summary"]["all"]["per_s"])
+        ceiling = max(hellos, key=lambda r: r["summary"]["all"]["per_s"])
         return {"db": db, "tables": args.tables, "phones": args.phones, "seed_s": round(seeded, 1),
-                "paced": paced, "paced_info": paced_cpu, "saturated": saturated, "saturated_info": sat_cpu,
-                "weights": weights}
+                "paced": paced, "paced_info": paced_cpu, "weights": weights,
+                "saturated": best["summary"], "saturated_info": best["info"],
+                "hello": ceiling["summary"], "hello_info": ceiling["info"],
+                "rounds": {"mix_per_s": [r["summary"]["all"]["per_s"] for r in mixes],
+                           "hello_per_s": [r["summary"]["all"]["per_s"] for r in hellos]},
+                "ratio": round(best["summary"]["all"]["per_s"] / ceiling["summary"]["all"]["per_s"], 3)}
     finally:
         server.stop()
 
 
-async def run_hello(args, workdir: str) -> dict:
-    server = Gunicorn("load:hello_app()", {}, os.path.join(workdir, "gunicorn-hello.log"))
-    try:
-        server.wait_ready("/")
-        stats = Stats()
-        cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
-        stop_at = t0 + args.saturate
-        await asyncio.gather(*(saturating_hello(stats, server.port, stop_at) for _ in range(args.connections)))
-        wall = time.monotonic() - t0
-        return {"saturated": stats.summary(wall), "saturated_info": {
-            "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
-            "client_cpu_share": round((time.process_time() - client0) / wall, 2), "errors": stats.errors}}
-    finally:
-        server.stop()
+async def saturate(server: "Gunicorn", args, stats: Stats, clients) -> dict:
+    """Run ``clients(stop_at)`` for ``--saturate`` seconds: their figures and the CPU they took."""
+    cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
+    await asyncio.gather(*clients(t0 + args.saturate))
+    wall = time.monotonic() - t0
+    return {"summary": stats.summary(wall), "info": {
+        "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+        "client_cpu_share": round((time.process_time() - client0) / wall, 2), "errors": stats.errors}}
 
 
 # -- databases ---------------------------------------------------------------------------------
@@ -563,31 +563,29 @@ def table_lines(summary: dict) -> list[str]:
 
 
 def report(results: dict) -> None:
-    m = results["machine"]
+    m, a = results["machine"], results["args"]
     print(f"load: {m['date']}  {m['machine']}, {m['cores']} cores, CPython {m['python']}; "
           f"gunicorn gthread {m['workers']} workers × {m['threads']} threads; {m['connections']} connections saturating")
-    hello = results["hello"]["saturated"]["all"]
     for run in results["runs"]:
+        info = run["paced_info"]
         print(f"\n{run['db']}: {run['tables']} tables × {run['phones']} phones (seeded in {run['seed_s']} s)")
-        print(f"  paced, {results['args']['duration']} s: polls every 1–2 s, an event every "
-              f"~{results['args']['event_every']} s a table  (server CPU {run['paced_info']['server_cpu_s']} s, "
-              f"client CPU {run['paced_info']['client_cpu_share']:.0%}, reconnects {run['paced_info']['reconnects']})")
+        print(f"  paced, {a['duration']} s: polls every 1–2 s, an event every ~{a['event_every']} s a table  "
+              f"(server CPU {info['server_cpu_s']} s, client CPU {info['client_cpu_share']:.0%}, "
+              f"reconnects {info['reconnects']})")
         print("\n".join(table_lines(run["paced"])))
-        print(f"  saturated, {results['args']['saturate']} s, the same mix back to back "
-              f"(server CPU {run['saturated_info']['server_cpu_s']} s, "
-              f"client CPU {run['saturated_info']['client_cpu_share']:.0%})")
-        print("\n".join(table_lines(run["saturated"])))
-        for phase in ("paced_info", "saturated_info"):
+        for name, key in (("saturated, the same mix back to back", "saturated"), ("hello ceiling", "hello")):
+            info = run[f"{key}_info"]
+            print(f"  {name}, best of {a['rounds']} × {a['saturate']} s (server CPU {info['server_cpu_s']} s, "
+                  f"client CPU {info['client_cpu_share']:.0%})")
+            print("\n".join(table_lines(run[key])))
+        for phase in ("paced_info", "saturated_info", "hello_info"):
             if run[phase]["errors"]:
                 print(f"  errors ({phase.split('_')[0]}): {run[phase]['errors']}")
-    print(f"\nhello ceiling, {results['args']['saturate']} s (client CPU "
-          f"{results['hello']['saturated_info']['client_cpu_share']:.0%})")
-    print("\n".join(table_lines(results["hello"]["saturated"])))
+        print(f"  rounds: mix {run['rounds']['mix_per_s']} req/s, hello {run['rounds']['hello_per_s']} req/s")
+    print()
     for run in results["runs"]:
-        ratio = run["ratio"]
-        p99 = run["paced"]["all"]["p99_ms"]
-        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello {hello['per_s']} req/s "
-              f"= {ratio:.2f} (goal ≥ 0.33); paced p99 {p99} ms, appends p99 "
+        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello {run['hello']['all']['per_s']} "
+              f"req/s = {run['ratio']:.2f} (goal ≥ 0.33); paced p99 {run['paced']['all']['p99_ms']} ms, appends p99 "
               f"{run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms)")
 
 
@@ -600,13 +598,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between two events of a table, on average")
     parser.add_argument("--duration", type=float, default=30.0, metavar="S", help="the paced phase")
     parser.add_argument("--saturate", type=float, default=10.0, metavar="S", help="each saturated phase")
+    parser.add_argument("--rounds", type=int, default=2, help="saturated rounds, mix and hello taking turns")
     parser.add_argument("--connections", type=int, default=16, help="connections of the saturated phases")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 s")
+    parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 × 2 s")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
     if args.short:
-        args.tables, args.duration, args.saturate = min(args.tables, 10), 3.0, 2.0
+        args.tables, args.duration, args.saturate, args.rounds = min(args.tables, 10), 3.0, 2.0, 1
 
     sys.path.insert(0, ROOT)
     from hand import sixty_events
@@ -629,17 +628,18 @@ def main(argv: list[str] | None = None) -> int:
                            "connections": args.connections},
                "args": vars(args), "runs": []}
     with tempfile.TemporaryDirectory(prefix="sk-load-") as workdir:
-        for db in dbs:
-            if db == "sqlite":
-                url = f"sqlite:///{os.path.join(workdir, 'load.db')}"
-                results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir)))
-            else:
-                with PostgresSchema() as url:
-                    results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir)))
-        results["hello"] = asyncio.run(run_hello(args, workdir))
-    hello = results["hello"]["saturated"]["all"]["per_s"]
-    for run in results["runs"]:
-        run["ratio"] = round(run["saturated"]["all"]["per_s"] / hello, 3)
+        hello = Gunicorn("load:hello_app()", {}, os.path.join(workdir, "gunicorn-hello.log"))
+        try:
+            hello.wait_ready("/")
+            for db in dbs:
+                if db == "sqlite":
+                    url = f"sqlite:///{os.path.join(workdir, 'load.db')}"
+                    results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir, hello)))
+                else:
+                    with PostgresSchema() as url:
+                        results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir, hello)))
+        finally:
+            hello.stop()
     report(results)
     if args.json:
         with open(args.json, "w") as f:
