@@ -461,7 +461,8 @@ def weights_of(paced: dict) -> dict[str, float]:
 
 
 async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str, hello: "Gunicorn") -> dict:
-    env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark"}
+    # Every simulated phone shares one loopback address: the per-address limits would refuse the seeding.
+    env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark", "SCOREKEEPER_RATELIMIT_ENABLED": "false"}
     server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
     try:
         server.wait_ready("/api/v1/openapi.json")

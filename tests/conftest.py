@@ -62,6 +62,7 @@ def make_app(database_url: str, tmp_path, **overrides):
         "DATABASE_URL": database_url,
         "SECRET_KEY": "test-secret",
         "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,  # tests of the limits turn them on
     } | overrides
     app = create_app(config)
     return app

@@ -1,7 +1,8 @@
 """The table app: a Flask application over the engine and the store.
 
 ``create_app()`` reads its settings from the environment (see ``config``), opens
-the database and applies the migrations on first start.
+the database and applies the migrations on first start. It refuses Flask's debug
+mode unless ``DEVELOPMENT`` is set: the debugger runs any code a visitor sends.
 """
 from __future__ import annotations
 
@@ -21,13 +22,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config:
         app.config.from_mapping(test_config)
+    if app.debug and not app.config.get("DEVELOPMENT"):
+        raise RuntimeError("Flask debug mode is on outside development: unset FLASK_DEBUG/SCOREKEEPER_DEBUG, "
+                           "or set SCOREKEEPER_DEVELOPMENT=1 on your own machine (never on a server).")
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import database, errors, i18n, security, views
+    from . import database, errors, i18n, limits, redact, security, views
 
+    redact.install()
     database.init_app(app)
     security.init_app(app)
+    limits.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     views.init_app(app)

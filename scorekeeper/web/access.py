@@ -1,4 +1,8 @@
-"""Finding a table and checking the secret the request presents."""
+"""Finding a table and checking the secret the request presents.
+
+Every unknown id and wrong secret is counted against the client's guessing budget
+(``limits.refused_key``); a read-only secret asking to edit is not a guess.
+"""
 from __future__ import annotations
 
 from flask import abort, g
@@ -7,12 +11,14 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 from ..store import tables as store
 from ..store.models import Table
 from .database import db
+from .limits import refused_key
 from .security import EDIT, level_for
 
 
 def table_or_404(public_id: str) -> Table:
     table = store.get_table(db(), public_id)
     if table is None:
+        refused_key()
         abort(404)
     return table
 
@@ -22,6 +28,7 @@ def open_table(public_id: str, need: str = "view") -> Table:
     table = table_or_404(public_id)
     level = level_for(table)
     if level is None:
+        refused_key()
         raise Unauthorized()
     if need == EDIT and level != EDIT:
         raise Forbidden()

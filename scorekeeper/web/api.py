@@ -6,9 +6,9 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import Unauthorized
+from werkzeug.exceptions import NotFound, Unauthorized
 
 from ..engine.contract import score_text
 from ..engine.errors import EngineError
@@ -19,6 +19,7 @@ from . import openapi, service
 from .access import open_table
 from .database import db
 from .errors import error_response
+from .limits import created, refused_key
 from .security import KEY_HEADER, csrf, level_for
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -75,6 +76,7 @@ def create_table():
     doc = _body()
     config_from(doc)
     table = store.create_table(db(), str(doc.get("name") or "")[:120], doc)
+    created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 
 
@@ -95,10 +97,9 @@ def get_table(public_id: str):
 def version(public_id: str):
     """What phones poll: the few columns it needs, without loading the table (as open_table checks)."""
     row = store.poll_row(db(), public_id)
-    if row is None:
-        abort(404)
-    if level_for(row) is None:
-        raise Unauthorized()
+    if row is None or level_for(row) is None:
+        refused_key()
+        raise NotFound() if row is None else Unauthorized()
     return jsonify(version=row.version)
 
 

@@ -4,7 +4,15 @@
   default a SQLite file ``scorekeeper.db`` in the instance folder.
 - ``SECRET_KEY``: default a random key generated once into the instance folder.
 - ``SCOREKEEPER_AUTO_MIGRATE`` (default on): apply migrations when the app starts.
-- ``SCOREKEEPER_SECURE_COOKIES``: mark cookies Secure (on behind HTTPS).
+- ``SCOREKEEPER_SECURE_COOKIES``: mark cookies Secure always (they are anyway on a request
+  that came over HTTPS).
+- ``SCOREKEEPER_TRUSTED_PROXIES``: how many reverse proxies stand in front (default 0); only
+  then are their ``X-Forwarded-For/-Proto/-Host/-Port`` headers believed (ProxyFix).
+- ``SCOREKEEPER_RATELIMIT_ENABLED`` (default on), ``RATELIMIT_STORAGE_URI`` (default
+  ``memory://``, one count per process; ``redis://…`` or ``memcached://…`` to share it),
+  ``SCOREKEEPER_RATELIMIT_CREATE`` (tables created per IP, default ``30/hour``) and
+  ``SCOREKEEPER_RATELIMIT_GUESS`` (refused ids, codes and keys per IP, default ``20/minute``).
+- ``SCOREKEEPER_DEVELOPMENT``: allow Flask's debug mode (refused otherwise: its debugger runs code).
 - Any other ``SCOREKEEPER_<NAME>`` sets Flask config ``NAME`` (JSON-decoded when it parses).
 """
 from __future__ import annotations
@@ -28,6 +36,7 @@ def defaults(instance_path: str) -> dict:
         "AUTO_MIGRATE": env_flag("SCOREKEEPER_AUTO_MIGRATE", True),
         "MAX_CONTENT_LENGTH": 256 * 1024,
         "MAX_FORM_MEMORY_SIZE": 256 * 1024,
+        "IMPORT_MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # a long series with its live-hand logs
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": env_flag("SCOREKEEPER_SECURE_COOKIES", False),
@@ -35,6 +44,13 @@ def defaults(instance_path: str) -> dict:
         "WTF_CSRF_TIME_LIMIT": None,  # a table lasts an evening; the token lives with the session
         "POLL_INTERVAL_MS": 1500,
         "JSON_SORT_KEYS": False,
+        "TRUSTED_PROXIES": 0,
+        "DEVELOPMENT": env_flag("SCOREKEEPER_DEVELOPMENT", False),
+        "RATELIMIT_ENABLED": True,
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "RATELIMIT_STRATEGY": "moving-window",
+        "RATELIMIT_CREATE": "30/hour",
+        "RATELIMIT_GUESS": "20/minute",
     }
 
 

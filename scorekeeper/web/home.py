@@ -7,6 +7,7 @@ from ..store import tables as store
 from .database import db
 from .forms import JoinForm
 from .i18n import COOKIE, LANGS
+from .security import cookie_secure
 
 bp = Blueprint("home", __name__)
 
@@ -30,7 +31,8 @@ def index():
 def switch_lang(code: str):
     response = redirect(safe_next(request.args.get("next")))
     if code in LANGS:
-        response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True,
+                            secure=cookie_secure())
     return response
 
 

@@ -1,4 +1,8 @@
-"""CSRF on every form, response headers that allow no inline script, access by secret.
+"""CSRF on every form, response headers that allow no inline script, cookies, access by secret.
+
+Cookies are HttpOnly and SameSite=Lax, and Secure whenever the request came over HTTPS
+(or always, with ``SESSION_COOKIE_SECURE``). Behind ``TRUSTED_PROXIES`` reverse proxies,
+their ``X-Forwarded-*`` headers say whether it did; without that setting they are ignored.
 
 A table is reached by its public id plus one of two secrets: the edit secret or
 the read-only one. A phone that opened a share link keeps the secret in its
@@ -7,8 +11,10 @@ compared in constant time (``store.tables.access_level``).
 """
 from __future__ import annotations
 
-from flask import Flask, request, session
+from flask import Flask, current_app, has_request_context, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..store.tables import EDIT, VIEW, access_level
 
@@ -29,9 +35,33 @@ CSP = "; ".join([
 ])
 
 
+# Endpoints whose body may be larger than MAX_CONTENT_LENGTH: a table's export coming back.
+LARGE_BODY = frozenset({"tables.import_table", "api.import_table"})
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+
+def cookie_secure() -> bool:
+    """Whether a cookie set now should be Secure (for cookies other than the session's)."""
+    return bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
 def init_app(app: Flask) -> None:
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    app.session_interface = _SessionInterface()
+    app.before_request(_body_limit)  # before CSRFProtect's, which reads the form
     csrf.init_app(app)
     app.after_request(_headers)
+
+
+def _body_limit() -> None:
+    if request.endpoint in LARGE_BODY:
+        request.max_content_length = current_app.config["IMPORT_MAX_CONTENT_LENGTH"]
 
 
 def _headers(response):

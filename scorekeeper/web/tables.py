@@ -14,6 +14,7 @@ from .access import open_table, table_or_404
 from .database import db
 from .forms import JoinForm, TableForm, attach_errors
 from .i18n import gettext as _
+from .limits import created, refused_key
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, preset_table, sheet_rows
 from .security import remember_key
 
@@ -31,6 +32,7 @@ def new():
                 flash(e["message"], "error")
         else:
             table = store.create_table(db(), form.title.data or "", config)
+            created()
             remember_key(table.public_id, table.edit_secret)
             return redirect(url_for("tables.show", public_id=table.public_id))
     return render_template("new_table.html", form=form, presets=preset_table(),
@@ -42,6 +44,7 @@ def enter(public_id: str, key: str):
     """A share link: keep its secret on this phone, then drop it from the address bar."""
     table = table_or_404(public_id)
     if store.access_level(table, key) is None:
+        refused_key()
         abort(404)
     remember_key(public_id, key)
     return redirect(url_for("tables.show", public_id=public_id))
@@ -56,6 +59,7 @@ def join():
     public_id, key = present.parse_code(form.code.data)
     table = store.get_table(db(), public_id) if public_id else None
     if table is None or store.access_level(table, key) is None:
+        refused_key()
         flash(_("join_bad_code"), "error")
         return redirect(url_for("home.index")), 303
     remember_key(public_id, key)
