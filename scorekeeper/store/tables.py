@@ -58,6 +58,33 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
     return table
 
 
+def import_table(session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]],
+                 validate: Callable[[Table, list[Hand], dict[int, list[dict[str, Any]]]], None]) -> Table:
+    """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs.
+
+    Each record is ``{"kind", "summary", "seating", "events"}``. Everything is written in one
+    transaction; ``validate(table, hands, logs)`` may refuse it, and then nothing is stored.
+    """
+    edit, view = new_secret(), new_secret()
+    table = Table(public_id=new_secret(9), edit_secret=edit, view_secret=view,
+                  title=CONTROL.sub("", title)[:120], config=config)
+    session.add(table)
+    session.flush()
+    rows = [Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
+            for i, r in enumerate(records)]
+    session.add_all(rows)
+    session.flush()
+    logs = {row.id: list(r["events"]) for row, r in zip(rows, records) if row.kind == "log"}
+    session.add_all([Event(hand_id=hand_id, seq=i, event=e) for hand_id, log in logs.items() for i, e in enumerate(log)])
+    try:
+        validate(table, rows, logs)
+        session.commit()
+    except Exception:
+        session.rollback()
+        raise
+    return table
+
+
 def get_table(session: Session, public_id: str) -> Table | None:
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None

@@ -15,7 +15,7 @@ from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
 from ..store.tables import Conflict
-from . import openapi, service
+from . import openapi, service, transfer
 from .access import open_table
 from .database import db
 from .errors import error_response
@@ -25,7 +25,7 @@ from .security import KEY_HEADER, csrf, level_for
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
-NO_CREDENTIAL = {"api.score", "api.create_table"}
+NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table"}
 
 
 @bp.before_request
@@ -76,6 +76,14 @@ def create_table():
     doc = _body()
     config_from(doc)
     table = store.create_table(db(), str(doc.get("name") or "")[:120], doc)
+    created()
+    return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
+
+
+@bp.post("/tables/import")
+def import_table():
+    """A new table (new id and secrets) from a table's export: its hands and live logs replayed."""
+    table = transfer.import_document(db(), _body())
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 

@@ -24,7 +24,8 @@ WEB_ERROR_CODES: dict[str, str] = {
     "method_not_allowed": "That method is not allowed here.",
     "conflict": "Someone else changed this first.",
     "too_large": "The request body is too large.",
-    "rate_limited": "Too many requests.",
+    "rate_limited": "Too many tables created, or ids, codes and keys refused, from this address: wait.",
+    "bad_import": "No file, or not a table's JSON export.",
     "server_error": "An unexpected error.",
 }
 _BY_STATUS = {

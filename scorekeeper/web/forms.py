@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField, DecimalField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField,
     SelectField, SelectMultipleField, StringField,
@@ -156,6 +157,12 @@ class SeqForm(FlaskForm):
 
 class JoinForm(FlaskForm):
     code = StringField(validators=[DataRequired(), Length(max=400)], filters=[strip])
+
+
+class ImportForm(FlaskForm):
+    """A table's export.json, to go on as a new table."""
+
+    file = FileField(validators=[FileRequired()])
 
 
 class DeleteForm(FlaskForm):

@@ -5,7 +5,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 from ..store import tables as store
 from .database import db
-from .forms import JoinForm
+from .forms import ImportForm, JoinForm
 from .i18n import COOKIE, LANGS
 from .security import cookie_secure
 
@@ -21,10 +21,16 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/")
 def index():
+    return page()
+
+
+def page(import_form: ImportForm | None = None, import_errors: list[dict] | None = None) -> str:
+    """The home page; an import refused shows its coded errors."""
     keys = session.get("keys") if isinstance(session.get("keys"), dict) else {}
     found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
     recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
-    return render_template("home.html", recent=recent, join_form=JoinForm())
+    return render_template("home.html", recent=recent, join_form=JoinForm(), import_form=import_form or ImportForm(),
+                           import_errors=import_errors or [])
 
 
 @bp.get("/lang/<code>")

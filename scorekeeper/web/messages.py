@@ -36,6 +36,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "join": ("참가", "Join"),
     "join_bad_code": ("코드가 맞지 않습니다.", "That code does not open a table."),
     "forget": ("이 폰에서 지우기", "Forget on this phone"),
+    "import_table": ("판 가져오기", "Import a table"),
+    "import_hint": ("내보낸 JSON 파일을 새 판으로 엽니다 (새 링크).", "Opens a table's exported JSON file as a new table (new links)."),
+    "import_file": ("JSON 파일", "JSON file"),
+    "import": ("가져오기", "Import"),
+    "imported": ("가져왔습니다. 새 링크로 공유하세요.", "Imported as a new table: share its new links."),
+    "err_bad_import": ("판의 JSON 내보내기 파일을 골라 주세요.", "Choose a table's exported JSON file."),
     # -- new table --
     "new_table": ("새 판", "New table"),
     "title": ("판 이름", "Table name"),

@@ -97,6 +97,7 @@ ERRORS = {
     "400": _resp("Malformed request (not JSON, missing CSRF token with a cookie).", "Error"),
     "401": _resp("No secret for this table.", "Error"), "403": _resp("The read-only secret cannot write.", "Error"),
     "404": _resp("No such table or hand.", "Error"), "413": _resp("Body too large.", "Error"),
+    "429": _resp("Too many tables created, or ids and keys refused, from this address: wait.", "Error"),
     "422": _resp("Refused by the engine: coded errors.", "Error"),
 }
 
@@ -122,6 +123,12 @@ def document() -> dict:
                              "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesConfig"}}}},
                              "responses": {"201": _resp("Created: id and both secrets.", "Created"),
                                            "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"]}}},
+        "/tables/import": {"post": {"summary": "Create a new table (new id and secrets) from a table's export.json.",
+                                    "security": [],
+                                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesExport"}}}},
+                                    "responses": {"201": _resp("Created: id and both secrets.", "Created"),
+                                                  "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"],
+                                                  "429": ERRORS["429"]}}},
         "/tables/{table}": {"parameters": [table], "get": _op("The table: series state, ledger, balances, settle-up.", {"200": _resp("The table.")})},
         "/tables/{table}/version": {"parameters": [table], "get": _op("The table's version (poll it).", {"200": _resp("The version.")})},
         "/tables/{table}/hands": {
@@ -172,6 +179,14 @@ def document() -> dict:
                     "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 7},
                     "rules": obj, "chip_value": {"type": "number"}, "currency": {"type": "string"},
                     "length": {"type": "integer", "nullable": True}, "first_dealer": {"type": "string"}, "draw": obj}},
+                "SeriesExport": {"type": "object", "required": ["players"], "properties": {
+                    "name": {"type": "string", "maxLength": 120},
+                    "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 7},
+                    "rules": obj, "chip_value": {"type": "number"}, "currency": {"type": "string"},
+                    "length": {"type": "integer", "nullable": True}, "first_dealer": {"type": "string"}, "draw": obj,
+                    "hands": {"type": "array", "items": {"type": "object", "properties": {
+                        "summary": obj, "log": {"type": "object", "properties": {"events": {"type": "array", "items": obj}}},
+                        "choices": obj, "shown": obj}}}}},
                 "Created": {"type": "object", "properties": {"id": {"type": "string"}, "edit_key": {"type": "string"},
                             "view_key": {"type": "string"}, "edit_link": {"type": "string"}, "view_link": {"type": "string"}}},
                 "NewHand": {"type": "object", "properties": {"summary": obj, "log": obj, "choices": obj, "shown": obj,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 
 import segno
@@ -100,6 +101,13 @@ def card_lists(rules) -> dict[str, Any]:
     }
 
 
+def html_safe_json(doc: Any) -> str:
+    """JSON whose strings carry no raw ``<``, ``>``, ``&`` or ``'``: markup in a name stays inert
+    wherever the file is opened. ``json.loads`` reads back the very same strings."""
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e").replace("'", "\\u0027")
+
+
 def series_document(state: TableState) -> dict[str, Any]:
     """The table as a series document (``scorekeeper replay`` reads it back)."""
     doc = dict(state.table.config)
@@ -107,9 +115,26 @@ def series_document(state: TableState) -> dict[str, Any]:
     return doc
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula: a player named
+# "=HYPERLINK(…)" must stay a name. Such a cell is written with a leading apostrophe.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+
+class _SafeWriter:
+    def __init__(self, out):
+        self._w = csv.writer(out)
+
+    def writerow(self, row):
+        self._w.writerow([_cell(v) for v in row])
+
+
 def ledger_csv(state: TableState) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _SafeWriter(out)
     cfg = state.config
     w.writerow(["hand", "kind", "reason", "from", "to", "points", f"money ({cfg.currency})", "trail"])
     for e in state.series.ledger:

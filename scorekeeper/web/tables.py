@@ -1,19 +1,18 @@
 """A table: create it, open it by link or code, its page, rules, export, share."""
 from __future__ import annotations
 
-import json
-
 from flask import (
     Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
 )
 
 from ..engine.errors import EngineError
 from ..store import tables as store
-from . import present, service
+from . import home, present, service, transfer
 from .access import open_table, table_or_404
 from .database import db
-from .forms import JoinForm, TableForm, attach_errors
+from .forms import ImportForm, JoinForm, TableForm, attach_errors
 from .i18n import gettext as _
+from .i18n import refusal
 from .limits import created, refused_key
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, preset_table, sheet_rows
 from .security import remember_key
@@ -37,6 +36,22 @@ def new():
             return redirect(url_for("tables.show", public_id=table.public_id))
     return render_template("new_table.html", form=form, presets=preset_table(),
                            groups=sheet_rows(form)), 422 if form.errors else 200
+
+
+@bp.post("/import")
+def import_table():
+    """A table's export file → a new table with new secrets; a refusal shows its codes on the home page."""
+    form = ImportForm()
+    if not form.validate_on_submit():
+        return home.page(form, [{"code": "bad_import", "message": _("err_bad_import"), "path": ""}]), 422
+    try:
+        table = transfer.import_document(db(), transfer.parse_json(form.file.data.read()))
+    except EngineError as err:
+        return home.page(form, [e | {"message": refusal(e)} for e in err.errors]), 422
+    created()
+    remember_key(table.public_id, table.edit_secret)
+    flash(_("imported"), "ok")
+    return redirect(url_for("tables.show", public_id=table.public_id), 303)
 
 
 @bp.get("/j/<public_id>/<key>")
@@ -97,8 +112,7 @@ def rules(public_id: str):
 @bp.get("/t/<public_id>/export.json")
 def export_json(public_id: str):
     state = service.load(db(), open_table(public_id))
-    body = json.dumps(present.series_document(state), ensure_ascii=False, indent=1)
-    return Response(body, mimetype="application/json",
+    return Response(present.html_safe_json(present.series_document(state)), mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"})
 
 

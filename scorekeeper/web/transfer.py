@@ -1,0 +1,75 @@
+"""A table out and back in: its series document (``export.json``) becomes a new table.
+
+The document is the table's settings plus ``hands``, one record per hand row as
+``service.record_of`` writes it: ``{"summary": {...}}`` or ``{"log": {"events": [...]}}``,
+with ``choices``/``shown`` when four or more sit at the table. An import gets a new id
+and new secrets; its rows are checked by replaying them through the engine exactly as
+the app checks a change of hands, and a refused document stores nothing.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..engine.errors import EngineError
+from ..engine.series import config_from
+from ..store import tables as store
+from ..store.models import Table
+from . import service
+from .openapi import MAX_SEQ
+
+MAX_HANDS = 1000
+RECORD_KEYS = frozenset({"summary", "log", "choices", "shown"})
+
+
+def parse_json(data: bytes) -> Any:
+    """The JSON of an uploaded export; ``EngineError`` (bad_series) when it is not UTF-8 JSON."""
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise EngineError("bad_series", "The file is not a table's JSON export (UTF-8 JSON).", "") from None
+
+
+def _row(record: Any, path: str) -> dict[str, Any]:
+    """One hand record → what a hand row holds; refuses any shape the rows cannot keep."""
+    if not isinstance(record, dict) or ("summary" in record) == ("log" in record):
+        raise EngineError("bad_hand_record", "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.", path)
+    unknown = sorted(set(record) - RECORD_KEYS)
+    if unknown:
+        raise EngineError("bad_hand_record", f"Unknown field {unknown[0]!r} in the hand record.", f"{path}.{unknown[0]}")
+    seating = {k: record[k] for k in ("choices", "shown") if record.get(k)}
+    if any(not isinstance(v, dict) for v in seating.values()):
+        raise EngineError("bad_hand_record", "choices and shown are objects keyed by player.", path)
+    if "summary" in record:
+        if not isinstance(record["summary"], dict):
+            raise EngineError("bad_summary", "A hand summary is a JSON object.", f"{path}.summary")
+        return {"kind": "summary", "summary": record["summary"], "seating": seating or None, "events": []}
+    log = record["log"]
+    events = log.get("events") if isinstance(log, dict) and set(log) <= {"events"} else None
+    if not isinstance(events, list) or len(events) > MAX_SEQ or any(not isinstance(e, dict) for e in events):
+        raise EngineError("bad_hand_record", "A live hand is {\"log\": {\"events\": [{...}, ...]}}.", f"{path}.log")
+    return {"kind": "log", "summary": None, "seating": seating or None, "events": events}
+
+
+def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+    """An export → (title, settings, hand rows); the settings checked by the engine."""
+    if not isinstance(doc, dict):
+        raise EngineError("bad_series", "A table export is a JSON object.", "")
+    hands = doc.get("hands", [])
+    if not isinstance(hands, list) or len(hands) > MAX_HANDS:
+        raise EngineError("bad_series", f"hands is a list of at most {MAX_HANDS} hand records.", "hands")
+    settings = {k: v for k, v in doc.items() if k != "hands"}
+    config_from(settings)
+    title = settings.get("name", "")
+    if not isinstance(title, str) or len(title) > 120:
+        raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
+    return title, settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]
+
+
+def import_document(session: Session, doc: Any) -> Table:
+    """A new table from an export, or ``EngineError`` with nothing stored."""
+    title, settings, rows = read_document(doc)
+    return store.import_table(session, title, settings, rows,
+                              lambda table, hands, logs: service.replay_rows(table, hands, logs))
