@@ -108,7 +108,7 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
 # (compared whole, every time: nothing can be stale); a log that grew is replayed on from its
 # prefix. It is a cache of work, not a copy of the store: several app servers stay stateless.
 
-_MEMO_SIZE = 512  # entries of each kind, the least recently stored dropped first
+_MEMO_SIZE = 256  # entries of each kind (~20 KB a live hand), the least recently stored dropped first
 _memo: dict[tuple[str, int], tuple[Any, Any]] = {}
 _memo_lock = threading.Lock()
 
