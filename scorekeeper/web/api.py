@@ -20,7 +20,7 @@ from .access import open_table
 from .database import db
 from .errors import error_response
 from .limits import created, refused_key
-from .security import KEY_HEADER, csrf, level_for
+from .security import KEY_HEADER, csrf, level_for, presented_key
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -30,8 +30,13 @@ NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table"}
 
 @bp.before_request
 def _csrf_for_cookies():
-    """A write that rides on the session cookie needs the CSRF token; a key header does not."""
-    if request.method in MUTATING and request.endpoint not in NO_CREDENTIAL and not request.headers.get(KEY_HEADER):
+    """A write that rides on the session cookie needs the CSRF token; a key header does not.
+
+    A request with no secret at all is left to the access check, which answers 401.
+    """
+    public_id = (request.view_args or {}).get("public_id", "")
+    if (request.method in MUTATING and request.endpoint not in NO_CREDENTIAL
+            and not request.headers.get(KEY_HEADER) and presented_key(public_id)):
         try:
             csrf.protect()
         except CSRFError:
