@@ -566,7 +566,8 @@ def table_lines(summary: dict) -> list[str]:
 def report(results: dict) -> None:
     m, a = results["machine"], results["args"]
     print(f"load: {m['date']}  {m['machine']}, {m['cores']} cores, CPython {m['python']}; "
-          f"gunicorn gthread {m['workers']} workers × {m['threads']} threads; {m['connections']} connections saturating")
+          f"gunicorn gthread {m['workers']} workers × {m['threads']} threads; {m['connections']} connections saturating; "
+          f"load average {m['loadavg_before'][0]:.2f} before, {m['loadavg_after'][0]:.2f} after")
     for run in results["runs"]:
         info = run["paced_info"]
         print(f"\n{run['db']}: {run['tables']} tables × {run['phones']} phones (seeded in {run['seed_s']} s)")
@@ -605,6 +606,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 × 2 s")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)
+    # Stopped from outside: unwind, so the servers are stopped and the PostgreSQL schema dropped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.short:
         args.tables, args.duration, args.saturate, args.rounds = min(args.tables, 10), 3.0, 2.0, 1
 
@@ -626,7 +629,7 @@ def main(argv: list[str] | None = None) -> int:
                            "python": platform.python_version(),
                            "workers": int(os.environ.get("SCOREKEEPER_WORKERS", "2")),
                            "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
-                           "connections": args.connections},
+                           "connections": args.connections, "loadavg_before": os.getloadavg()},
                "args": vars(args), "runs": []}
     with tempfile.TemporaryDirectory(prefix="sk-load-") as workdir:
         hello = Gunicorn("load:hello_app()", {}, os.path.join(workdir, "gunicorn-hello.log"))
@@ -641,6 +644,7 @@ def main(argv: list[str] | None = None) -> int:
                         results["runs"].append(asyncio.run(run_app(args, db, url, script, workdir, hello)))
         finally:
             hello.stop()
+    results["machine"]["loadavg_after"] = os.getloadavg()
     report(results)
     if args.json:
         with open(args.json, "w") as f:
