@@ -11,7 +11,8 @@ from ..engine.hand_events import JUNK_REASONS
 from . import cardview, present, service
 from .access import can_edit, open_table
 from .database import db
-from .i18n import both
+from .i18n import both, current_lang
+from .messages import MESSAGES
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
 
@@ -75,6 +76,8 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
                 seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
                 number=index + 1, faces=cardview, initial=cardview.initial, junk_reasons=list(JUNK_REASONS),
                 months=list(MONTHS.items()))
+    if can_edit():
+        view.update(offline=offline_data(state.table, hand))
     if live:
         st = live.state.to_json()
         view.update(st=st, players_view=_players_view(st, classes), owners=live.state.captured(),
@@ -85,6 +88,26 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     view.update(deal=deal, result=deal.result if deal else None, next_dealer=nxt,
                 deal_json=deal.to_json(state.config.chip_value) if deal else None)
     return view
+
+
+QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
+              "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
+              "undo_wait", "got_it", "end_turn")
+QUEUE_BOTH = ("pending", "not_saved", "already_recorded", "go", "stop")
+
+
+def offline_data(table, hand) -> dict[str, Any]:
+    """What the script needs to keep this hand's taps on the phone while it is offline."""
+    ko = current_lang() == "ko"
+    return {
+        "key": f"{table.public_id}.{hand.id}",
+        "events": url_for("api.append_event", public_id=table.public_id, hand_id=hand.id),
+        "labels": {t: both(f"ev_{t}") for t in EVENTS if f"ev_{t}" in MESSAGES},
+        "junk": {r: both(f"junk_{r}") for r in JUNK_REASONS},
+        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH},
+        # The engine speaks English; Korean phones get the catalog's words for its codes.
+        "refuse": {k[len("refuse_"):]: v[0] for k, v in MESSAGES.items() if k.startswith("refuse_")} if ko else {},
+    }
 
 
 def reply(public_id: str, hand_id: int, status: int, message: str | None = None):

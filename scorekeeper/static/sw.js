@@ -1,0 +1,89 @@
+/* 고스톱 점수판 service worker: the app opens and the live hand reloads with no connection.
+   Served at /sw.js (scope: the whole site) with its configuration filled in by the server.
+   - the app shell (CSS, JS, icons, manifest) is fetched at install into a cache named after
+     its version; activating a new version deletes the old caches;
+   - pages (home and live hand pages) are network first: a fresh copy is kept, the kept copy
+     answers when the network does not (the page itself keeps it up to date as taps land);
+   - everything else (the API, polls, posts) goes to the network untouched. */
+"use strict";
+
+var SK = /*SK_CONFIG*/{};
+var SHELL = "sk-shell-" + SK.version;
+var PAGES = "sk-pages";           // shared with app.js, which refreshes the kept live hand page
+var KEEP_PAGES = 24;              // the most recently visited pages kept
+var NETWORK_WAIT_MS = 4000;       // a page from the network, or the kept copy after this long
+var pages = new RegExp(SK.pages);
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(SHELL).then(function (cache) {
+    return cache.addAll(SK.shell.map(function (url) { return new Request(url, { cache: "reload" }); }));
+  }).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf("sk-shell-") === 0 && name !== SHELL;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function offlinePage() {
+  var html = '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>오프라인 · offline</title>' +
+    '<link rel="stylesheet" href="' + SK.static + 'app.css"></head><body>' +
+    '<header class="top"><a class="brand" href="' + SK.home + '">고스톱 점수판</a></header><main>' +
+    '<h1>오프라인 · offline</h1><p>이 화면은 아직 이 폰에 없습니다. 연결되면 다시 여세요.</p>' +
+    '<p>This page is not kept on this phone yet: open it again when the connection is back.</p>' +
+    '<p><a class="btn wide" href="' + SK.home + '">처음 · Home</a></p></main></body></html>';
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function trim(cache) {
+  return cache.keys().then(function (keys) {
+    return Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map(function (k) { return cache.delete(k); }));
+  });
+}
+
+function page(event) {
+  var request = event.request;
+  var keep = pages.test(new URL(request.url).pathname);
+  var network = fetch(request).then(function (response) {
+    if (keep && response.ok && !response.redirected && response.type === "basic") {
+      var copy = response.clone();
+      event.waitUntil(caches.open(PAGES).then(function (cache) {
+        return cache.delete(request.url).then(function () { return cache.put(request.url, copy); })
+          .then(function () { return trim(cache); });
+      }));
+    }
+    return response;
+  });
+  var kept = caches.open(PAGES).then(function (cache) { return cache.match(request.url); });
+  var late = new Promise(function (resolve) { setTimeout(resolve, NETWORK_WAIT_MS); });
+  // The network first; the kept copy when it fails, or when it is slow and a copy exists.
+  return Promise.race([network, late.then(function () { return kept.then(function (hit) { return hit || network; }); })])
+    .catch(function () { return kept.then(function (hit) { return hit || offlinePage(); }); });
+}
+
+function shell(request) {
+  return caches.open(SHELL).then(function (cache) {
+    return cache.match(request).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (response.ok) { cache.put(request, response.clone()); }
+        return response;
+      });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") { return; }
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  if (request.mode === "navigate") {
+    event.respondWith(page(event));
+  } else if (url.pathname.indexOf(SK.static) === 0 || SK.shell.indexOf(url.pathname) >= 0) {
+    event.respondWith(shell(request));
+  }
+});
