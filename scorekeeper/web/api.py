@@ -79,6 +79,9 @@ def score():
 @bp.post("/tables")
 def create_table():
     doc = _body()
+    if "hands" in doc:
+        raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
+                          "hands")
     config_from(doc)
     table = store.create_table(db(), str(doc.get("name") or "")[:120], doc)
     created()

@@ -5,6 +5,8 @@ from typing import Any
 
 from ..engine.errors import ERROR_CODES, EngineError
 from ..engine.hand import EVENTS
+from ..engine.rules import PRESETS
+from ..engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from .errors import WEB_ERROR_CODES
 from .service import TableState
 
@@ -110,6 +112,25 @@ def _op(summary: str, ok: dict, body: str | None = None, read_only: bool = True,
     return op
 
 
+def _series_properties() -> dict:
+    """A table's settings, as ``engine.series.config_from`` takes them."""
+    return {
+        "name": {"type": "string", "maxLength": 120}, "note": {"type": "string"},
+        "players": {"type": "array", "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS, "uniqueItems": True,
+                    "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME}},
+        "rules": {"type": "object", "additionalProperties": False, "properties": {
+            "preset": {"type": "string", "enum": list(PRESETS)},
+            "options": {"type": "object", "description": "House-rule options by name (`scorekeeper rules`)."}}},
+        "chip_value": {"type": "number", "minimum": 0, "maximum": 1e9},
+        "currency": {"type": "string", "maxLength": 8},
+        "length": {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH, "nullable": True},
+        "first_dealer": {"type": "string", "nullable": True, "description": "One of the players (default: the draw's, or the first)."},
+        "draw": {"type": "object", "additionalProperties": False, "properties": {
+            "time": {"type": "string", "enum": ["night", "day"]}, "cards": {"type": "object"},
+            "redraws": {"type": "array", "items": {"type": "object"}}}},
+    }
+
+
 def document() -> dict:
     """The OpenAPI 3 document of this API."""
     table, hand = {"$ref": "#/components/parameters/table"}, {"$ref": "#/components/parameters/hand"}
@@ -175,18 +196,14 @@ def document() -> dict:
                     "chip_value": {"type": "number", "minimum": 0}}},
                 "Result": {"type": "object", "properties": {"ok": {"type": "boolean"}, "scores": obj,
                            "payments": {"type": "array", "items": obj}, "net": obj}},
-                "SeriesConfig": {"type": "object", "required": ["players"], "properties": {
-                    "name": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 7},
-                    "rules": obj, "chip_value": {"type": "number"}, "currency": {"type": "string"},
-                    "length": {"type": "integer", "nullable": True}, "first_dealer": {"type": "string"}, "draw": obj}},
-                "SeriesExport": {"type": "object", "required": ["players"], "properties": {
-                    "name": {"type": "string", "maxLength": 120},
-                    "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 7},
-                    "rules": obj, "chip_value": {"type": "number"}, "currency": {"type": "string"},
-                    "length": {"type": "integer", "nullable": True}, "first_dealer": {"type": "string"}, "draw": obj,
-                    "hands": {"type": "array", "items": {"type": "object", "properties": {
-                        "summary": obj, "log": {"type": "object", "properties": {"events": {"type": "array", "items": obj}}},
-                        "choices": obj, "shown": obj}}}}},
+                "SeriesConfig": {"type": "object", "required": ["players"], "additionalProperties": False,
+                                 "properties": _series_properties()},
+                "SeriesExport": {"type": "object", "required": ["players"], "additionalProperties": False,
+                                 "properties": _series_properties() | {"hands": {"type": "array", "items": {
+                                     "type": "object", "additionalProperties": False, "properties": {
+                                         "summary": obj, "choices": obj, "shown": obj,
+                                         "log": {"type": "object", "additionalProperties": False, "properties": {
+                                             "events": {"type": "array", "items": obj}}}}}}}},
                 "Created": {"type": "object", "properties": {"id": {"type": "string"}, "edit_key": {"type": "string"},
                             "view_key": {"type": "string"}, "edit_link": {"type": "string"}, "view_link": {"type": "string"}}},
                 "NewHand": {"type": "object", "properties": {"summary": obj, "log": obj, "choices": obj, "shown": obj,
