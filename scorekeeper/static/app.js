@@ -80,6 +80,8 @@
     if (!form.hasAttribute("data-undo") && queue.takes()) { queue.add(eventOf(data)); return; }
     if (busy) { return; }
     var tap = form.hasAttribute("data-undo") || !queue.on ? null : { seq: parseInt(data.get("seq"), 10), event: eventOf(data) };
+    // Cards on their way are not picked again by a tap made before the answer comes back.
+    $$("input[name=cards]:checked", region).forEach(function (i) { i.disabled = true; });
     post(form.getAttribute("action"), data, tap);
   });
 
@@ -221,7 +223,7 @@
         if (bar) {
           var warn = el("a", "badge notes-count", "⚠ " + notes.length);
           warn.href = "#queue-notes";
-          bar.insertBefore(warn, bar.children[1] || null);
+          bar.firstElementChild.append(" ", warn);
         }
         if (fresh && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
         fresh = false;
@@ -252,19 +254,19 @@
         panel.appendChild(list);
       }
       anchor.after(panel);
+      if (q.length) { layOver(q, panel); }
       if (bar && q.length) {
         var badge = el("a", "badge pending-count", q.length + " " + T.pending);
         badge.href = "#queue";
-        bar.insertBefore(badge, bar.children[1] || null);
+        bar.firstElementChild.append(" ", badge);
       }
-      if (q.length) { layOver(q, panel); }
     }
 
     function layOver(q, panel) {
       // Cards taken by pending captures, the pending log lines, whose turn it will be.
       var order = $$("section.player[data-player]", region).map(function (s) { return s.dataset.player; });
       var current = region.dataset.current || null, deciding = region.dataset.decide || null;
-      var asked = null, over = false;
+      var asked = null, over = false, ask = null;
       var log = $("#log ol", region);
       q.forEach(function (it) {
         var e = it.event;
@@ -287,7 +289,7 @@
       var hint = el("p", "hint", over ? T.pending_over : T.pending_scores);
       panel.appendChild(hint);
       if (asked && q[q.length - 1].event.type === "end_turn") {
-        var ask = el("div", "actions ask");
+        ask = el("div", "actions ask");
         ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
         ["go", "stop"].forEach(function (t) {
           var b = el("button", "btn " + t, T[t]);
@@ -295,11 +297,12 @@
           b.setAttribute("data-queue-event", JSON.stringify({ type: t, player: asked }));
           ask.appendChild(b);
         });
-        panel.appendChild(ask);
       }
       var prompt = $(".prompt", region);
       if (prompt && !deciding && region.dataset.decide) { prompt.hidden = true; }
       var endTurn = formFor("end_turn");
+      // Where the thumb is: just above the End turn button that was tapped.
+      if (ask) { if (endTurn) { endTurn.before(ask); } else { panel.appendChild(ask); } }
       if (endTurn && current && !over) {
         endTurn.hidden = !!deciding;
         endTurn.querySelector("input[name=player]").value = current;

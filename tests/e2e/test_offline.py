@@ -79,10 +79,11 @@ def test_taps_offline_wait_and_are_sent_in_order(new_context, live_server, shot)
     # The turn moves on in the view; the engine settles it when the taps are saved. Three
     # brights reach the target: whether Mina is asked is the engine's to say, so the phone offers it.
     expect(page.locator("form:has(input[name=type][value=end_turn]) button")).to_have_text("End turn · Jun")
-    expect(page.locator("#queue .ask")).to_contain_text("If Mina was asked go or stop:")
-    page.locator("#queue .ask button.go").click()
+    expect(page.locator(".ask")).to_contain_text("If Mina was asked go or stop:")
+    shot(page, "21a-offline-ask-go-stop", full_page=False)
+    page.locator(".ask button.go").click()
     expect(pending(page)).to_have_text("3")
-    expect(page.locator("#queue .ask")).to_have_count(0)
+    expect(page.locator(".ask")).to_have_count(0)
     pick(page, "Jun", ["2a"])
     expect(pending(page)).to_have_text("4")
     expect(page.locator("#queue")).to_contain_text("대기 중 pending")
@@ -90,6 +91,7 @@ def test_taps_offline_wait_and_are_sent_in_order(new_context, live_server, shot)
     expect(page.locator(".turn-bar a.pending-count")).to_have_text("4 대기 중 pending")
     page.locator("#queue details.pending-list > summary").click()
     expect(page.locator("#queue li.pend")).to_have_count(4)
+    page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, "21-offline-pending", full_page=False)
     # Undo offline takes back the last pending tap, and nothing reached the server.
     page.locator("form[data-undo] button").click()
@@ -187,6 +189,7 @@ def test_offline_reload_keeps_the_hand_and_the_pending_taps(new_context, live_se
     create_table(page, live_server)
     worker_ready(page)
     start_live(page)
+    page.goto(live_server + "/lang/ko?next=" + page.url.split(live_server, 1)[1])  # the table's language
     pick(page, "Mina", ["1g"])  # online: the kept copy follows the region
     expect(page.locator("input[name=cards][value='1g']")).to_be_disabled()
     page.wait_for_timeout(800)  # the copy is written half a second after the update
@@ -199,6 +202,9 @@ def test_offline_reload_keeps_the_hand_and_the_pending_taps(new_context, live_se
     expect(page.locator("input[name=cards][value='1g']")).to_be_disabled()  # the saved tap
     expect(pending(page)).to_have_text("1")                             # the pending one
     expect(page.locator("label.hc.pend:has(input[value='3g'])")).to_be_visible()
+    expect(page.locator("#queue")).to_contain_text("연결이 없습니다")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, "23-offline-reload-ko", full_page=False)
     context.set_offline(False)
     wait_saved(page)
     expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("0")
@@ -214,3 +220,31 @@ def test_taps_waiting_for_another_hand_are_pointed_at(page, live_server):
     page.reload()
     expect(page.locator("main > p.refusal a")).to_have_attribute("href", f"/t/{public_id}/hands/7")
     expect(page.locator("main > p.refusal")).to_contain_text("taps not sent yet")
+
+
+def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, live_server):
+    context = new_context()
+    page = context.new_page()
+    create_table(page, live_server)
+    key = edit_link(page).rsplit("/", 1)[1]
+    start_live(page)
+    hand_url = page.url
+    held = []
+    page.route("**/t/*/hands/*/events", lambda route: held.append(route), times=1)
+    pick(page, "Mina", ["1g"])          # its answer is slow to come
+    page.wait_for_function("() => document.documentElement.classList.contains('busy')")
+    pick(page, "Mina", ["3g"])          # tapped meanwhile: queued behind it, not ignored
+    expect(pending(page)).to_have_text("1")
+    held[0].continue_()
+    wait_saved(page)
+    assert [e["cards"] for e in api_events(live_server, hand_url, key)] == [["1g"], ["3g"]]
+
+    # A server in trouble (503) keeps the tap, which is sent again shortly.
+    page.route("**/api/v1/tables/*/hands/*/events", lambda route: route.fulfill(status=503, body="down"), times=1)
+    context.set_offline(True)
+    pick(page, "Mina", ["8g"])
+    context.set_offline(False)
+    expect(page.locator("#queue")).to_contain_text("The server does not answer")
+    wait_saved(page)
+    assert [e["cards"] for e in api_events(live_server, hand_url, key)] == [["1g"], ["3g"], ["8g"]]
+    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("3")
