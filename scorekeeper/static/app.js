@@ -246,7 +246,7 @@
         list.appendChild(el("summary", "pend", describe(q[q.length - 1].event) + (q.length > 1 ? " (+" + (q.length - 1) + ")" : "")));
         var ol = el("ol");
         q.forEach(function (it) {
-          var li = el("li", "pend" + (it === sending ? " sending" : ""), describe(it.event));
+          var li = el("li", "pend" + (sending && it.id === sending.id ? " sending" : ""), describe(it.event));
           li.appendChild(el("span", "tag", T.pending));
           ol.appendChild(li);
         });
@@ -279,7 +279,7 @@
           deciding = null;
           asked = null;
         } else { asked = null; }
-        if (["stop", "nagari", "chongtong", "four_on_table", "showdown_accept"].indexOf(e.type) >= 0) { over = true; }
+        if (["stop", "nagari", "chongtong", "four_on_table"].indexOf(e.type) >= 0) { over = true; }
         if (log) {
           var li = el("li", "pend", describe(e));
           li.appendChild(el("span", "tag", T.pending));
@@ -498,7 +498,7 @@
     document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
     overlay();
     flush();
-    return { on: true, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush };
+    return { on: true, key: cfg.key, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush };
   }());
 
   // -- the installable app: its service worker, and the kept copy of this page ---------
@@ -538,7 +538,7 @@
   // -- taps still waiting on this phone for a hand not on screen: never forgotten quietly --
   var tableId = document.body.dataset.table;
   if (tableId) {
-    var onScreen = $("#live-data") ? "sk.q." + JSON.parse($("#live-data").textContent).key : null;
+    var onScreen = queue.on ? "sk.q." + queue.key : null;
     var queues = "sk.q." + tableId + ".";
     var waiting = [];
     try {

@@ -248,3 +248,25 @@ def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, 
     wait_saved(page)
     assert [e["cards"] for e in api_events(live_server, hand_url, key)] == [["1g"], ["3g"], ["8g"]]
     expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("3")
+
+
+def test_worker_keeps_the_shell_under_its_version_and_drops_old_ones(new_context, live_server):
+    context = new_context()
+    page = context.new_page()
+    page.goto(live_server + "/")
+    worker_ready(page)
+    with urllib.request.urlopen(live_server + "/sw.js", timeout=5) as response:
+        script = response.read().decode()
+    version = json.loads(script.split("var SK = ", 1)[1].split(";\n", 1)[0])["version"]
+    page.reload()  # now through the worker, which keeps the page
+    page.wait_for_function("() => caches.keys().then(k => k.includes('sk-pages'))")
+    assert f"sk-shell-{version}" in page.evaluate("() => caches.keys()")
+    kept = page.evaluate(f"() => caches.open('sk-shell-{version}').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))")
+    assert {"/static/app.js", "/static/app.css", "/static/icon-192.png", "/manifest.webmanifest"} <= set(kept)
+
+    # A new version (the shell changed) activates at once and deletes the old shell cache.
+    context.route("**/sw.js", lambda route: route.fulfill(status=200, body=script.replace(version, "0123456789ab"),
+                                                          headers={"Content-Type": "text/javascript"}))
+    page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+    page.wait_for_function("() => caches.keys().then(k => k.includes('sk-shell-0123456789ab'))", timeout=10_000)
+    page.wait_for_function(f"() => caches.keys().then(k => !k.includes('sk-shell-{version}'))", timeout=10_000)
