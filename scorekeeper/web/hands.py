@@ -143,6 +143,8 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
                 errors = err.errors
             else:
                 return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
+    elif request.method == "POST":
+        errors = quick.field_problems(form)
     return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
 
 

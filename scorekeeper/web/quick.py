@@ -113,6 +113,25 @@ def past_seating(deal, hand):
     return NextSeating(deal.seating, choices, [], bool(choices))
 
 
+def field_problems(form) -> list[dict[str, Any]]:
+    """The form's own refusals (a tampered select, a number out of range) as coded errors."""
+    out: list[dict[str, Any]] = []
+
+    def walk(name: str, errs) -> None:
+        if isinstance(errs, dict):
+            for key, sub in errs.items():
+                walk(f"{name}-{key}" if name else str(key), sub)
+        elif isinstance(errs, (list, tuple)):
+            for i, e in enumerate(errs):
+                if isinstance(e, (dict, list, tuple)):
+                    walk(f"{name}-{i}", e)
+                else:
+                    out.append({"code": "bad_value", "message": f"{name}: {e}", "path": ""})
+
+    walk("", form.errors)
+    return out
+
+
 def render(state, form, seat, result, errors, hand=None):
     from flask import render_template
 
