@@ -76,3 +76,32 @@ def test_api_with_key_needs_no_token(client):
     assert r.status_code == 201
     assert client.post("/api/v1/score", json={"players": ["A", "B"], "captures": {},
                                               "outcome": {"type": "nagari"}}).status_code == 200
+
+
+def test_every_form_refuses_a_post_without_the_token(csrf_app, client):
+    """Walks the url map: every POST outside the API, and every API write riding on the cookie,
+    without the token is a coded 400 and changes nothing. A new form cannot forget CSRF."""
+    from .walk import MUTATING, Scene, build, counts, rows_of, rules
+
+    def make_table(**_):
+        from .conftest import Table
+
+        created = client.post("/api/v1/tables", json={"players": ["A", "B", "C"], "first_dealer": "A"}).get_json()
+        return Table(client, created)
+
+    scene = Scene.make(make_table)
+    scene.table.enter()
+    walked = 0
+    for rule in rules(csrf_app, MUTATING):
+        if rule.endpoint in ("api.score", "api.create_table", "api.import_table"):
+            continue  # no secret, no cookie: nothing for a forged request to ride on
+        for hand in (scene.summary_hand, scene.live_hand):
+            url = build(csrf_app, rule, scene.values(hand))
+            before = counts(csrf_app), rows_of(csrf_app, scene.table.id)
+            r = client.open(url, method=sorted(rule.methods & MUTATING)[0],
+                            data={"seq": "1", "type": "nagari", "count": "2", "confirm": "y", "code": "x.y"})
+            assert r.status_code == 400, (rule.rule, r.status_code)
+            assert (b'data-code="csrf"' in r.data) or r.get_json()["errors"][0]["code"] == "csrf", rule.rule
+            assert (counts(csrf_app), rows_of(csrf_app, scene.table.id)) == before, rule.rule
+        walked += 1
+    assert walked >= 12
