@@ -104,7 +104,7 @@ ERRORS = {
 }
 
 
-def _op(summary: str, ok: dict, body: str | None = None, read_only: bool = True, errors=("401", "404")) -> dict:
+def _op(summary: str, ok: dict, body: str | None = None, read_only: bool = True, errors=("401", "404", "429")) -> dict:
     op: dict[str, Any] = {"summary": summary, "responses": ok | {k: ERRORS[k] for k in errors}}
     if body:
         op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
@@ -134,16 +134,17 @@ def _series_properties() -> dict:
 def document() -> dict:
     """The OpenAPI 3 document of this API."""
     table, hand = {"$ref": "#/components/parameters/table"}, {"$ref": "#/components/parameters/hand"}
-    write = ("400", "401", "403", "404", "413", "422")
+    write = ("400", "401", "403", "404", "413", "422", "429")
     paths = {
         "/score": {"post": {"summary": "Score one hand summary (the engine contract).", "security": [],
                             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Summary"}}}},
-                            "responses": {"200": _resp("The result.", "Result"), "413": ERRORS["413"],
+                            "responses": {"200": _resp("The result.", "Result"), "413": ERRORS["413"], "429": ERRORS["429"],
                                           "422": _resp("Invalid summary: coded errors.", "Error")}}},
         "/tables": {"post": {"summary": "Create a table (a series).", "security": [],
                              "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesConfig"}}}},
                              "responses": {"201": _resp("Created: id and both secrets.", "Created"),
-                                           "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"]}}},
+                                           "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"],
+                                           "429": ERRORS["429"]}}},
         "/tables/import": {"post": {"summary": "Create a new table (new id and secrets) from a table's export.json.",
                                     "security": [],
                                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesExport"}}}},

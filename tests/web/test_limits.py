@@ -97,3 +97,13 @@ def test_limits_follow_the_client_behind_a_trusted_proxy(tmp_path):
 def test_limits_off_by_config(client):
     for i in range(40):
         assert client.get(f"/t/nosuch{i}").status_code == 404
+
+
+def test_every_api_operation_documents_the_429():
+    from scorekeeper.web.openapi import document
+
+    for path, ops in document()["paths"].items():
+        for method, op in ops.items():
+            if method != "parameters":
+                assert op["responses"]["429"]["content"]["application/json"]["schema"] == {
+                    "$ref": "#/components/schemas/Error"}, (method, path)
