@@ -6,8 +6,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import STOP_A
-
 
 def test_404_html_and_json(client):
     r = client.get("/nowhere")
