@@ -101,6 +101,9 @@
       headers: { "If-None-Match": '"v' + region.dataset.version + '"' }
     }).then(function (r) {
       showOffline(false);
+      // The key no longer opens this table (or the table is gone): stop asking, so a
+      // forgotten page does not spend this address's budget for guessing keys.
+      if (r.status === 401 || r.status === 403 || r.status === 404) { delete region.dataset.poll; }
       return r.status === 200 ? r.json() : null;
     }).then(function (body) {
       if (body && String(body.version) !== region.dataset.version) { refresh(); }
