@@ -12,6 +12,7 @@ import secrets
 from typing import Any, Callable
 
 from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -91,7 +92,7 @@ def get_table(session: Session, public_id: str) -> Table | None:
     return session.scalar(_TABLE, {"public_id": public_id})
 
 
-def poll_row(session: Session, public_id: str):
+def poll_row(session: Session | Connection, public_id: str):
     """What a poll needs of a table (its id, secrets and version) as a row, or None."""
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None

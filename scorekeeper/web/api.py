@@ -17,7 +17,7 @@ from ..store import tables as store
 from ..store.tables import Conflict
 from . import openapi, service, transfer
 from .access import open_table
-from .database import db
+from .database import db, reader_engine
 from .errors import error_response
 from .limits import created, refused_key
 from .security import KEY_HEADER, csrf, level_for, presented_key
@@ -111,8 +111,12 @@ def get_table(public_id: str):
 
 @bp.get("/tables/<public_id>/version")
 def version(public_id: str):
-    """What phones poll: the few columns it needs, without loading the table (as open_table checks)."""
-    row = store.poll_row(db(), public_id)
+    """What phones poll: the few columns it needs, on a bare connection (as open_table checks).
+
+    Most requests are polls; an ORM session around one SELECT costs as much as the rest of it.
+    """
+    with reader_engine().connect() as conn:
+        row = store.poll_row(conn, public_id)
     if row is None or level_for(row) is None:
         refused_key()
         raise NotFound() if row is None else Unauthorized()

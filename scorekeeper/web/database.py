@@ -34,6 +34,11 @@ def db() -> Session:
 SAFE = {"GET", "HEAD"}
 
 
+def reader_engine():
+    """The engine for a lone read outside the request's session: a poll needs no ORM session."""
+    return current_app.extensions["sk_reader"]
+
+
 def _close_session(_exc) -> None:
     session = g.pop("sk_db", None)
     if session is not None:
