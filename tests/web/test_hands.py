@@ -245,3 +245,13 @@ def test_gwangpalli_quick_entry(make_table, client):
 def test_hand_pages_need_access(make_table, client, path):
     t = make_table()
     assert client.get(f"{t.url}{path}").status_code == 401
+
+
+def test_showdown_offer_asks_the_right_hand_player(table, client):
+    """The showdown prompt: answer buttons for the player who must answer, as live appends."""
+    hand = int(client.post(f"{table.url}/hands", data={"count": "0"}).headers["Location"].rsplit("/", 1)[1])
+    r = post_event(client, table, hand, 0, type="showdown_offer", player="A")
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    assert 'name="type" value="showdown_accept"' in html and 'name="type" value="showdown_refuse"' in html
+    assert re.search(r'name="player" value="[^"]+"', html.split('value="showdown_accept"')[1])
