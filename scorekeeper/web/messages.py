@@ -216,4 +216,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_must_answer": ("먼저 쇼당에 답해야 합니다.", ""),
     "refuse_rule_off": ("이 판의 규칙에 없는 것입니다.", ""),
     "refuse_not_at_deal": ("패를 돌릴 때만 할 수 있습니다.", ""),
+    # == issue 8 (engine: new options and events): new keys below this line ==
+    #
+    #
+    # (end of issue 8)
+    #
+    # == issue 10 (hardening): new keys below this line ==
+    #
+    #
+    # (end of issue 10)
+    #
+    # == issue 11 (push updates): new keys below this line ==
+    #
+    #
+    # (end of issue 11)
+    #
+    # == issue 12 (the live hand): new keys below this line ==
+    #
+    #
+    # (end of issue 12)
+    #
+    # == issue 13 (Korean first and the screens around the hand): new keys below this line ==
+    #
+    #
+    # (end of issue 13)
+    #
 }
