@@ -23,7 +23,7 @@ from .rules import DEFAULT_PRESET, Rules, rules_from
 
 FIELDS = frozenset({
     "rules", "players", "dealer", "nagari_carry", "captures", "junk", "gos", "last_go", "shakes", "bombs",
-    "outcome", "dokbak", "showdown", "fixed", "mission", "weol_yak", "chip_value",
+    "outcome", "dokbak", "showdown", "fixed", "mission", "weol_yak", "chip_value", "score_at_last_go",
 })
 MAX_NAME = 40
 
@@ -165,6 +165,19 @@ def _gos(c: _Checker, doc: dict, players) -> dict[str, int]:
             out[p] = n
         else:
             c.add("bad_value", "gos is a whole number from 0 to 20.", f"gos.{p}")
+    return out
+
+
+def _last_go_scores(c: _Checker, doc: dict, players, gos: dict[str, int]) -> dict[str, int]:
+    """The score toward the target at each player's last go (a live hand knows it, RULES.md §11.1)."""
+    out = {}
+    for p, n in _per_player(c, doc, "score_at_last_go", players).items():
+        if not _int(n, 0, 500):
+            c.add("bad_value", "score_at_last_go is a whole number of points.", f"score_at_last_go.{p}")
+        elif not gos.get(p):
+            c.add("bad_value", f"{p} said no go, so has no score at a last go.", f"score_at_last_go.{p}")
+        else:
+            out[p] = n
     return out
 
 
@@ -361,6 +374,7 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     captures = _captures(c, doc, players, rules)
     junk = _junk(c, doc, players, captures, rules)
     gos = _gos(c, doc, players)
+    last_go_scores = _last_go_scores(c, doc, players, gos)
     shakes, bombs = _months(c, doc, "shakes", players), _months(c, doc, "bombs", players)
     _check_months(c, shakes, bombs, captures, rules)
     outcome = _outcome(c, doc, players, rules)
@@ -368,6 +382,7 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
         dokbak=_dokbak(c, doc, players, outcome, gos, rules),
         showdown=_showdown(c, doc, players, outcome),
         fixed=_fixed(c, doc, players, rules, outcome),
+        score_at_last_go=last_go_scores,
         **_extras(c, doc, players, rules),
     )
     if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \

@@ -47,6 +47,9 @@ ERROR_CODES: dict[str, str] = {
     "no_showdown": "No showdown is waiting for an answer.",
     "showdown_needs_three": "A showdown (쇼당) is offered only at a three-player hand.",
     "last_turn": "On the last player's last turn sseul, ttadak and chok take no junk.",
+    "not_weol_yak": "Weol-yak (월약) is taking all four cards of a month on one's first turn.",
+    "not_own_stack": "Ja-ppuk (자뻑) captures one's own stack; the log shows the stack is another player's.",
+    "unknown_field": "A field the engine does not know (it would be ignored, so it is refused).",
     # The series (engine/series.py, dealer.py, gwangpalli.py, settle.py, replay.py).
     "bad_series": "The series document is not a JSON object of the documented shape.",
     "bad_series_players": "A series needs 2 to 7 distinct, named players at the table.",

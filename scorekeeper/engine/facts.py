@@ -83,6 +83,7 @@ class HandFacts:
     weol_yak: tuple[str, ...] = ()
     chip_value: float = 100
     dealer: str | None = None
+    score_at_last_go: dict[str, int] = field(default_factory=dict)  # where known: a live hand
 
     def opponents(self, player: str) -> tuple[str, ...]:
         return tuple(p for p in self.players if p != player)

@@ -37,11 +37,14 @@ type                 fields (``?`` optional)                        effect
 ``four_on_table``    month                                          four of a month on the table: void deal (or
                                                                     the dealer's win, ``void_deal_chongtong``)
 ``nagari``           –                                              the cards ran out with no stop
+``weol_yak``         player                                         월약: the player took all four cards of a
+                                                                    month on their first turn (rules ×4)
+``mission``          multiplier 2–9                                 미션: the multiplier drawn for the hand
 ===================  =============================================  ==============================================
 
 Every event may also carry ``note``, ``at``, ``by``, ``id`` or ``seq`` for the app;
 the engine ignores them. While a player must say go or stop (``must_decide``) only
-``go``, ``stop`` and ``oe_myeon`` are taken; while a showdown waits for an answer
+``go``, ``stop`` and the facts ``oe_myeon``, ``weol_yak`` and ``mission`` are taken; while a showdown waits for an answer
 (``must_answer``) only the answers.
 
 >>> setup = HandSetup.create(["A", "B"], "A")
@@ -59,7 +62,7 @@ from .errors import EngineError
 from .hand_events import (
     JUNK_REASONS, SOURCES, on_bomb, on_capture, on_chongtong, on_end_turn, on_four_on_table, on_go,
     on_nagari, on_oe_myeon, on_ppuk, on_shake, on_showdown_accept, on_showdown_offer, on_showdown_refuse,
-    on_stop, on_take_junk,
+    on_mission, on_stop, on_take_junk, on_weol_yak,
 )
 from .hand_state import HandSetup, HandState, Outcome, PlayerState
 
@@ -78,7 +81,8 @@ class EventKind:
     handler: Callable[[HandState, dict], HandState]
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
-    while_deciding: bool = False  # taken while a player must say go or stop
+    while_deciding: bool = False  # taken from the decider while a player must say go or stop
+    fact: bool = False  # a fact of the hand: taken while anyone must say go or stop
     answers_showdown: bool = False
 
 
@@ -94,10 +98,12 @@ EVENTS: dict[str, EventKind] = {
     "showdown_offer": EventKind(on_showdown_offer, ("player",)),
     "showdown_accept": EventKind(on_showdown_accept, ("player",), answers_showdown=True),
     "showdown_refuse": EventKind(on_showdown_refuse, ("player",), answers_showdown=True),
-    "oe_myeon": EventKind(on_oe_myeon, ("player",), ("last_card",), while_deciding=True),
+    "oe_myeon": EventKind(on_oe_myeon, ("player",), ("last_card",), fact=True),
     "chongtong": EventKind(on_chongtong, (), ("player", "month", "players")),
     "four_on_table": EventKind(on_four_on_table, ("month",)),
     "nagari": EventKind(on_nagari),
+    "weol_yak": EventKind(on_weol_yak, ("player",), fact=True),
+    "mission": EventKind(on_mission, ("multiplier",), fact=True),
 }
 
 
@@ -128,6 +134,7 @@ def _check_field(name: str, v: Any) -> None:
         "reason": lambda: v in JUNK_REASONS,
         "give": lambda: isinstance(v, dict),
         "last_card": lambda: isinstance(v, bool),
+        "multiplier": lambda: isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 9,
     }[name]()
     if not ok:
         raise EngineError("bad_event", _FIELD_HELP[name], name)
@@ -141,6 +148,7 @@ _FIELD_HELP = {
     "reason": f"reason is one of {', '.join(JUNK_REASONS)} (a bomb takes its junk itself).",
     "give": "give is an object: giver → list of card codes.",
     "last_card": "last_card is true or false.",
+    "multiplier": "multiplier is the mission's multiplier, a whole number from 2 to 9.",
 }
 
 
@@ -171,7 +179,7 @@ def _check_moment(state: HandState, event: dict, kind: EventKind) -> None:
     if state.must_answer and not kind.answers_showdown:
         raise EngineError("must_answer", f"{state.must_answer} must first answer the showdown.")
     decider = state.must_decide
-    if decider and (not kind.while_deciding or event["type"] != "oe_myeon" and event["player"] != decider):
+    if decider and not kind.fact and (not kind.while_deciding or event["player"] != decider):
         raise EngineError("must_decide", f"{decider} must first say go or stop.")
 
 

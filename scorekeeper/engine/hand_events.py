@@ -321,3 +321,24 @@ def on_nagari(s: HandState, ev: dict) -> HandState:
     """The table says the cards ran out with no stop (when turns were not tapped in)."""
     went_go = any(p.gos for p in s.players)
     return replace(s, outcome=Outcome("nagari", reason="go_not_raised" if went_go else "declared"))
+
+
+def on_weol_yak(s: HandState, ev: dict) -> HandState:
+    """월약: a fact of the hand, recorded as the summary's ``weol_yak`` (RULES.md §11.9)."""
+    name = ev["player"]
+    if not s.rules.weol_yak:
+        refuse("rule_off", "The table's rules play no weol-yak (월약).")
+    if name in s.weol_yak:
+        refuse("bad_event", f"{name}'s weol-yak is already recorded.", "player")
+    if (name, "four") not in s.feats:
+        refuse("not_weol_yak", f"{name} did not take all four cards of a month on their first turn.", "player")
+    return replace(s, weol_yak=s.weol_yak + (name,))
+
+
+def on_mission(s: HandState, ev: dict) -> HandState:
+    """미션: the multiplier drawn for the hand, recorded as the summary's ``mission``."""
+    if not s.rules.missions:
+        refuse("rule_off", "The table's rules play no missions (미션).")
+    if s.mission > 1:
+        refuse("bad_event", f"This hand's mission (×{s.mission}) is already recorded: undo it to change it.")
+    return replace(s, mission=ev["multiplier"])

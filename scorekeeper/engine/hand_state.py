@@ -19,6 +19,7 @@ from .scoring import Score, best_score
 # RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}
 MAX_NAME = 40
+SETUP_FIELDS = frozenset({"players", "dealer", "rules", "nagari_carry", "chip_value"})
 
 # First-turn feats (player, feat) → the fixed payment they earn, when the rules pay it.
 FEAT_PAYMENTS = {
@@ -75,10 +76,14 @@ class HandSetup:
 
     @classmethod
     def from_json(cls, doc: Any) -> "HandSetup":
-        """The ``setup`` object of a hand document."""
+        """The ``setup`` object of a hand document; an unknown field is refused, never dropped."""
         if not isinstance(doc, dict):
             raise EngineError("bad_value", "setup is an object: players, dealer, rules, nagari_carry, chip_value.",
                               "setup")
+        for key in doc:
+            if key not in SETUP_FIELDS:
+                hint = " (a mission or weol-yak is an event of the hand)" if key in ("mission", "weol_yak") else ""
+                raise EngineError("unknown_field", f"A hand set-up has no field {key!r}{hint}.", f"setup.{key}")
         spec = doc.get("rules") or {}
         if isinstance(spec, str):
             spec = {"preset": spec}
@@ -209,6 +214,8 @@ class HandState:
     oe_myeon: OeMyeon | None = None
     feats: tuple[tuple[str, str], ...] = ()  # first-turn (player, feat), in order
     go_order: tuple[str, ...] = ()  # who said each go, in order
+    mission: int = 1  # the mission multiplier drawn for the hand (RULES.md §11.9)
+    weol_yak: tuple[str, ...] = ()  # players who took all four of a month on their first turn
     outcome: Outcome | None = None
     seq: int = 0  # events applied
 
@@ -322,6 +329,7 @@ class HandState:
             "nagari_carry": self.setup.nagari_carry,
             "captures": {p.name: list(p.captures) for p in players},
             "gos": {p.name: p.gos for p in players if p.gos},
+            "score_at_last_go": {p.name: p.score_at_last_go for p in players if p.gos},
             "shakes": {p.name: list(p.shakes) for p in players if p.shakes},
             "bombs": {p.name: list(p.bombs) for p in players if p.bombs},
             "outcome": self.outcome.to_summary(),
@@ -329,6 +337,10 @@ class HandState:
             "fixed": self.fixed(),
             "chip_value": self.setup.chip_value,
         }
+        if self.mission > 1:
+            out["mission"] = self.mission
+        if self.weol_yak:
+            out["weol_yak"] = list(self.weol_yak)
         out.update(self._stop_extras())
         return out
 

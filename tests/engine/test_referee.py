@@ -52,7 +52,7 @@ def test_cup_choice_after_a_go_must_pass_the_stop_check_against_the_last_go():
     a = state.player("A")
     assert a.score_at_last_go == 4 and state.score("A").toward_target == 5
     result = state.result()
-    assert result["scores"]["A"]["counted_as"] == {"9a": "junk"}
+    assert result["scores"]["A"]["counted_as"]["9a"] == "junk"
     assert {(p["from"], p["points"]) for p in result["payments"]} == {("B", 12), ("C", 12)}  # (5 + 1) × 2 pi-bak
 
 
