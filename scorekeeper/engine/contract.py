@@ -385,10 +385,13 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
         score_at_last_go=last_go_scores,
         **_extras(c, doc, players, rules),
     )
-    if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \
-            and not facts_kw.get("dealer"):
-        c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.",
-              "dealer")
+    if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong:
+        # RULES.md §11.8: the dealer's chongtong, reported as such, never a void deal that pays.
+        if not facts_kw.get("dealer"):
+            c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.",
+                  "dealer")
+        else:
+            outcome = Outcome(OutcomeType.CHONGTONG, (facts_kw["dealer"],), outcome.month)
     if c.errors:
         raise EngineError.many(c.errors)
     return rules, HandFacts(players, outcome, captures, junk, gos, shakes, bombs, **facts_kw)

@@ -313,8 +313,9 @@ def on_four_on_table(s: HandState, ev: dict) -> HandState:
     month = ev["month"]
     if month_captured(s, month):
         refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
-    winners = (s.setup.dealer,) if s.rules.void_deal_chongtong else ()
-    return replace(s, outcome=Outcome("void_deal", winners, month))
+    if s.rules.void_deal_chongtong:  # RULES.md §11.8: reported as the dealer's chongtong
+        return replace(s, outcome=Outcome("chongtong", (s.setup.dealer,), month))
+    return replace(s, outcome=Outcome("void_deal", (), month))
 
 
 def on_nagari(s: HandState, ev: dict) -> HandState:

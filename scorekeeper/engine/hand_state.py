@@ -182,7 +182,7 @@ class Outcome:
     def to_summary(self) -> dict:
         out: dict = {"type": self.type}
         if self.type == "void_deal":
-            return out  # under void_deal_chongtong the contract pays the dealer itself
+            return out  # a void deal has no winner (under void_deal_chongtong it is a chongtong)
         if len(self.winners) == 1:
             out["winner"] = self.winners[0]
         elif self.winners:

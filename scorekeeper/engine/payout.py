@@ -441,8 +441,6 @@ def _instant(facts: HandFacts, rules: Rules) -> tuple[list[Payment], list[dict]]
         return [pay for w in holders for pay in fixed_from_each(facts, w, "chongtong", rules.chongtong, others)], []
     if out.type is OutcomeType.THREE_PPUK:
         return fixed_from_each(facts, out.winner, "three_ppuk", rules.three_ppuk), []
-    if out.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong:
-        return fixed_from_each(facts, facts.dealer, "void_deal_chongtong", rules.chongtong), []
     return [], []
 
 
