@@ -144,10 +144,28 @@ def on_take_junk(s: HandState, ev: dict) -> HandState:
         refuse("last_turn", f"On the last player's last turn a {reason} takes no junk.", "reason")
     if reason == "boss_joker" and not s.rules.boss_junk_jokers:
         refuse("rule_off", "The table plays no boss-junk joker.", "reason")
+    if reason == "ja_ppuk":
+        s = claim_own_stack(s, name)
     s = take_junk(s, name, JUNK_REASONS[reason], ev.get("give"))
     if reason in ("ttadak", "chok") and s.on_first_turn(name):
         s = add_feat(s, name, reason)
     return s
+
+
+def claim_own_stack(s: HandState, name: str) -> HandState:
+    """Ja-ppuk captures one's own stack (RULES.md §11.5).
+
+    Refused when the log shows the stack is another's: the capturer has no stack of their own
+    left in the log while another player has made one. A log with no stack at all says nothing
+    (stacks are not always tapped in), so the claim stands.
+    """
+    p = s.player(name)
+    own_left = len(p.ppuks) - p.ja_ppuks
+    others = [q.name for q in s.players if q.name != name and q.ppuks]
+    if own_left <= 0 and others:
+        refuse("not_own_stack", f"The log shows no stack of {name}'s own left on the table (the stacks are "
+               f"{', '.join(others)}'s): capturing another's stack is a ppuk, one junk.", "reason")
+    return replace(s, players=s.replace_player(replace(p, ja_ppuks=p.ja_ppuks + 1)))
 
 
 def on_ppuk(s: HandState, ev: dict) -> HandState:

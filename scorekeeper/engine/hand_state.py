@@ -131,6 +131,7 @@ class PlayerState:
     shakes: tuple[int, ...] = ()
     bombs: tuple[int, ...] = ()
     ppuks: tuple[int | None, ...] = ()  # the month of each stack made, None when not said
+    ja_ppuks: int = 0  # own stacks captured back (자뻑): each claims one of ``ppuks``
 
     def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
         pile = list(self.captures)
