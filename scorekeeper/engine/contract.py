@@ -24,6 +24,7 @@ from .rules import DEFAULT_PRESET, Rules, rules_from
 FIELDS = frozenset({
     "rules", "players", "dealer", "nagari_carry", "captures", "junk", "gos", "last_go", "shakes", "bombs",
     "outcome", "dokbak", "showdown", "fixed", "mission", "weol_yak", "chip_value", "score_at_last_go",
+    "reverse_go",
 })
 MAX_NAME = 40
 
@@ -181,6 +182,26 @@ def _last_go_scores(c: _Checker, doc: dict, players, gos: dict[str, int]) -> dic
     return out
 
 
+def _reverse_go(c: _Checker, doc: dict, players, gos: dict[str, int], rules: Rules) -> tuple[str, ...]:
+    """역고: the players whose go came after an opponent's go (a live hand knows the order)."""
+    spec = doc.get("reverse_go") or []
+    if not isinstance(spec, list):
+        c.add("bad_value", "reverse_go lists players.", "reverse_go")
+        return ()
+    if spec and not rules.reverse_go:
+        c.add("rule_off", "The table's rules play no reverse go (역고).", "reverse_go")
+        return ()
+    out = []
+    for i, p in enumerate(spec):
+        if _player(c, p, players, f"reverse_go[{i}]") is None:
+            continue
+        if not gos.get(p):
+            c.add("bad_value", f"{p} said no go, so no reverse go.", f"reverse_go[{i}]")
+        else:
+            out.append(p)
+    return tuple(out)
+
+
 def _months(c: _Checker, doc: dict, key: str, players) -> dict[str, tuple[int, ...]]:
     out = {}
     for p, months in _per_player(c, doc, key, players).items():
@@ -246,7 +267,7 @@ def _outcome(c: _Checker, doc: dict, players, rules: Rules) -> Outcome | None:
     if kind is OutcomeType.CHONGTONG:
         if month is not None and not _int(month, 1, 12):
             c.add("bad_month", "outcome.month is a month from 1 to 12.", "outcome.month")
-        if not rules.chongtong:
+        if not rules.chongtong_played:
             c.add("rule_off", "The table's rules pay nothing for chongtong.", "outcome.type")
     if kind is OutcomeType.THREE_PPUK and not rules.three_ppuk:
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
@@ -275,7 +296,7 @@ def _dokbak(c: _Checker, doc: dict, players, outcome: Outcome | None, gos, rules
         c.add("dokbak_is_winner", f"{player} won the hand and cannot pay dok-bak.", f"{path}.player")
     elif reason is DokbakReason.GO_BAK and not gos.get(player):
         c.add("go_bak_without_go", f"{player} said no go, so cannot be go-bak.", f"{path}.player")
-    elif reason is DokbakReason.GO_BAK and rules.go_bak_three_players != "dok_bak":
+    elif reason is DokbakReason.GO_BAK and rules.go_bak_three_players == "double_own":
         c.add("rule_off", "The table's rules double the go-bak loser's own amount instead.", f"{path}.reason")
     elif reason is DokbakReason.OE_MYEON and not rules.oe_myeon:
         c.add("rule_off", "The table's rules do not play oe-myeon.", f"{path}.reason")
@@ -383,9 +404,11 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
         showdown=_showdown(c, doc, players, outcome),
         fixed=_fixed(c, doc, players, rules, outcome),
         score_at_last_go=last_go_scores,
+        reverse_go=_reverse_go(c, doc, players, gos, rules),
         **_extras(c, doc, players, rules),
     )
-    if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong:
+    if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \
+            and rules.chongtong_played:
         # RULES.md §11.8: the dealer's chongtong, reported as such, never a void deal that pays.
         if not facts_kw.get("dealer"):
             c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.",

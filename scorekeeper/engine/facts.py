@@ -84,6 +84,7 @@ class HandFacts:
     chip_value: float = 100
     dealer: str | None = None
     score_at_last_go: dict[str, int] = field(default_factory=dict)  # where known: a live hand
+    reverse_go: tuple[str, ...] = ()  # players who said a go after an opponent's go (역고)
 
     def opponents(self, player: str) -> tuple[str, ...]:
         return tuple(p for p in self.players if p != player)

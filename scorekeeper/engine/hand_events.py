@@ -311,7 +311,7 @@ def chongtong_holders(s: HandState, ev: dict) -> dict[str, int]:
 
 def on_chongtong(s: HandState, ev: dict) -> HandState:
     at_the_deal(s, "Chongtong (총통)")
-    if not s.rules.chongtong:
+    if not s.rules.chongtong_played:
         refuse("rule_off", "The table's rules pay nothing for chongtong.")
     holders = chongtong_holders(s, ev)
     months = list(holders.values())
@@ -331,7 +331,7 @@ def on_four_on_table(s: HandState, ev: dict) -> HandState:
     month = ev["month"]
     if month_captured(s, month):
         refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
-    if s.rules.void_deal_chongtong:  # RULES.md §11.8: reported as the dealer's chongtong
+    if s.rules.void_deal_chongtong and s.rules.chongtong_played:  # RULES.md §11.8: reported as the dealer's chongtong
         return replace(s, outcome=Outcome("chongtong", (s.setup.dealer,), month))
     return replace(s, outcome=Outcome("void_deal", (), month))
 

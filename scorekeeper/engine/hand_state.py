@@ -342,8 +342,18 @@ class HandState:
             out["mission"] = self.mission
         if self.weol_yak:
             out["weol_yak"] = list(self.weol_yak)
+        if self.rules.reverse_go and (reverse := self.reverse_go()):
+            out["reverse_go"] = list(reverse)
         out.update(self._stop_extras())
         return out
+
+    def reverse_go(self) -> tuple[str, ...]:
+        """역고: players who said a go after an opponent had said one (in this hand's go order)."""
+        out: list[str] = []
+        for i, name in enumerate(self.go_order):
+            if name not in out and any(other != name for other in self.go_order[:i]):
+                out.append(name)
+        return tuple(out)
 
     def _stop_extras(self) -> dict:
         """last_go, showdown and oe-myeon: they only matter to a stop."""

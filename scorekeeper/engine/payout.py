@@ -28,6 +28,8 @@ STEP_LABELS: dict[str, str] = {
     "pi_bak": "피박 pi-bak",
     "meong_dda": "멍따 meong-dda",
     "meong_bak": "멍박 meong-bak",
+    "meong_bak_five": "멍박 (열끗 5장 이상) meong-bak: 5+ animals, this loser none",
+    "reverse_go": "역고 reverse go",
     "tti_bak": "띠박 tti-bak",
     "nagari_carry": "나가리 배 nagari carry",
     "go_bak": "고박 go-bak",
@@ -169,18 +171,28 @@ def shake_factor(month: int, rules: Rules) -> int:
     return 4 if rules.shake_rain_paulownia_x4 and month in (11, 12) else 2
 
 
-@double(lambda f, r, w: bool(f.shakes.get(w)))
+@double(lambda f, r, w: bool(f.shakes.get(w)) or r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w)))
 def shakes(x: Loss) -> Steps:
     months = x.facts.shakes.get(x.winner)
+    if x.rules.shake_bomb_once:
+        return _shake_bomb_once(x, months or ())
     if not months:
         return NONE
     return tuple(Step("shake", factor=shake_factor(m, x.rules), detail=(("month", m),)) for m in months)
 
 
-@double(lambda f, r, w: r.bomb_doubles and bool(f.bombs.get(w)))
+def _shake_bomb_once(x: Loss, shaken: tuple[int, ...]) -> Steps:
+    """One ×2 for all the winner's shakes and bombs together (a house rule: not cumulative)."""
+    bombed = x.facts.bombs.get(x.winner, ()) if x.rules.bomb_doubles else ()
+    if not shaken and not bombed:
+        return NONE
+    return (Step("shake" if shaken else "bomb", factor=2, detail=(("months", sorted({*shaken, *bombed})),)),)
+
+
+@double(lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w)))
 def bombs(x: Loss) -> Steps:
     months = x.facts.bombs.get(x.winner)
-    if not months or not x.rules.bomb_doubles:
+    if not months or not x.rules.bomb_doubles or x.rules.shake_bomb_once:
         return NONE
     return tuple(Step("bomb", factor=shake_factor(m, x.rules), detail=(("month", m),)) for m in months)
 
@@ -211,11 +223,26 @@ MEONG_DDA, MEONG_BAK = (Step("meong_dda", factor=2),), (Step("meong_bak", factor
 @double(lambda f, r, w: r.meong_dda != "off")
 def meong_dda(x: Loss) -> Steps:
     mode = x.rules.meong_dda
-    if mode == "off" or x.won.pile.animals.bit_count() < 7:
+    animals = x.won.pile.animals.bit_count()
+    if mode == "off" or animals < 7:
         return NONE
-    if mode == "every_loser":
-        return MEONG_DDA
-    return NONE if x.lost.pile.animals else MEONG_BAK
+    if mode == "no_animal_only" and x.lost.pile.animals:
+        return NONE
+    if x.rules.meong_dda_per_animal and animals > 7:  # ×2 at 7, again for each animal beyond
+        return (Step(MEONG_DDA[0].id if mode == "every_loser" else "meong_bak", factor=2 ** (animals - 6),
+                     detail=(("animals", animals),)),)
+    return MEONG_DDA if mode == "every_loser" else MEONG_BAK
+
+
+MEONG_BAK_FIVE = (Step("meong_bak_five", factor=2),)
+
+
+@double(lambda f, r, w: r.meong_bak_five)
+def meong_bak_five(x: Loss) -> Steps:
+    """The other 멍박: the winner holds 5+ animals and this loser none; stacks with meong-dda."""
+    if x.rules.meong_bak_five and x.won.pile.animals.bit_count() >= 5 and not x.lost.pile.animals:
+        return MEONG_BAK_FIVE
+    return NONE
 
 
 TTI_BAK = (Step("tti_bak", factor=2),)
@@ -266,7 +293,7 @@ def double_joker(x: Loss) -> Steps:
 
 
 DOUBLES: tuple[Callable[[Loss], Steps], ...] = (
-    shakes, bombs, gwang_bak, pi_bak, meong_dda, tti_bak, nagari_carry, go_bak, mission, weol_yak,
+    shakes, bombs, gwang_bak, pi_bak, meong_dda, meong_bak_five, tti_bak, nagari_carry, go_bak, mission, weol_yak,
     double_joker,
 )
 
@@ -280,8 +307,9 @@ def amount(x: Loss, units=DOUBLES) -> tuple[int, tuple[Step, ...]]:
         trail.append(Step("go_bonus", value=bonus, detail=(("gos", gos),)))
     if x.rules.point_multiplier > 1:
         trail.append(Step("point_multiplier", factor=x.rules.point_multiplier))
-    doubling = go_doubling(gos, x.rules)
-    if doubling > 1:
+    if x.rules.reverse_go and x.winner in x.facts.reverse_go:
+        trail.append(Step("reverse_go", factor=x.rules.reverse_go, detail=(("gos", gos),)))  # instead of below
+    elif (doubling := go_doubling(gos, x.rules)) > 1:
         trail.append(Step("go_doubling", factor=doubling, detail=(("gos", gos),)))
     for unit in units:
         trail.extend(unit(x))
@@ -351,6 +379,9 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     return best
 
 
+GO_BAK_PAYS_ALONE = ("dok_bak", "dok_bak_doubled", "times_players")  # the go-sayer pays, the other not
+
+
 def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Dokbak | None, list[dict]]:
     """Which loser pays for both, by the precedence of §5.1, and why another does not."""
     if len(facts.players) != 3:
@@ -363,7 +394,7 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
             return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
     notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
-    if rules.go_bak_three_players == "dok_bak":
+    if rules.go_bak_three_players in GO_BAK_PAYS_ALONE:
         went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
         if given is DokbakReason.GO_BAK:
             return facts.dokbak, notes
@@ -411,9 +442,18 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
         other = next(p for p in owed if p != dokbak.player)
         own, trail = owed[dokbak.player]
         covered, other_trail = owed[other]
-        share = Step("dok_bak", value=covered, detail=(
-            ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
-        payments.append(Payment(dokbak.player, winner, own + covered, "stop", trail + (share,)))
+        go_bak_rule = rules.go_bak_three_players if dokbak.reason is DokbakReason.GO_BAK else "dok_bak"
+        if go_bak_rule == "times_players":  # own amount × the number of players, the other pays nothing
+            n = len(facts.players)
+            payments.append(Payment(dokbak.player, winner, own * n, "stop",
+                                    trail + (Step("go_bak", factor=n, detail=(("players", n),)),)))
+        else:
+            share = Step("dok_bak", value=covered, detail=(
+                ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+            total, steps = own + covered, trail + (share,)
+            if go_bak_rule == "dok_bak_doubled":  # the whole, doubled
+                total, steps = total * 2, steps + (Step("go_bak", factor=2),)
+            payments.append(Payment(dokbak.player, winner, total, "stop", steps))
         notes.append(note("dok_bak", other))
     else:
         for loser, (points, trail) in owed.items():

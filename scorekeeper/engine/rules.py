@@ -22,7 +22,7 @@ from .errors import EngineError
 GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
 GO_DOUBLING = ("double_per_go", "go_minus_one")
 MEONG_DDA = ("every_loser", "no_animal_only", "off")
-GO_BAK_THREE = ("dok_bak", "double_own")
+GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players")
 CHOICE_LABELS = {
     "plus_two_kept": "+1, +2, 3고부터 +2 유지 · +1, +2, +2 kept from 3 go",
     "plus_one_each": "고마다 +1 · +1 for every go",
@@ -34,6 +34,8 @@ CHOICE_LABELS = {
     "off": "없음 · off",
     "dok_bak": "독박: 고한 사람이 다 냄 · dok-bak: the go-sayer pays both",
     "double_own": "고한 사람 자기 몫 2배 · the go-sayer's own amount ×2",
+    "dok_bak_doubled": "독박 2배: 고한 사람이 다 내고 2배 · the go-sayer pays both, doubled",
+    "times_players": "고한 사람 혼자 자기 몫 × 인원 · the go-sayer alone pays own amount × players",
 }
 
 
@@ -69,16 +71,26 @@ class Rules:
     # -- go (RULES.md §4, §5) --
     go_bonus: str = option("plus_two_kept", "고 가산점", "Go bonus", "go", choices=GO_BONUS)
     go_doubling: str = option("double_per_go", "3고부터 배수", "Doubling from the third go", "go", choices=GO_DOUBLING)
+    reverse_go: int = option(0, "역고 배수 (0은 없음)",
+                             "Reverse go (역고): a winner who said go after an opponent's go gets this factor "
+                             "instead of the go doubling (0: off)", "go", lo=0, hi=16)
     point_multiplier: int = option(1, "점수 곱하기", "Point multiplier (score + go bonus)", "go", lo=1, hi=100)
     # -- doubles (RULES.md §5) --
     shake_rain_paulownia_x4: bool = option(False, "똥·비 흔들기 4배", "Shake of month 11 or 12 counts ×4", "doubles")
     bomb_doubles: bool = option(False, "폭탄도 흔들기처럼 2배", "Bomb doubles like a shake", "doubles")
     bomb_takes_junk: bool = option(False, "폭탄 피 한 장", "Bomb takes one junk from each opponent", "doubles")
+    shake_bomb_once: bool = option(False, "흔들기·폭탄은 몇 번이든 한 번만 2배",
+                                   "Shakes and bombs double once in all, however many", "doubles")
     bomb_after_shake: bool = option(False, "흔든 달 폭탄 허용", "Bomb allowed for a month already shaken", "doubles")
     pi_bak_two_players: int = option(5, "피박 기준 (2인)", "Pi-bak below this junk, two players", "doubles", lo=0, hi=30)
     pi_bak_three_players: int = option(5, "피박 기준 (3인)", "Pi-bak below this junk, three players", "doubles", lo=0, hi=30)
     pi_bak_exempt_no_junk: bool = option(False, "피 없으면 피박 면제", "A loser with no junk is exempt from pi-bak", "doubles")
     meong_dda: str = option("every_loser", "멍따", "Meong-dda (winner with 7+ animals)", "doubles", choices=MEONG_DDA)
+    meong_dda_per_animal: bool = option(False, "멍따: 7장 넘는 열끗마다 또 2배",
+                                        "Meong-dda doubles again for each animal beyond 7", "doubles")
+    meong_bak_five: bool = option(False, "멍박: 열끗 5장 이상으로 나면 열끗 없는 사람 2배",
+                                  "Meong-bak: winner with 5+ animals, a loser with none ×2 (stacks with meong-dda)",
+                                  "doubles")
     tti_bak: bool = option(False, "띠박", "Tti-bak (loser without ribbons)", "doubles")
     go_bak_two_players: bool = option(False, "고박 (2인) 2배", "Go-bak with two players: ×2", "doubles")
     go_bak_three_players: str = option("dok_bak", "고박 (3인)", "Go-bak with three players", "doubles", choices=GO_BAK_THREE)
@@ -90,6 +102,8 @@ class Rules:
     # -- fixed payments (RULES.md §6.4), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
     three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)
+    chongtong_zero_still_wins: bool = option(False, "총통 0점이어도 총통으로 끝남",
+                                             "A chongtong worth 0 still ends the hand (0 is not off)", "fixed")
     first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
     first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)
     first_turn_chok: int = option(0, "첫 쪽", "First-turn chok", "fixed", lo=0, hi=1000)
@@ -103,6 +117,11 @@ class Rules:
     def target(self, players: int) -> int:
         """The score a player needs to go or stop."""
         return self.target_two_players if players == 2 else self.target_three_players
+
+    @property
+    def chongtong_played(self) -> bool:
+        """Whether a chongtong ends the hand: 0 points means off unless the table says it still wins."""
+        return self.chongtong > 0 or self.chongtong_zero_still_wins
 
     def pi_bak_threshold(self, players: int) -> int:
         return self.pi_bak_two_players if players == 2 else self.pi_bak_three_players

@@ -373,7 +373,7 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
         if config.gwangpalli else ()
     outcome = result["outcome"]
     kind = outcome["type"]
-    void = kind == "void_deal" and not rules.void_deal_chongtong
+    void = kind == "void_deal"  # under void_deal_chongtong the result is the dealer's chongtong
     winners = _winners(outcome, rules, nxt.dealer)
 
     if void:  # redealt by the same dealer: nothing paid, nothing carried, not a hand
@@ -409,8 +409,6 @@ def _hand_result(record: dict, setup: dict, rules: Rules) -> dict:
 
 
 def _winners(outcome: dict, rules: Rules, dealer: str) -> tuple[str, ...]:
-    if outcome["type"] == "void_deal":
-        return (dealer,) if rules.void_deal_chongtong else ()
     return tuple(outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else []))
 
 
