@@ -146,6 +146,7 @@ class EventForm(FlaskForm):
     month = SelectField(choices=opts([("", "–")] + [(str(m), str(m)) for m in MONTHS]), default="")
     reason = SelectField(choices=opts([("", "–")] + [(r, r) for r in JUNK_REASONS]), default="")
     last_card = BooleanField()
+    multiplier = IntegerField(validators=[Optional(), NumberRange(2, 9)])  # a mission's, 2× to 9×
     seq = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000)])
 
 

@@ -32,6 +32,8 @@ def event_from(form) -> dict[str, Any]:
         event["reason"] = form.reason.data
     if "last_card" in fields and form.last_card.data:
         event["last_card"] = True
+    if "multiplier" in fields and form.multiplier.data is not None:
+        event["multiplier"] = form.multiplier.data
     return event
 
 
