@@ -24,11 +24,14 @@ SETUPS = [
     HandSetup.create(["A", "B", "C"], "C", "korean-common", {"first_turn_chok": 3}),
     HandSetup.create(["A", "B"], "B", "ogb-matgo"),
     HandSetup.create(["A", "B"], "A", "encyclopedia", {"target_two_players": 3, "boss_junk_jokers": 1}),
+    HandSetup.create(["A", "B", "C"], "B", "pagat", {  # the issue-8 house rules
+        "weol_yak": True, "missions": True, "reverse_go": 4, "meong_bak_five": True, "shake_bomb_once": True,
+        "go_bak_three_players": "dok_bak_doubled", "bridge_flexible": True, "meong_dda_per_animal": True}),
 ]
 CODES = [c.code for c in DECK]
 # Turn events weigh most, as at a real table; the deal events are rare.
 KINDS = (["capture"] * 16 + ["end_turn"] * 14 + ["take_junk"] * 6 + ["decide"] * 3
-         + ["ppuk", "shake", "bomb", "showdown", "oe_myeon", "wild"] * 2 + ["rare"])
+         + ["ppuk", "shake", "bomb", "showdown", "oe_myeon", "wild", "fact"] * 2 + ["rare"])
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -70,6 +73,9 @@ def events_for(draw, state: HandState) -> dict:
         return {"type": "showdown_offer", "player": state.current or player}
     if kind == "oe_myeon":
         return {"type": "oe_myeon", "player": player, "last_card": draw(st.booleans())}
+    if kind == "fact":
+        return draw(st.sampled_from([{"type": "weol_yak", "player": player},
+                                     {"type": "mission", "multiplier": draw(st.integers(1, 10))}]))
     if kind == "rare":  # rare at a table: the end declared, or the deal's instant ends
         return draw(st.sampled_from([{"type": "nagari"}, {"type": "chongtong", "player": player, "month": month},
                                      {"type": "four_on_table", "month": month}]))
@@ -185,3 +191,18 @@ def test_a_finished_hand_is_paid_by_the_contract_and_balances(log):
     assert result["ok"], result
     assert result == score_summary(state.summary())
     assert sum(result["net"].values()) == 0
+
+
+@SETTINGS
+@given(logs())
+def test_after_a_go_the_winners_counting_passes_the_stop_check(log):
+    """RULES.md §11.1: the payments use a cup/bridge counting above the score at the winner's last go."""
+    _, _, states, _ = log
+    state = states[-1]
+    if not state.over or state.outcome.type != "stop":
+        return
+    winner = state.player(state.outcome.winner)
+    result = state.result()
+    assert result["ok"], result
+    if winner.gos:
+        assert result["scores"][winner.name]["toward_target"] > winner.score_at_last_go

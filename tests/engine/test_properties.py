@@ -15,6 +15,16 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 
 
 @st.composite
+def house_rules(draw) -> dict:
+    """Some of the issue-8 house rules turned on (they must keep every invariant)."""
+    return draw(st.fixed_dictionaries({}, optional={
+        "meong_bak_five": st.booleans(), "shake_bomb_once": st.booleans(), "meong_dda_per_animal": st.booleans(),
+        "reverse_go": st.sampled_from([0, 2, 4]),
+        "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players"]),
+    }))
+
+
+@st.composite
 def finished_hands(draw):
     """A legal finished hand: cards captured in turn until someone can stop (or the deck runs dry)."""
     preset = draw(st.sampled_from(sorted(PRESETS)))
@@ -34,7 +44,7 @@ def finished_hands(draw):
             if extra == 0:
                 break
             extra -= 1
-    doc = {"rules": {"preset": preset}, "players": players, "captures": captures,
+    doc = {"rules": {"preset": preset, "options": draw(house_rules())}, "players": players, "captures": captures,
            "nagari_carry": draw(st.integers(0, 3)), "chip_value": draw(st.sampled_from([0, 100, 250]))}
     if winner is None:
         doc["outcome"] = {"type": "nagari"}
@@ -50,6 +60,8 @@ def finished_hands(draw):
         doc["last_go"] = draw(st.sampled_from(losers_went))
     if draw(st.booleans()):
         doc["shakes"] = {winner: [draw(st.integers(1, 12))]}
+    if doc["gos"][winner] and doc["rules"]["options"].get("reverse_go") and draw(st.booleans()):
+        doc["reverse_go"] = [winner]
     return doc
 
 
@@ -68,20 +80,33 @@ def test_payments_sum_to_zero(doc):
 
 
 @FAST
-@given(finished_hands(), st.sampled_from(["shake", "carry", "mission"]))
+@given(finished_hands(), st.sampled_from(["shake", "carry", "mission", "weol_yak", "meong_bak_five",
+                                          "meong_dda_per_animal", "dok_bak_doubled"]))
 def test_doubling_a_factor_never_lowers_a_payment(doc, factor):
     before = score_summary(doc)
     doubled = copy.deepcopy(doc)
     winner = doc["outcome"].get("winner")
-    if factor == "shake" and winner:
+    if factor == "shake":
+        if not winner:
+            return
         taken = set(doc.get("shakes", {}).get(winner, []))
         free = next(m for m in range(1, 13) if m not in taken)
         doubled.setdefault("shakes", {}).setdefault(winner, []).append(free)
     elif factor == "carry":
         doubled["nagari_carry"] += 1
-    else:
-        doubled["rules"]["options"] = {"missions": True}
+    elif factor == "mission":
+        doubled["rules"]["options"] = {**doc["rules"]["options"], "missions": True}
         doubled["mission"] = 2
+    elif factor == "weol_yak":
+        doubled["rules"]["options"] = {**doc["rules"]["options"], "weol_yak": True}
+        doubled["weol_yak"] = [winner] if winner else []
+    elif factor == "dok_bak_doubled":
+        if doc["rules"]["options"].get("go_bak_three_players", "dok_bak") != "dok_bak" \
+                or PRESETS[doc["rules"]["preset"]].go_bak_three_players != "dok_bak":
+            return
+        doubled["rules"]["options"] = {**doc["rules"]["options"], "go_bak_three_players": "dok_bak_doubled"}
+    else:  # an option that only adds a double
+        doubled["rules"]["options"] = {**doc["rules"]["options"], factor: True}
     after = score_summary(doubled)
     assert after["ok"], after
     old, new = payments(before), payments(after)
@@ -106,7 +131,7 @@ def test_cup_choice_never_worse_for_its_owner_than_a_fixed_choice(doc):
         return
     flexible = score_summary(doc)
     as_animal = copy.deepcopy(doc)
-    as_animal["rules"]["options"] = {"cup_flexible": False, "bridge_flexible": False}
+    as_animal["rules"]["options"] = {**doc["rules"]["options"], "cup_flexible": False, "bridge_flexible": False}
     as_junk = copy.deepcopy(as_animal)
     as_junk["captures"][owner].remove("9a")
     as_junk["junk"] = {owner: 2}
@@ -126,13 +151,39 @@ def test_cup_choice_never_worse_for_its_owner_than_a_fixed_choice(doc):
             assert _paid_by(flexible, owner) <= _paid_by(result, owner)
 
 
+@FAST
+@given(finished_hands(), st.data())
+def test_after_a_go_the_cup_choice_always_passes_the_stop_check(doc, data):
+    """RULES.md §11.1: with the score at the last go known, the winner's counting is always above it."""
+    winner = doc["outcome"].get("winner")
+    if winner is None or not doc["gos"].get(winner):
+        return
+    if "9a" not in doc["captures"][winner] and data.draw(st.booleans()):
+        for cards in doc["captures"].values():  # hand the cup to the winner, often
+            if "9a" in cards:
+                cards.remove("9a")
+        doc["captures"][winner].append("9a")
+    rules = PRESETS[doc["rules"]["preset"]]
+    best = best_score(doc["captures"][winner], rules).toward_target
+    last = data.draw(st.integers(0, best))
+    doc["score_at_last_go"] = {winner: last}
+    result = score_summary(doc)
+    needed = max(last + 1, rules.target(len(doc["players"])) + doc["gos"][winner])
+    if best < needed:
+        assert not result["ok"] and result["errors"][0]["code"] == "stop_below_target"
+    else:
+        assert result["ok"], result
+        assert result["scores"][winner]["toward_target"] >= needed
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=5),
     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
     max_leaves=20,
 )
 KEYS = ["rules", "players", "captures", "junk", "gos", "shakes", "bombs", "outcome", "dokbak", "showdown",
-        "fixed", "mission", "weol_yak", "chip_value", "nagari_carry", "dealer", "last_go"]
+        "fixed", "mission", "weol_yak", "chip_value", "nagari_carry", "dealer", "last_go", "score_at_last_go",
+        "reverse_go"]
 
 
 @settings(max_examples=300, deadline=None)
