@@ -36,10 +36,10 @@ def _dump(result: dict) -> str:
 
 
 def _score_line(doc: str) -> tuple[bool, str]:
-    from .engine.contract import score_text
+    from .engine.contract import dumps, score_text
 
     result = score_text(doc)
-    return result["ok"], _dump(result)
+    return result["ok"], dumps(result)
 
 
 # Below this many summaries a second process costs more than it saves.

@@ -21,6 +21,11 @@ from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, HandFacts, Outcome,
 from .payout import Settlement, money, settle
 from .rules import DEFAULT_PRESET, Rules, rules_from
 
+try:  # a dependency; the engine still works on the standard library alone
+    import orjson as _orjson
+except ImportError:  # pragma: no cover
+    _orjson = None
+
 FIELDS = frozenset({
     "rules", "players", "dealer", "nagari_carry", "captures", "junk", "gos", "last_go", "shakes", "bombs",
     "outcome", "dokbak", "showdown", "fixed", "mission", "weol_yak", "chip_value", "score_at_last_go",
@@ -461,10 +466,32 @@ def score_summary(doc: Any) -> dict:
     return result
 
 
+def loads(text: str | bytes) -> Any:
+    """Parse JSON with orjson (several times faster); whatever orjson refuses — NaN, integers beyond
+    64 bits, lone surrogates, invalid JSON — goes to the standard library, whose reading and error
+    messages are the contract's."""
+    if _orjson is not None:
+        try:
+            return _orjson.loads(text)
+        except ValueError:
+            pass
+    return json.loads(text)
+
+
+def dumps(result: Any) -> str:
+    """Compact JSON, non-ASCII as is: orjson, or the standard library for what orjson cannot write."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(result).decode()
+        except TypeError:  # e.g. an integer beyond 64 bits
+            pass
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
 def score_text(text: str) -> dict:
     """One JSON text → the result; invalid JSON is a coded error too."""
     try:
-        doc = json.loads(text)
+        doc = loads(text)
     except ValueError as err:
         return {"ok": False, "errors": [{"code": "invalid_json", "message": f"Not valid JSON: {err}", "path": ""}]}
     return score_summary(doc)
