@@ -79,7 +79,9 @@ def _players(doc: dict) -> tuple[str, ...]:
 
 
 def _per_player(c: _Checker, doc: dict, key: str, players: tuple[str, ...]) -> dict:
-    value = doc.get(key) or {}
+    value = doc.get(key)
+    if not value:  # absent or empty: the common case, answered at once
+        return {}
     if not isinstance(value, dict):
         c.add("bad_value", f"{key} must be an object keyed by player.", key)
         return {}
@@ -239,14 +241,16 @@ def _check_months(c: _Checker, shakes, bombs, captures, rules: Rules) -> None:
                       f"{p} shook month {m}: the table's rules allow no bomb of a shaken month.", f"bombs.{p}")
 
 
+_OUTCOME_TYPES = {t.value: t for t in OutcomeType}
+
+
 def _outcome(c: _Checker, doc: dict, players, rules: Rules) -> Outcome | None:
     spec = doc.get("outcome")
     if not isinstance(spec, dict):
         c.add("unknown_outcome", "outcome must be an object with a type.", "outcome")
         return None
-    try:
-        kind = OutcomeType(spec.get("type"))
-    except ValueError:
+    kind = _OUTCOME_TYPES.get(spec.get("type")) if isinstance(spec.get("type"), str) else None
+    if kind is None:
         c.add("unknown_outcome", f"outcome.type must be one of {', '.join(t.value for t in OutcomeType)}.",
               "outcome.type")
         return None

@@ -5,8 +5,9 @@ the live hand builds the same summary from its event log.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
+from typing import Mapping, NamedTuple
 
 
 class OutcomeType(str, Enum):
@@ -35,8 +36,7 @@ class DokbakReason(str, Enum):
 FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot")
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     type: OutcomeType
     winners: tuple[str, ...] = ()
     month: int | None = None
@@ -46,34 +46,35 @@ class Outcome:
         return self.winners[0] if self.winners else None
 
 
-@dataclass(frozen=True, slots=True)
-class Dokbak:
+class Dokbak(NamedTuple):
     player: str
     reason: DokbakReason
     last_card: bool = False  # oe-myeon exception b: it was the loser's last card
 
 
-@dataclass(frozen=True, slots=True)
-class Showdown:
+class Showdown(NamedTuple):
     offered_by: str
     refused_by: str
 
 
-@dataclass(frozen=True, slots=True)
-class Fixed:
+class Fixed(NamedTuple):
     kind: str
     player: str
 
 
-@dataclass(frozen=True, slots=True)
-class HandFacts:
+NOTHING: Mapping = MappingProxyType({})  # the shared, read-only default of the per-player fields
+
+
+class HandFacts(NamedTuple):
+    """Immutable, and a tuple: built once per summary, it should cost next to nothing."""
+
     players: tuple[str, ...]
     outcome: Outcome
-    captures: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    junk: dict[str, int] = field(default_factory=dict)
-    gos: dict[str, int] = field(default_factory=dict)
-    shakes: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    bombs: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    captures: Mapping[str, tuple[str, ...]] = NOTHING
+    junk: Mapping[str, int] = NOTHING
+    gos: Mapping[str, int] = NOTHING
+    shakes: Mapping[str, tuple[int, ...]] = NOTHING
+    bombs: Mapping[str, tuple[int, ...]] = NOTHING
     dokbak: Dokbak | None = None
     showdown: Showdown | None = None
     last_go: str | None = None
@@ -83,7 +84,7 @@ class HandFacts:
     weol_yak: tuple[str, ...] = ()
     chip_value: float = 100
     dealer: str | None = None
-    score_at_last_go: dict[str, int] = field(default_factory=dict)  # where known: a live hand
+    score_at_last_go: Mapping[str, int] = NOTHING  # where known: a live hand
     reverse_go: tuple[str, ...] = ()  # players who said a go after an opponent's go (역고)
 
     def opponents(self, player: str) -> tuple[str, ...]:
