@@ -54,7 +54,7 @@ the engine ignores them. While a player must say go or stop (``must_decide``) on
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .cards import BONUS_CARDS
@@ -83,6 +83,10 @@ class EventKind:
     optional: tuple[str, ...] = ()
     while_deciding: bool = False  # taken from the decider while a player must say go or stop
     fact: bool = False  # a fact of the hand: taken while anyone must say go or stop
+    allowed: frozenset[str] = field(init=False, repr=False)  # every field the event may carry
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "allowed", META_FIELDS | frozenset(self.required) | frozenset(self.optional))
     answers_showdown: bool = False
 
 
@@ -118,27 +122,12 @@ def _check_month(v: Any, path: str) -> None:
         raise EngineError("bad_month", "A month is a whole number from 1 to 12.", path)
 
 
-def _check_field(name: str, v: Any) -> None:
-    if name == "month":
-        return _check_month(v, name)
-    if name == "players":  # chongtong holders
-        if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
-            raise EngineError("bad_event", "players is an object: name → month.", name)
-        for holder, month in v.items():
-            _check_month(month, f"players.{holder}")
-        return None
-    ok = {
-        "player": lambda: isinstance(v, str),
-        "cards": lambda: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
-        "from": lambda: v in SOURCES,
-        "reason": lambda: v in JUNK_REASONS,
-        "give": lambda: isinstance(v, dict),
-        "last_card": lambda: isinstance(v, bool),
-        "multiplier": lambda: isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 9,
-    }[name]()
-    if not ok:
-        raise EngineError("bad_event", _FIELD_HELP[name], name)
-    return None
+def _check_players(v: Any) -> bool:  # chongtong holders
+    if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
+        raise EngineError("bad_event", "players is an object: name → month.", "players")
+    for holder, month in v.items():
+        _check_month(month, f"players.{holder}")
+    return True
 
 
 _FIELD_HELP = {
@@ -149,6 +138,20 @@ _FIELD_HELP = {
     "give": "give is an object: giver → list of card codes.",
     "last_card": "last_card is true or false.",
     "multiplier": "multiplier is the mission's multiplier, a whole number from 2 to 9.",
+}
+
+
+# Each field's check: True when the value suits it (month and players raise their own refusal).
+FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "player": lambda v: isinstance(v, str),
+    "cards": lambda v: isinstance(v, list) and bool(v) and all(isinstance(c, str) for c in v),
+    "from": lambda v: v in SOURCES,
+    "reason": lambda v: v in JUNK_REASONS,
+    "give": lambda v: isinstance(v, dict),
+    "last_card": lambda v: isinstance(v, bool),
+    "multiplier": lambda v: isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 9,
+    "month": lambda v: _check_month(v, "month") or True,
+    "players": _check_players,
 }
 
 
@@ -163,20 +166,21 @@ def _kind(event: Any) -> EventKind:
 
 
 def _check_shape(event: dict, kind: EventKind) -> None:
-    allowed = META_FIELDS | set(kind.required) | set(kind.optional)
+    allowed = kind.allowed
     for name in event:
         if name not in allowed:
             raise EngineError("bad_event", f"A {event['type']} event has no field {name!r}.", name)
     for name in kind.required:
         if name not in event:
             raise EngineError("bad_event", f"A {event['type']} event needs {name!r}.", name)
-    for name in event.keys() - META_FIELDS:
-        _check_field(name, event[name])
+    for name, value in event.items():
+        if name not in META_FIELDS and not FIELD_CHECKS[name](value):
+            raise EngineError("bad_event", _FIELD_HELP[name], name)
 
 
 def _check_moment(state: HandState, event: dict, kind: EventKind) -> None:
     """Whether anything but a go/stop or a showdown answer may happen now."""
-    if state.must_answer and not kind.answers_showdown:
+    if state.showdown is not None and state.must_answer and not kind.answers_showdown:
         raise EngineError("must_answer", f"{state.must_answer} must first answer the showdown.")
     decider = state.must_decide
     if decider and not kind.fact and (not kind.while_deciding or event["player"] != decider):
@@ -196,11 +200,15 @@ def apply(state: HandState, event: dict) -> HandState:
     if state.over:
         raise EngineError("hand_over", "The hand has ended: no more events (undo the last one to change it).")
     _check_shape(event, kind)
-    if "player" in event and event["player"] not in state.order:
+    if "player" in event and event["player"] not in state.setup.seat:
         raise EngineError("unknown_player", f"{event['player']!r} is not a player of this hand.", "player")
     _check_moment(state, event, kind)
     new = kind.handler(state, event)
-    return replace(new, seq=state.seq + 1, played=state.played or _is_play(event))
+    # ``new`` is a copy no one else has seen yet (or ``state`` itself, when nothing changed):
+    # counting the event into it directly saves one more copy.
+    new = state.but() if new is state else new
+    new.__dict__.update(seq=state.seq + 1, played=state.played or _is_play(event))
+    return new
 
 
 def replay(setup: HandSetup, events: Iterable[dict]) -> HandState:

@@ -11,8 +11,11 @@ from typing import Any
 
 from .cards import BONUS_CARDS, CARDS, month_cards
 from .errors import EngineError
-from .hand_junk import check_named, cheapest_junk
+from .hand_junk import check_named, cheapest_junk_of
 from .hand_state import HandState, OeMyeon, Outcome, Showdown
+from .scoring import BIT, mask_of
+
+MONTH_MASKS = {m: mask_of(c.code for c in month_cards(m)) for m in range(1, 13)}
 
 # Junk each opponent gives, by reason (RULES.md §6.1); a bomb takes its own (``on_bomb``).
 JUNK_REASONS = {"sseul": 1, "ttadak": 1, "chok": 1, "ppuk": 1, "ja_ppuk": 2, "boss_joker": 1}
@@ -30,47 +33,53 @@ def refuse(code: str, message: str, path: str = "") -> None:
 
 def check_new_cards(s: HandState, cards: tuple[str, ...], path: str) -> None:
     """Cards about to be captured: known, in the table's deck, and not already taken."""
-    held = s.captured()
-    bonus_held = [code for p in s.players for code in p.captures if code in BONUS_CARDS]
+    held, named = s.held, 0
     for i, code in enumerate(cards):
-        here = f"{path}[{i}]"
-        if code not in CARDS:
-            refuse("unknown_card", f"{code!r} is not a card code (e.g. 1g, 9a, 11jd, b2).", here)
-        if code in BONUS_CARDS:
-            allowed = s.rules.bonus_count(code)
-            if not allowed:
-                refuse("bonus_not_in_rules", f"{code} ({CARDS[code].label}) is not in this table's deck.", here)
-            bonus_held.append(code)
-            if bonus_held.count(code) > allowed:
-                refuse("too_many_cards", f"The table plays with {allowed} {code}: all are already taken.", here)
-        elif code in held:
-            refuse("card_twice", f"{code} is already captured by {held[code]}.", here)
-        elif code in cards[:i]:
-            refuse("card_twice", f"{code} is named twice.", here)
+        bit = BIT.get(code)
+        if bit is None:  # not a deck card: a bonus card, or no card at all
+            check_new_bonus(s, code, cards[:i], f"{path}[{i}]")
+        elif bit & held:
+            holder = next(p.name for p in s.players if p.mask & bit)
+            refuse("card_twice", f"{code} is already captured by {holder}.", f"{path}[{i}]")
+        elif bit & named:
+            refuse("card_twice", f"{code} is named twice.", f"{path}[{i}]")
+        else:
+            named |= bit
+
+
+def check_new_bonus(s: HandState, code: str, before: tuple[str, ...], here: str) -> None:
+    if code not in BONUS_CARDS:
+        refuse("unknown_card", f"{code!r} is not a card code (e.g. 1g, 9a, 11jd, b2).", here)
+    allowed = s.rules.bonus_count(code)
+    if not allowed:
+        refuse("bonus_not_in_rules", f"{code} ({CARDS[code].label}) is not in this table's deck.", here)
+    taken = sum(p.bonus.count(code) for p in s.players) + before.count(code) + 1
+    if taken > allowed:
+        refuse("too_many_cards", f"The table plays with {allowed} {code}: all are already taken.", here)
 
 
 def month_captured(s: HandState, month: int) -> list[str]:
-    held = s.captured()
-    return [c.code for c in month_cards(month) if c.code in held]
+    held = s.held
+    return [c.code for c in month_cards(month) if BIT[c.code] & held]
 
 
 def add_feat(s: HandState, name: str, feat: str) -> HandState:
     if (name, feat) in s.feats:
         return s
-    return replace(s, feats=s.feats + ((name, feat),))
+    return s.but(feats=s.feats + ((name, feat),))
 
 
 def note_turn_captures(s: HandState, name: str, cards: tuple[str, ...]) -> HandState:
     """Remember what the player on turn took, for the first-turn feats (boar, four of a month)."""
     if name != s.current:
         return s
-    s = replace(s, turn_captures=s.turn_captures + cards)
+    s = s.but(turn_captures=s.turn_captures + cards)
     if not s.on_first_turn(name):
         return s
     if BOAR in cards:
         s = add_feat(s, name, "boar")
-    taken = set(s.turn_captures)
-    if any(all(c.code in taken for c in month_cards(m)) for m in {CARDS[c].month for c in cards} - {0}):
+    taken = mask_of(s.turn_captures)
+    if any(taken & MONTH_MASKS[m] == MONTH_MASKS[m] for m in {CARDS[c].month for c in cards} - {0}):
         s = add_feat(s, name, "four")
     return s
 
@@ -85,17 +94,22 @@ def take_junk(s: HandState, taker: str, amount: int, named: Any, path: str = "gi
             refuse("unknown_player", f"{giver!r} is not a player of this hand.", f"{path}.{giver}")
         if giver == taker:
             refuse("bad_event", f"{taker} takes the junk and cannot also give it.", f"{path}.{giver}")
+    seat, rules = s.setup.seat, s.rules
+    players = list(s.players)
+    taken: list[str] = []
     for giver in s.opponents(taker):
-        pile = s.player(giver).captures
+        p = players[seat[giver]]
         if giver in named:
-            cards = check_named(giver, pile, named[giver], amount, s.rules, f"{path}.{giver}")
+            cards = check_named(giver, p.captures, named[giver], amount, rules, f"{path}.{giver}")
         else:
-            cards = cheapest_junk(pile, amount, s.rules)
+            cards = cheapest_junk_of(p.mask, p.bonus, amount, rules)
         if cards:
-            players = s.replace_player(s.player(giver).with_cards(removed=cards))
-            s = replace(s, players=players)
-            s = replace(s, players=s.replace_player(s.player(taker).with_cards(added=cards)))
-    return s
+            players[seat[giver]] = p.with_cards(removed=cards)
+            taken += cards
+    if not taken:
+        return s
+    players[seat[taker]] = players[seat[taker]].with_cards(added=tuple(taken))
+    return s.but(players=tuple(players))
 
 
 def advance(s: HandState) -> HandState:
@@ -104,10 +118,10 @@ def advance(s: HandState) -> HandState:
     sd = s.showdown
     if sd and sd.refused_by and turn >= sd.turn + len(s.players):
         sd = None  # nobody won within the round of the refusal: it expires (RULES.md §7)
-    s = replace(s, turn=turn, turn_captures=(), must_decide=None, oe_myeon=None, showdown=sd)
+    s = s.but(turn=turn, turn_captures=(), must_decide=None, oe_myeon=None, showdown=sd)
     if turn >= s.setup.total_turns:
         went_go = any(p.gos for p in s.players)
-        s = replace(s, outcome=Outcome("nagari", reason="go_not_raised" if went_go else "cards_ran_out"))
+        s = s.but(outcome=Outcome("nagari", reason="go_not_raised" if went_go else "cards_ran_out"))
     return s
 
 
@@ -134,8 +148,10 @@ def at_the_deal(s: HandState, what: str) -> None:
 def on_capture(s: HandState, ev: dict) -> HandState:
     name, cards = ev["player"], tuple(ev["cards"])
     check_new_cards(s, cards, "cards")
-    s = replace(s, players=s.replace_player(s.player(name).with_cards(added=cards)))
-    return note_turn_captures(s, name, cards)
+    players = s.replace_player(s.player(name).with_cards(added=cards))
+    if name != s.current or s.round > 1:  # the common case, in one copy
+        return s.but(players=players, turn_captures=s.turn_captures + cards if name == s.current else s.turn_captures)
+    return note_turn_captures(s.but(players=players), name, cards)
 
 
 def on_take_junk(s: HandState, ev: dict) -> HandState:
@@ -165,7 +181,7 @@ def claim_own_stack(s: HandState, name: str) -> HandState:
     if own_left <= 0 and others:
         refuse("not_own_stack", f"The log shows no stack of {name}'s own left on the table (the stacks are "
                f"{', '.join(others)}'s): capturing another's stack is a ppuk, one junk.", "reason")
-    return replace(s, players=s.replace_player(replace(p, ja_ppuks=p.ja_ppuks + 1)))
+    return s.but(players=s.replace_player(p.but(ja_ppuks=p.ja_ppuks + 1)))
 
 
 def on_ppuk(s: HandState, ev: dict) -> HandState:
@@ -177,12 +193,11 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
             refuse("card_twice", f"Three cards of month {month} cannot be on the table: "
                    f"{', '.join(month_captured(s, month))} are captured.", "month")
     p = s.player(name)
-    p = replace(p, ppuks=p.ppuks + (month,))
-    s = replace(s, players=s.replace_player(p))
-    if s.on_first_turn(name):
-        s = add_feat(s, name, "ppuk")
+    p = p.but(ppuks=p.ppuks + (month,))
+    first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
+    s = s.but(players=s.replace_player(p), feats=s.feats + ((name, "ppuk"),) if first else s.feats)
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
-        s = replace(s, outcome=Outcome("three_ppuk", (name,)))
+        s = s.but(outcome=Outcome("three_ppuk", (name,)))
     return s
 
 
@@ -203,7 +218,7 @@ def on_shake(s: HandState, ev: dict) -> HandState:
     name, month = ev["player"], ev["month"]
     check_month_in_hand(s, name, month, "shake")
     p = s.player(name)
-    return replace(s, players=s.replace_player(replace(p, shakes=p.shakes + (month,))))
+    return s.but(players=s.replace_player(p.but(shakes=p.shakes + (month,))))
 
 
 def on_bomb(s: HandState, ev: dict) -> HandState:
@@ -216,7 +231,7 @@ def on_bomb(s: HandState, ev: dict) -> HandState:
         refuse("rule_off", "Under the table's rules a bomb takes no junk.", "give")
     cards = tuple(c.code for c in month_cards(month))
     p = s.player(name).with_cards(added=cards)
-    s = replace(s, players=s.replace_player(replace(p, bombs=p.bombs + (month,))))
+    s = s.but(players=s.replace_player(p.but(bombs=p.bombs + (month,))))
     s = note_turn_captures(s, name, cards)
     if s.rules.bomb_takes_junk:
         s = take_junk(s, name, 1, ev.get("give"))
@@ -228,7 +243,7 @@ def on_end_turn(s: HandState, ev: dict) -> HandState:
     if ev.get("player") not in (None, s.current):
         refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
     if s.eligible(s.current):
-        return replace(s, must_decide=s.current)
+        return s.but(must_decide=s.current)
     return advance(s)
 
 
@@ -236,15 +251,15 @@ def on_go(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
     ready_to_decide(s, name)
     p = s.player(name)
-    p = replace(p, gos=p.gos + 1, score_at_last_go=s.score(name).toward_target)
-    s = replace(s, players=s.replace_player(p), go_order=s.go_order + (name,))
+    p = p.but(gos=p.gos + 1, score_at_last_go=s.score(name).toward_target)
+    s = s.but(players=s.replace_player(p), go_order=s.go_order + (name,))
     return advance(s)
 
 
 def on_stop(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
     ready_to_decide(s, name)
-    return replace(s, must_decide=None, outcome=Outcome("stop", (name,)))
+    return s.but(must_decide=None, outcome=Outcome("stop", (name,)))
 
 
 def on_showdown_offer(s: HandState, ev: dict) -> HandState:
@@ -255,7 +270,7 @@ def on_showdown_offer(s: HandState, ev: dict) -> HandState:
         refuse("not_your_turn", f"{name} may offer a showdown only at the start of their own turn.", "player")
     if s.turn_captures:
         refuse("not_your_turn", f"{name} already played this turn: a showdown is offered at its start.", "player")
-    return replace(s, showdown=Showdown(name, s.turn))
+    return s.but(showdown=Showdown(name, s.turn))
 
 
 def check_answer(s: HandState, name: str) -> None:
@@ -270,15 +285,15 @@ def on_showdown_accept(s: HandState, ev: dict) -> HandState:
     check_answer(s, name)
     sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
     if len(sd.accepted_by) == 2:
-        return replace(s, showdown=sd, outcome=Outcome("nagari", reason="showdown"))
-    return replace(s, showdown=sd)
+        return s.but(showdown=sd, outcome=Outcome("nagari", reason="showdown"))
+    return s.but(showdown=sd)
 
 
 def on_showdown_refuse(s: HandState, ev: dict) -> HandState:
     """One refusal is enough: if the right refuses, the left accepts without being asked."""
     name = ev["player"]
     check_answer(s, name)
-    return replace(s, showdown=replace(s.showdown, refused_by=name))
+    return s.but(showdown=replace(s.showdown, refused_by=name))
 
 
 def on_oe_myeon(s: HandState, ev: dict) -> HandState:
@@ -289,7 +304,7 @@ def on_oe_myeon(s: HandState, ev: dict) -> HandState:
         refuse("rule_off", "The table's rules do not play oe-myeon.")
     if name == s.current:
         refuse("dokbak_is_winner", f"{name} is on turn: oe-myeon names the loser who left the card.", "player")
-    return replace(s, oe_myeon=OeMyeon(name, ev.get("last_card", False), s.turn))
+    return s.but(oe_myeon=OeMyeon(name, ev.get("last_card", False), s.turn))
 
 
 def chongtong_holders(s: HandState, ev: dict) -> dict[str, int]:
@@ -322,7 +337,7 @@ def on_chongtong(s: HandState, ev: dict) -> HandState:
             refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     winners = tuple(n for n in s.order if n in holders)
     month = months[0] if len(months) == 1 else None
-    return replace(s, outcome=Outcome("chongtong", winners, month))
+    return s.but(outcome=Outcome("chongtong", winners, month))
 
 
 def on_four_on_table(s: HandState, ev: dict) -> HandState:
@@ -332,14 +347,14 @@ def on_four_on_table(s: HandState, ev: dict) -> HandState:
     if month_captured(s, month):
         refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     if s.rules.void_deal_chongtong and s.rules.chongtong_played:  # RULES.md §11.8: reported as the dealer's chongtong
-        return replace(s, outcome=Outcome("chongtong", (s.setup.dealer,), month))
-    return replace(s, outcome=Outcome("void_deal", (), month))
+        return s.but(outcome=Outcome("chongtong", (s.setup.dealer,), month))
+    return s.but(outcome=Outcome("void_deal", (), month))
 
 
 def on_nagari(s: HandState, ev: dict) -> HandState:
     """The table says the cards ran out with no stop (when turns were not tapped in)."""
     went_go = any(p.gos for p in s.players)
-    return replace(s, outcome=Outcome("nagari", reason="go_not_raised" if went_go else "declared"))
+    return s.but(outcome=Outcome("nagari", reason="go_not_raised" if went_go else "declared"))
 
 
 def on_weol_yak(s: HandState, ev: dict) -> HandState:
@@ -351,7 +366,7 @@ def on_weol_yak(s: HandState, ev: dict) -> HandState:
         refuse("bad_event", f"{name}'s weol-yak is already recorded.", "player")
     if (name, "four") not in s.feats:
         refuse("not_weol_yak", f"{name} did not take all four cards of a month on their first turn.", "player")
-    return replace(s, weol_yak=s.weol_yak + (name,))
+    return s.but(weol_yak=s.weol_yak + (name,))
 
 
 def on_mission(s: HandState, ev: dict) -> HandState:
@@ -360,4 +375,4 @@ def on_mission(s: HandState, ev: dict) -> HandState:
         refuse("rule_off", "The table's rules play no missions (미션).")
     if s.mission > 1:
         refuse("bad_event", f"This hand's mission (×{s.mission}) is already recorded: undo it to change it.")
-    return replace(s, mission=ev["multiplier"])
+    return s.but(mission=ev["multiplier"])

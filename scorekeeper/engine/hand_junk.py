@@ -16,6 +16,9 @@ from __future__ import annotations
 from .cards import BONUS, BRIDGE, CARDS, CUP, JUNK, RAIN_RIBBON, sort_key
 from .errors import EngineError
 from .rules import Rules
+from .scoring import B_RAIN_RIBBON, BIT, DOUBLE_JUNK_CARDS, SINGLE_JUNK
+
+CODE_OF_BIT = {bit: code for code, bit in BIT.items()}
 
 
 def junk_value(code: str, rules: Rules) -> int:
@@ -52,6 +55,26 @@ def cheapest_junk(captures: tuple[str, ...], amount: int, rules: Rules) -> tuple
     valuable = [code for code in held if junk_value(code, rules) >= 2]
     # One valuable card settles a two-junk debt; a lone ordinary junk is all they have.
     return (valuable[0],) if valuable else tuple(ordinary)
+
+
+def cheapest_junk_of(mask: int, bonus: tuple[str, ...], amount: int, rules: Rules) -> tuple[str, ...]:
+    """``cheapest_junk`` of a pile given as a deck mask and its bonus cards: the same choice in a few
+    mask operations (deck bits are in display order, so the lowest bit is the first card)."""
+    ordinary = mask & SINGLE_JUNK
+    if not rules.rain_ribbon_counts:
+        ordinary |= mask & B_RAIN_RIBBON  # then 12r scores as one junk
+    first = ordinary & -ordinary
+    if amount == 2 and first and ordinary ^ first:  # two ordinary junk
+        rest = ordinary ^ first
+        return (CODE_OF_BIT[first], CODE_OF_BIT[rest & -rest])
+    if amount == 1 and first:
+        return (CODE_OF_BIT[first],)
+    doubles = mask & DOUBLE_JUNK_CARDS
+    valuable = CODE_OF_BIT[doubles & -doubles] if doubles else ("b2" if "b2" in bonus else "b3" if "b3" in bonus
+                                                              else None)
+    if valuable:  # one card worth two or more settles either debt when ordinary junk is short
+        return (valuable,)
+    return (CODE_OF_BIT[first],) if first else ()
 
 
 def check_named(giver: str, captures: tuple[str, ...], named, amount: int, rules: Rules,

@@ -1,20 +1,25 @@
-"""판 상태 The state of a live hand: every value frozen, derived by replaying its log.
+"""판 상태 The state of a live hand: every value immutable, derived by replaying its log.
 
 ``hand.py`` applies events; this module holds what they produce: the set-up of the
 hand (``HandSetup``), each player's piles and declarations (``PlayerState``) and the
 hand as a whole (``HandState``), which converts to the engine contract's summary
 (DESIGN.md) once the hand has ended, so the payments are the rules engine's own.
+
+Applying an event must cost next to nothing (the app replays a hand's log on every
+tap), so the two values an event changes are ``Record``s rather than dataclasses:
+``but(**changes)`` copies one dict where ``dataclasses.replace`` rebuilds the object
+field by field, and a player's cards are a bit mask (``scoring.BIT``) whose score is
+computed once per pile and remembered.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON, sort_key
+from .cards import ANIMAL, BONUS, BONUS_CARDS, BRIGHT, CARDS, JUNK, RIBBON
 from .errors import EngineError
 from .rules import DEFAULT_PRESET, Rules, rules_from
-from .scoring import Score, best_score
+from .scoring import BIT, Score, best_score_of_mask, codes_of, mask_of
 
 # RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}
@@ -31,10 +36,55 @@ FEAT_PAYMENTS = {
 }
 
 
-@lru_cache(maxsize=4096)
-def score_of(captures: tuple[str, ...], rules: Rules) -> Score:
-    """The live score of a pile; cached because replays ask for the same piles often."""
-    return best_score(captures, rules)
+class Record:
+    """An immutable record of named fields (``FIELDS``) whose changed copies are cheap.
+
+    Equality, hashing and ``repr`` read ``FIELDS`` only; other entries of the instance dict are
+    caches of values derived from the fields (dropped by ``but`` where they could go stale).
+    """
+
+    __slots__ = ("__dict__",)
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        values = dict(zip(self.FIELDS, args))
+        values.update(kwargs)
+        d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
+        object.__setattr__(self, "__dict__", d)
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    def but(self, **changes: Any):
+        """A copy with ``changes``: the only way to 'change' a record."""
+        d = self.__dict__.copy()
+        d.update(changes)
+        for name in self.CACHES:
+            d.pop(name, None)
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", d)
+        return new
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: use but({name}=...)")
+
+    __delattr__ = __setattr__
+
+    def _values(self) -> tuple:
+        d = self.__dict__
+        return tuple(d[name] for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        d = self.__dict__
+        return f"{type(self).__name__}({', '.join(f'{n}={d[n]!r}' for n in self.FIELDS)})"
 
 
 def _is_count(value: Any, lo: int, hi: int) -> bool:
@@ -52,6 +102,23 @@ class HandSetup:
     options: tuple[tuple[str, Any], ...] = ()  # the overrides of the preset, sorted
     nagari_carry: int = 0
     chip_value: float = 100
+    # Derived once here, read on every event: turn order, each name's place in it, the turns.
+    order: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    seat: dict[str, int] = field(init=False, compare=False, repr=False)
+    opponents_of: dict[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+    total_turns: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        i = self.players.index(self.dealer) if self.dealer in self.players else 0
+        order = self.players[i:] + self.players[:i]
+        derived = {
+            "order": order,
+            "seat": {name: n for n, name in enumerate(order)},
+            "opponents_of": {name: tuple(o for o in order if o != name) for name in order},
+            "total_turns": TURNS_EACH.get(len(self.players), 0) * len(self.players),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def create(cls, players, dealer=None, preset: str = DEFAULT_PRESET, options: dict | None = None,
@@ -102,42 +169,65 @@ class HandSetup:
         }
 
     @property
-    def order(self) -> tuple[str, ...]:
-        """Turn order: the dealer first, then to the right."""
-        i = self.players.index(self.dealer)
-        return self.players[i:] + self.players[:i]
-
-    @property
     def turns_each(self) -> int:
         return TURNS_EACH[len(self.players)]
-
-    @property
-    def total_turns(self) -> int:
-        return self.turns_each * len(self.players)
 
     @property
     def target(self) -> int:
         return self.rules.target(len(self.players))
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    """One player's captures and declarations so far."""
+class PlayerState(Record):
+    """One player's captures and declarations so far.
 
-    name: str
-    captures: tuple[str, ...] = ()  # sorted by month and kind; a bonus card may repeat
-    gos: int = 0
-    score_at_last_go: int | None = None
-    shakes: tuple[int, ...] = ()
-    bombs: tuple[int, ...] = ()
-    ppuks: tuple[int | None, ...] = ()  # the month of each stack made, None when not said
-    ja_ppuks: int = 0  # own stacks captured back (자뻑): each claims one of ``ppuks``
+    The captures are ``mask`` (the deck cards, one bit each) and ``bonus`` (bonus cards, which
+    may repeat, sorted); ``captures`` lists them all in display order.
+    """
+
+    FIELDS = ("name", "mask", "bonus", "gos", "score_at_last_go", "shakes", "bombs", "ppuks", "ja_ppuks")
+    DEFAULTS = {"mask": 0, "bonus": (), "gos": 0, "score_at_last_go": None, "shakes": (), "bombs": (),
+                "ppuks": (), "ja_ppuks": 0}
+    CACHES = ("_captures", "_score")
+    # ppuks: the month of each stack made, None when not said; ja_ppuks: own stacks captured
+    # back (자뻑), each claims one of ``ppuks``.
+
+    @property
+    def captures(self) -> tuple[str, ...]:
+        """Every card held, by month and kind; a bonus card may repeat."""
+        d = self.__dict__
+        out = d.get("_captures")
+        if out is None:
+            out = d["_captures"] = (*codes_of(d["mask"]), *d["bonus"])
+        return out
 
     def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
-        pile = list(self.captures)
+        d = self.__dict__
+        mask, bonus = d["mask"], d["bonus"]
         for code in removed:
-            pile.remove(code)  # one copy: bonus cards may repeat
-        return replace(self, captures=tuple(sorted(pile + list(added), key=sort_key)))
+            bit = BIT.get(code)
+            if bit is None:
+                rest = list(bonus)
+                rest.remove(code)  # one copy: bonus cards may repeat
+                bonus = tuple(rest)
+            else:
+                mask &= ~bit
+        for code in added:
+            bit = BIT.get(code)
+            if bit is None:
+                bonus = tuple(sorted((*bonus, code)))
+            else:
+                mask |= bit
+        return self.but(mask=mask, bonus=bonus)
+
+    def score(self, rules: Rules) -> Score:
+        """The live score (the best counting of the cup), remembered with the pile."""
+        d = self.__dict__
+        hit = d.get("_score")
+        if hit is not None and hit[0] is rules:
+            return hit[1]
+        best = best_score_of_mask(d["mask"], d["bonus"], rules)
+        d["_score"] = (rules, best)
+        return best
 
     def grouped(self) -> dict[str, list[str]]:
         """Captures by kind, bonus cards with the junk (that is where they score)."""
@@ -201,24 +291,20 @@ class Outcome:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
+class HandState(Record):
     """A hand after some events. Never changed: ``hand.apply`` answers a new one."""
 
-    setup: HandSetup
-    players: tuple[PlayerState, ...]  # in turn order
-    turn: int = 0  # index into the hand's turns: the current player is order[turn % n]
-    turn_captures: tuple[str, ...] = ()  # what the current player captured this turn
-    played: bool = False  # anything beyond the deal happened: chongtong is too late
-    must_decide: str | None = None
-    showdown: Showdown | None = None
-    oe_myeon: OeMyeon | None = None
-    feats: tuple[tuple[str, str], ...] = ()  # first-turn (player, feat), in order
-    go_order: tuple[str, ...] = ()  # who said each go, in order
-    mission: int = 1  # the mission multiplier drawn for the hand (RULES.md §11.9)
-    weol_yak: tuple[str, ...] = ()  # players who took all four of a month on their first turn
-    outcome: Outcome | None = None
-    seq: int = 0  # events applied
+    FIELDS = ("setup", "players", "turn", "turn_captures", "played", "must_decide", "showdown", "oe_myeon",
+              "feats", "go_order", "mission", "weol_yak", "outcome", "seq")
+    DEFAULTS = {"turn": 0, "turn_captures": (), "played": False, "must_decide": None, "showdown": None,
+                "oe_myeon": None, "feats": (), "go_order": (), "mission": 1, "weol_yak": (), "outcome": None,
+                "seq": 0}
+    # players: in turn order; turn: index into the hand's turns (the current player is
+    # order[turn % n]); turn_captures: what the current player captured this turn; played:
+    # anything beyond the deal happened (chongtong is too late); feats: first-turn (player,
+    # feat), in order; go_order: who said each go; mission: the multiplier drawn for the hand
+    # (RULES.md §11.9); weol_yak: players who took all four of a month on their first turn;
+    # seq: events applied.
 
     @classmethod
     def start(cls, setup: HandSetup) -> "HandState":
@@ -235,26 +321,41 @@ class HandState:
 
     @property
     def order(self) -> tuple[str, ...]:
-        return tuple(p.name for p in self.players)
+        return self.setup.order
 
     def player(self, name: str) -> PlayerState:
-        return self.players[self.order.index(name)]
+        return self.players[self.setup.seat[name]]
 
     def replace_player(self, new: PlayerState) -> tuple[PlayerState, ...]:
-        return tuple(new if p.name == new.name else p for p in self.players)
+        players = list(self.players)
+        players[self.setup.seat[new.name]] = new
+        return tuple(players)
+
+    @property
+    def held(self) -> int:
+        """The mask of every deck card captured so far."""
+        out = 0
+        for p in self.__dict__["players"]:
+            out |= p.__dict__["mask"]
+        return out
 
     def opponents(self, name: str) -> tuple[str, ...]:
-        return tuple(n for n in self.order if n != name)
+        return self.setup.opponents_of[name]
 
     @property
     def current(self) -> str | None:
         """Whose turn it is; None once the hand is over."""
-        return None if self.over else self.order[self.turn % len(self.players)]
+        d = self.__dict__
+        if d["outcome"] is not None:
+            return None
+        order = d["setup"].order
+        return order[d["turn"] % len(order)]
 
     @property
     def round(self) -> int:
         """The current player's turn number, from 1."""
-        return self.turn // len(self.players) + 1
+        d = self.__dict__
+        return d["turn"] // len(d["players"]) + 1
 
     def on_first_turn(self, name: str) -> bool:
         return self.current == name and self.round == 1
@@ -269,7 +370,7 @@ class HandState:
         return {code: p.name for p in self.players for code in p.captures}
 
     def score(self, name: str) -> Score:
-        return score_of(self.player(name).captures, self.rules)
+        return self.player(name).score(self.setup.rules)
 
     def needs(self, name: str) -> int:
         """The score toward the target that lets ``name`` go or stop at the end of a turn."""
@@ -283,7 +384,7 @@ class HandState:
     @property
     def must_answer(self) -> str | None:
         """Who must answer a showdown offer now (the offerer's right first)."""
-        sd = self.showdown
+        sd = self.__dict__["showdown"]
         if sd is None or sd.refused_by is not None or self.over:
             return None
         i = self.order.index(sd.offered_by)

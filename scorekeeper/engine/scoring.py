@@ -176,6 +176,12 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
     codes = tuple(codes)
     mask = mask_of(codes)
     bonus = tuple(c for c in codes if c in _BONUS_VALUE) if len(codes) != mask.bit_count() else ()
+    base = pile_of_mask(mask, bonus, rules, extra_junk)
+    return counted_as_junk(base, mask_of(as_junk), rules) if as_junk else base
+
+
+def pile_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules, extra_junk: int = 0) -> Pile:
+    """The pile of the deck cards in ``mask`` and the bonus cards ``bonus``, nothing counted as junk."""
     junk = mask & (SINGLE_JUNK | DOUBLE_JUNK_CARDS)
     value = (extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
              + sum(_BONUS_VALUE[c] for c in bonus))
@@ -183,8 +189,7 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
     if not rules.rain_ribbon_counts and mask & B_RAIN_RIBBON:
         # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
         ribbons, junk, value = ribbons ^ B_RAIN_RIBBON, junk | B_RAIN_RIBBON, value + 1
-    base = Pile(mask & BRIGHTS, mask & ANIMALS, ribbons, junk, value, mask, bonus)
-    return counted_as_junk(base, mask_of(as_junk), rules) if as_junk else base
+    return Pile(mask & BRIGHTS, mask & ANIMALS, ribbons, junk, value, mask, bonus)
 
 
 def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
@@ -251,7 +256,10 @@ def score(p: Pile, rules: Rules) -> Score:
 
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
     """The score for each way of counting the flexible cards (one to four ways)."""
-    base = pile(codes, rules, extra_junk)
+    return _ways(pile(codes, rules, extra_junk), rules)
+
+
+def _ways(base: Pile, rules: Rules) -> list[Score]:
     flex = flexible_cards(base.mask, rules)
     if not flex:
         return [score(base, rules)]
@@ -261,4 +269,26 @@ def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[
 
 def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:
     """The way of counting that gives the most toward the target, then the most points."""
-    return max(all_scores(codes, rules, extra_junk), key=lambda s: (s.toward_target, s.points))
+    return _best(all_scores(codes, rules, extra_junk))
+
+
+def _best(ways: list[Score]) -> Score:
+    return ways[0] if len(ways) == 1 else max(ways, key=lambda s: (s.toward_target, s.points))
+
+
+_BEST_OF_MASK: dict[tuple[int, tuple[str, ...], int], tuple[Rules, Score]] = {}
+
+
+def best_score_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules) -> Score:
+    """``best_score`` of a pile given as a mask, remembered: a live hand asks for the same piles
+    again and again (every replay of its log). Keyed by the rules object's identity, which the
+    entry keeps alive, so an id is never reused while its entry stands."""
+    key = (mask, bonus, id(rules))
+    hit = _BEST_OF_MASK.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_BEST_OF_MASK) >= 65536:
+        _BEST_OF_MASK.clear()  # bounded; the piles of the hands being played come back at once
+    best = _best(_ways(pile_of_mask(mask, bonus, rules), rules))
+    _BEST_OF_MASK[key] = (rules, best)
+    return best
