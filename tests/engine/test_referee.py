@@ -205,3 +205,19 @@ def test_ja_ppuk_once_per_own_stack_when_the_log_shows_another_players_stack():
               E("ppuk", player="B", month=8), END, END,
               cap("A", "3j1 3j2 3r 3g"), E("take_junk", player="A", reason="ja_ppuk")]
     assert refusal(three(), before, E("take_junk", player="A", reason="ja_ppuk")) == "not_own_stack"
+
+
+# -- found by the live-hand property test: the cup given as junk after a bomb of month 9 ----------------
+
+def test_a_bomb_of_month_nine_then_the_cup_given_as_double_junk_is_paid():
+    """RULES.md §11.5: the owner may name the cup as double junk; the bomb still stands (§6.2)."""
+    events = [E("bomb", player="A", month=9), E("take_junk", player="B", reason="sseul", give={"A": ["9a"]}),
+              E("nagari")]
+    result = replay(three(), events).result()
+    assert result["ok"], result
+    summary = {"players": ["A", "B"], "captures": {"A": ["9r", "9j1", "9j2"], "B": ["9a"]}, "bombs": {"A": [9]},
+               "outcome": {"type": "nagari"}}
+    assert score_summary(summary)["ok"]
+    # Without a flexible cup the animal is no junk to give, and a bomb without it stays refused.
+    fixed = {**summary, "rules": {"options": {"cup_flexible": False}}}
+    assert score_summary(fixed)["errors"][0]["code"] == "bomb_cards_missing"
