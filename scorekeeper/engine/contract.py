@@ -229,9 +229,11 @@ def _check_months(c: _Checker, shakes, bombs, captures, rules: Rules) -> None:
             for m in months:
                 if owner.setdefault(m, p) != p:
                     c.add("shake_twice", f"Month {m} is shown by both {owner[m]} and {p}.", f"{key}.{p}")
+    # A flexible cup or bridge may since have left the bomber's pile as double junk (RULES.md §11.5).
+    flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible)) if on}
     for p, months in bombs.items():
         for m in months:
-            needed = [card.code for card in month_cards(m) if card.kind != JUNK]
+            needed = [card.code for card in month_cards(m) if card.kind != JUNK and card.code not in flexible]
             missing = [code for code in needed if code not in captures.get(p, ())]
             if missing:
                 c.add("bomb_cards_missing",
