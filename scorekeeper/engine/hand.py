@@ -84,9 +84,11 @@ class EventKind:
     while_deciding: bool = False  # taken from the decider while a player must say go or stop
     fact: bool = False  # a fact of the hand: taken while anyone must say go or stop
     allowed: frozenset[str] = field(init=False, repr=False)  # every field the event may carry
+    needs: frozenset[str] = field(init=False, repr=False)  # the required ones
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed", META_FIELDS | frozenset(self.required) | frozenset(self.optional))
+        object.__setattr__(self, "needs", frozenset(self.required))
     answers_showdown: bool = False
 
 
@@ -166,13 +168,12 @@ def _kind(event: Any) -> EventKind:
 
 
 def _check_shape(event: dict, kind: EventKind) -> None:
-    allowed = kind.allowed
-    for name in event:
-        if name not in allowed:
-            raise EngineError("bad_event", f"A {event['type']} event has no field {name!r}.", name)
-    for name in kind.required:
-        if name not in event:
-            raise EngineError("bad_event", f"A {event['type']} event needs {name!r}.", name)
+    if not kind.allowed.issuperset(event):
+        name = next(name for name in event if name not in kind.allowed)
+        raise EngineError("bad_event", f"A {event['type']} event has no field {name!r}.", name)
+    if not event.keys() >= kind.needs:
+        name = next(name for name in kind.required if name not in event)
+        raise EngineError("bad_event", f"A {event['type']} event needs {name!r}.", name)
     for name, value in event.items():
         if name not in META_FIELDS and not FIELD_CHECKS[name](value):
             raise EngineError("bad_event", _FIELD_HELP[name], name)
@@ -197,7 +198,7 @@ def _is_play(event: dict) -> bool:
 def apply(state: HandState, event: dict) -> HandState:
     """The state after ``event``, or a coded ``EngineError`` (``state`` is never changed)."""
     kind = _kind(event)
-    if state.over:
+    if state.outcome is not None:
         raise EngineError("hand_over", "The hand has ended: no more events (undo the last one to change it).")
     _check_shape(event, kind)
     if "player" in event and event["player"] not in state.setup.seat:

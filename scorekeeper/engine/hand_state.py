@@ -107,6 +107,7 @@ class HandSetup:
     seat: dict[str, int] = field(init=False, compare=False, repr=False)
     opponents_of: dict[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
     total_turns: int = field(init=False, compare=False, repr=False)
+    target: int = field(init=False, compare=False, repr=False)  # to go or stop (RULES.md §4)
 
     def __post_init__(self) -> None:
         i = self.players.index(self.dealer) if self.dealer in self.players else 0
@@ -116,6 +117,7 @@ class HandSetup:
             "seat": {name: n for n, name in enumerate(order)},
             "opponents_of": {name: tuple(o for o in order if o != name) for name in order},
             "total_turns": TURNS_EACH.get(len(self.players), 0) * len(self.players),
+            "target": self.rules.target(len(self.players)),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -172,9 +174,6 @@ class HandSetup:
     def turns_each(self) -> int:
         return TURNS_EACH[len(self.players)]
 
-    @property
-    def target(self) -> int:
-        return self.rules.target(len(self.players))
 
 
 class PlayerState(Record):
@@ -379,7 +378,10 @@ class HandState(Record):
 
     def eligible(self, name: str) -> bool:
         """RULES.md §4: the target the first time, then strictly above the score at the last go."""
-        return self.score(name).toward_target >= self.needs(name)
+        setup = self.setup
+        p = self.players[setup.seat[name]]
+        needed = setup.target if not p.gos else p.score_at_last_go + 1
+        return p.score(setup.rules).toward_target >= needed
 
     @property
     def must_answer(self) -> str | None:
