@@ -35,11 +35,12 @@ def _dump(result: dict) -> str:
     return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
 
 
-def _score_line(doc: str) -> tuple[bool, str]:
-    from .engine.contract import dumps, score_text
+def _score_line(doc: str) -> tuple[bool, bytes]:
+    """One summary's answer as a line of UTF-8 (written as it is: no decoding and encoding again)."""
+    from .engine.contract import dumps_bytes, score_text
 
     result = score_text(doc)
-    return result["ok"], dumps(result)
+    return result["ok"], dumps_bytes(result) + b"\n"
 
 
 # Below this many summaries a second process costs more than it saves.
@@ -68,10 +69,14 @@ def cmd_score(args) -> int:
         except OSError as err:
             print(f"scorekeeper: cannot read {path}: {err.strerror}", file=sys.stderr)
             return 1
-    out = sys.stdout
+    sys.stdout.flush()
+    binary = getattr(sys.stdout, "buffer", None)  # None when a caller gave a text-only stream
+    write = binary.write if binary is not None else (lambda line: sys.stdout.write(line.decode()))
     for ok, line in _scored(docs, args.jobs):
         failed |= not ok
-        out.write(line + "\n")
+        write(line)
+    if binary is not None:
+        binary.flush()
     # A single summary that was refused exits 2; JSON Lines answer line by line and exit 0.
     return 2 if failed and len(docs) == 1 else 0
 

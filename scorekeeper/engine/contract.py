@@ -465,7 +465,7 @@ def score_summary(doc: Any) -> dict:
         result = result_json(settle(facts, rules), facts)
     except EngineError as err:
         return {"ok": False, "errors": err.errors}
-    unknown = sorted(set(doc) - FIELDS)
+    unknown = () if FIELDS.issuperset(doc) else sorted(set(doc) - FIELDS)
     if unknown:
         result["warnings"] = [
             {"code": "unknown_field", "message": f"Ignored unknown field {k!r}.", "path": k} for k in unknown]
@@ -486,12 +486,17 @@ def loads(text: str | bytes) -> Any:
 
 def dumps(result: Any) -> str:
     """Compact JSON, non-ASCII as is: orjson, or the standard library for what orjson cannot write."""
+    return dumps_bytes(result).decode()
+
+
+def dumps_bytes(result: Any) -> bytes:
+    """``dumps`` as UTF-8 bytes, ready to be written out without a second encoding."""
     if _orjson is not None:
         try:
-            return _orjson.dumps(result).decode()
+            return _orjson.dumps(result)
         except TypeError:  # e.g. an integer beyond 64 bits
             pass
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def score_text(text: str) -> dict:
