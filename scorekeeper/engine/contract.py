@@ -99,17 +99,21 @@ def _player(c: _Checker, value: Any, players: tuple[str, ...], path: str) -> str
 
 
 def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[str, ...]]:
-    out, seen = {}, {}
-    bonus_seen: Counter = Counter()
+    out: dict[str, tuple[str, ...]] = {}
+    taken: set[str] = set()  # the deck cards of the players so far
+    bonus_seen: Counter | None = None
     for p, cards in _per_player(c, doc, "captures", players).items():
         if not isinstance(cards, list):
             c.add("bad_value", "captures must list card codes.", f"captures.{p}")
             continue
-        if _plain_and_new(cards, seen):  # the common case, checked in one go
-            seen.update(dict.fromkeys(cards, p))
+        if _plain_and_new(cards, taken):  # the common case, checked in one go
+            taken.update(cards)
             out[p] = tuple(cards)
             continue
+        # The slow path names each problem, and who already holds a card taken twice.
+        seen = {code: q for q, held in out.items() for code in held if code in taken}
         kept = []
+        bonus_seen = bonus_seen if bonus_seen is not None else Counter()
         for i, code in enumerate(cards):
             path = f"captures.{p}[{i}]"
             if not isinstance(code, str) or code not in CARDS:
@@ -126,6 +130,7 @@ def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[
                 c.add("card_twice", f"{code} is captured twice ({seen[code]} and {p}).", path)
             else:
                 seen[code] = p
+                taken.add(code)
                 kept.append(code)
         out[p] = tuple(kept)
     return out
@@ -134,13 +139,13 @@ def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[
 _PLAIN_CODES = frozenset(code for code in CARDS if code not in BONUS_CARDS)
 
 
-def _plain_and_new(cards: list, seen: dict) -> bool:
+def _plain_and_new(cards: list, taken: set[str]) -> bool:
     """True when ``cards`` are distinct deck cards (no bonus card) that no one else took."""
     try:
         held = set(cards)
     except TypeError:  # an unhashable item: the slow path names it
         return False
-    return len(held) == len(cards) and held <= _PLAIN_CODES and held.isdisjoint(seen)
+    return len(held) == len(cards) and held <= _PLAIN_CODES and taken.isdisjoint(held)
 
 
 def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, int]:

@@ -246,12 +246,17 @@ def score(p: Pile, rules: Rules) -> Score:
         add(Line("vip", 3, JUNK, VIP_CARDS, False))
     if rules.palssari and p.mask & PALSSARI == PALSSARI:
         add(Line("palssari", 8, BONUS, PALSSARI, False))
+    if not lines:  # most losers' piles: nothing scores
+        return Score(0, 0, (), p, NO_CATEGORIES)
     total = toward = 0
     for line in lines:
         total += line.points
         if line.toward_target:
             toward += line.points
-    return Score(total, toward, tuple(lines), p, frozenset(line.category for line in lines))
+    return Score(total, toward, tuple(lines), p, frozenset([line.category for line in lines]))
+
+
+NO_CATEGORIES: frozenset[str] = frozenset()
 
 
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
