@@ -7,8 +7,6 @@ the steps it adds. ``settle`` picks the cup/bridge counting for each player
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from math import prod
 from typing import Callable, NamedTuple
 
 from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
@@ -77,8 +75,7 @@ class Step(NamedTuple):
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     payer: str
     payee: str
     points: int
@@ -86,8 +83,7 @@ class Payment:
     trail: tuple[Step, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
     scores: dict[str, Score]
     payments: tuple[Payment, ...]
     notes: tuple[dict, ...] = ()
@@ -311,21 +307,25 @@ def amount(x: Loss, units=DOUBLES) -> tuple[int, tuple[Step, ...]]:
         trail.append(Step("reverse_go", factor=x.rules.reverse_go, detail=(("gos", gos),)))  # instead of below
     elif (doubling := go_doubling(gos, x.rules)) > 1:
         trail.append(Step("go_doubling", factor=doubling, detail=(("gos", gos),)))
-    for unit in units:
-        trail.extend(unit(x))
-    points = (x.won.points + bonus) * prod(s.factor for s in trail if s.factor)
-    return points, tuple(trail)
+    factor = 1
+    for step in trail:  # the go steps: a value (base, bonus) or a factor
+        if step.factor:
+            factor *= step.factor
+    for unit in units:  # the doubles: each step a factor
+        for step in unit(x):
+            trail.append(step)
+            factor *= step.factor
+    return (x.won.points + bonus) * factor, tuple(trail)
 
 
 # -- a stop ------------------------------------------------------------------------
 
-@dataclass(slots=True)
-class _Choice:
-    """The winner's counting and each loser's answer to it."""
+class _Choice(NamedTuple):
+    """The winner's counting and each loser's answer to it (the dicts are filled in by ``_choose``)."""
 
     won: Score
-    lost: dict[str, Score] = field(default_factory=dict)
-    owed: dict[str, tuple[int, tuple[Step, ...]]] = field(default_factory=dict)
+    lost: dict[str, Score]
+    owed: dict[str, tuple[int, tuple[Step, ...]]]
 
     @property
     def total(self) -> int:
@@ -369,7 +369,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:
-        choice = _Choice(won)
+        choice = _Choice(won, {}, {})
         for loser, ways in loser_ways.items():
             options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost) for lost in ways]
             (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
