@@ -42,3 +42,112 @@ def test_language_switch_never_redirects_off_site(web, lang, target):
 def test_language_switch_goes_back_to_same_site_paths(web, target):
     r = web.get("/lang/en", query_string={"next": target})
     assert r.status_code == 302 and r.headers["Location"] == target
+
+
+# -- 5. deeply nested JSON; 6. non-finite numbers --------------------------------------------------
+
+from .walk import counts, rows_of  # noqa: E402
+
+DEEP = "[" * 10_000 + "]" * 10_000
+NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"]
+
+
+def _json_doors(t, live: int, done: int) -> list[tuple[str, str]]:
+    """Every operation that reads a JSON body: (method, path)."""
+    base = f"/api/v1/tables/{t.id}"
+    return [("POST", "/api/v1/score"), ("POST", "/api/v1/tables"), ("POST", "/api/v1/tables/import"),
+            ("POST", f"{base}/hands"), ("PUT", f"{base}/hands/{done}"),
+            ("POST", f"{base}/hands/{live}/events"), ("POST", f"{base}/hands/{live}/undo")]
+
+
+@pytest.fixture
+def played(make_table):
+    from .conftest import STOP_A
+
+    t = make_table()
+    done = t.add_summary({"players": ["A", "B", "C"]} | STOP_A)
+    live = t.start_live()
+    t.append(live, [{"type": "capture", "player": "B", "cards": ["1j1"]}])
+    return t, live, done
+
+
+def _refused_with(r, status: set[int], code: str) -> None:
+    assert r.status_code in status, (r.status_code, r.data[:300])
+    assert r.get_json()["ok"] is False and r.get_json()["errors"][0]["code"] == code, r.get_json()
+
+
+def test_deeply_nested_json_is_a_coded_400_everywhere(app, played):
+    """Depth 10,000 raised RecursionError (a 500) on every JSON endpoint, /api/v1/score included."""
+    t, live, done = played
+    before = counts(app), rows_of(app, t.id)
+    for method, path in _json_doors(t, live, done):
+        for body in (DEEP, '{"summary": ' + DEEP + "}", '{"a":' * 5000 + "1" + "}" * 5000):
+            r = t.client.open(path, method=method, data=body, content_type="application/json",
+                              headers={"X-Table-Key": t.edit_key})
+            _refused_with(r, {400}, "json_too_deep")
+    assert (counts(app), rows_of(app, t.id)) == before
+
+
+def test_moderately_nested_json_past_the_limit_is_refused_too(app, played):
+    """Nesting Python can parse but nobody needs (the engine and the store recurse on it)."""
+    t, live, done = played
+    body = '{"players": ["A", "B"], "draw": {"cards": ' + "[" * 100 + "]" * 100 + "}}"
+    _refused_with(t.client.post("/api/v1/tables", data=body, content_type="application/json"), {400},
+                  "json_too_deep")
+
+
+@pytest.mark.parametrize("number", NON_FINITE)
+def test_non_finite_numbers_refused_at_the_door(app, played, number):
+    """NaN/Infinity/1e400 were a 500 on PostgreSQL and, on SQLite, stored: the export then not JSON."""
+    t, live, done = played
+    bodies = {
+        "/api/v1/score": '{"players": ["A", "B"], "outcome": {"type": "nagari"}, "chip_value": %s}',
+        "/api/v1/tables": '{"players": ["A", "B"], "chip_value": %s}',
+        "/api/v1/tables/import": '{"players": ["A", "B"], "chip_value": 1, "note": [%s]}',
+        "/hands": '{"summary": {"players": ["A", "B", "C"], "outcome": {"type": "nagari"}, "x": %s}}',
+        "/events": '{"seq": 1, "event": {"type": "capture", "player": "C", "cards": ["2j1"], "n": %s}}',
+        "/undo": '{"seq": %s}',
+    }
+    before = counts(app), rows_of(app, t.id)
+    for method, path in _json_doors(t, live, done):
+        template = next((v for k, v in bodies.items() if path.endswith(k)),
+                        '{"summary": {"players": ["A", "B", "C"], "outcome": {"type": "nagari"}, "x": %s}}')
+        r = t.client.open(path, method=method, data=template % number, content_type="application/json",
+                          headers={"X-Table-Key": t.edit_key, "If-Match": "*"})
+        _refused_with(r, {400}, "non_finite_number")
+    assert (counts(app), rows_of(app, t.id)) == before
+    export = t.client.get(f"/t/{t.id}/export.json")
+    import json
+    json.loads(export.data, parse_constant=lambda c: pytest.fail(f"{c} in the export"))
+
+
+@pytest.mark.parametrize("number", NON_FINITE)
+def test_non_finite_numbers_refused_in_an_uploaded_export(app, played, number):
+    import io
+
+    t, _live, _done = played
+    t.enter()
+    before = counts(app)
+    upload = ('{"players": ["A", "B"], "chip_value": %s}' % number).encode()
+    r = t.client.post("/import", data={"file": (io.BytesIO(upload), "t.json")})
+    assert r.status_code == 422 and b"non_finite_number" in r.data
+    assert counts(app) == before
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e400", "sNaN"])
+def test_non_finite_chip_value_in_the_form_is_a_field_error(app, value):
+    from .test_tables import table_form
+
+    client = app.test_client()
+    before = counts(app)
+    r = client.post("/new", data=table_form(chip_value=value))
+    assert r.status_code == 422
+    assert counts(app) == before
+
+
+def test_json_posted_to_a_form_endpoint_is_checked_the_same(app, played):
+    """Flask-WTF reads a JSON body as form data: deep or non-finite JSON there is a 400, not a 500."""
+    t, _live, _done = played
+    for body in (DEEP, '{"confirm": NaN}'):
+        r = t.client.post("/new", data=body, content_type="application/json", headers={"Accept": "application/json"})
+        assert r.status_code == 400, r.status_code
