@@ -10,15 +10,16 @@ from flask import Blueprint, jsonify, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
 
-from ..engine.contract import score_text
+from ..engine.contract import score_summary
 from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
 from ..store.tables import Conflict
-from . import openapi, service, transfer
+from . import jsonbody, openapi, service, transfer
 from .access import open_table
 from .database import db, reader_engine
 from .errors import error_response
+from .jsonbody import JSONRefused
 from .limits import created, refused_key
 from .security import KEY_HEADER, csrf, level_for, presented_key
 
@@ -45,7 +46,12 @@ def _csrf_for_cookies():
 
 
 def _body() -> dict:
-    body = request.get_json(silent=True)
+    if not request.is_json:
+        raise _Refusal(400, "invalid_json", "The request body must be a JSON object (application/json).")
+    try:
+        body = jsonbody.loads(request.get_data())
+    except JSONRefused as err:
+        raise _Refusal(400, err.code, str(err)) from None
     if not isinstance(body, dict):
         raise _Refusal(400, "invalid_json", "The request body must be a JSON object.")
     return body
@@ -72,7 +78,12 @@ def _engine(err: EngineError):
 @bp.post("/score")
 def score():
     """The engine contract: one hand summary in, one result out."""
-    result = score_text(request.get_data(cache=False).decode("utf-8", "replace"))
+    try:
+        doc = jsonbody.loads(request.get_data(cache=False))
+    except JSONRefused as err:
+        # Not JSON at all is the engine contract's own refusal (422); too deep or not finite, the door's.
+        return jsonify(ok=False, errors=err.errors), 422 if err.code == "invalid_json" else 400
+    result = score_summary(doc)
     return jsonify(result), 200 if result["ok"] else 422
 
 

@@ -17,6 +17,8 @@ from .i18n import gettext as _
 WEB_ERROR_CODES: dict[str, str] = {
     "bad_request": "The request is malformed.",
     "invalid_json": "The request body is not a JSON object.",
+    "json_too_deep": "The JSON body nests too deeply.",
+    "non_finite_number": "A number in the JSON body is NaN, Infinity or too large to be finite.",
     "csrf": "The form's CSRF token is missing or stale.",
     "no_access": "The table needs its edit or read-only secret.",
     "read_only": "The read-only secret cannot change anything.",

@@ -47,6 +47,13 @@ def strip(value):
     return value.strip() if isinstance(value, str) else value
 
 
+def finite(_form, field):
+    """NaN and Infinity parse as decimals but are no amount (and NaN breaks NumberRange)."""
+    if field.data is not None and not field.data.is_finite():
+        field.data = None
+        raise ValidationError("number_not_finite")
+
+
 def _option_field(name: str, spec: dataclasses.Field):
     meta, default = spec.metadata, spec.default
     label = f"{meta['ko']} · {meta['en']}"
@@ -65,7 +72,7 @@ class TableForm(FlaskForm):
                         min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     preset = SelectField(choices=opts((k, PRESET_LABELS[k]) for k in PRESETS), default="pagat")
     chip_value = DecimalField(default=100, places=None,
-                              validators=[InputRequired(), NumberRange(0, 1_000_000)])
+                              validators=[InputRequired(), finite, NumberRange(0, 1_000_000)])
     currency = SelectField(choices=CURRENCIES, default="₩")
     length = IntegerField(default=12, validators=[InputRequired(), NumberRange(1, 100)])
     dealer = SelectField(default="0", choices=opts([("draw", "draw")] + [(str(i), str(i + 1)) for i in range(MAX_PLAYERS)]))

@@ -222,6 +222,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # (end of issue 8)
     #
     # == issue 10 (hardening): new keys below this line ==
+    "refuse_json_too_deep": ("JSON이 너무 깊게 겹쳐 있습니다.", ""),
+    "refuse_non_finite_number": ("숫자는 유한한 값이어야 합니다 (NaN, Infinity 안 됨).", ""),
+    "number_not_finite": ("숫자를 입력하세요.", "Enter a number."),
     #
     #
     # (end of issue 10)

@@ -17,6 +17,7 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..store.tables import EDIT, VIEW, access_level
+from .jsonbody import StrictJSONProvider
 
 csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
@@ -54,6 +55,7 @@ def init_app(app: Flask) -> None:
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
     app.session_interface = _SessionInterface()
+    app.json = StrictJSONProvider(app)
     app.before_request(_body_limit)  # before CSRFProtect's, which reads the form
     csrf.init_app(app)
     app.after_request(_headers)

@@ -8,7 +8,6 @@ the app checks a change of hands, and a refused document stores nothing.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -17,7 +16,8 @@ from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
 from ..store.models import Table
-from . import service
+from . import jsonbody, service
+from .jsonbody import JSONRefused
 from .openapi import MAX_SEQ
 
 MAX_HANDS = 1000
@@ -25,10 +25,13 @@ RECORD_KEYS = frozenset({"summary", "log", "choices", "shown"})
 
 
 def parse_json(data: bytes) -> Any:
-    """The JSON of an uploaded export; ``EngineError`` (bad_series) when it is not UTF-8 JSON."""
+    """The JSON of an uploaded export; ``EngineError`` when it is not UTF-8 JSON (bad_series), nests
+    too deeply (json_too_deep) or holds a number that is not finite (non_finite_number)."""
     try:
-        return json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        return jsonbody.loads(data)
+    except JSONRefused as err:
+        if err.code != "invalid_json":
+            raise
         raise EngineError("bad_series", "The file is not a table's JSON export (UTF-8 JSON).", "") from None
 
 

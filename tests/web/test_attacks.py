@@ -116,7 +116,9 @@ def test_non_finite_numbers_refused_at_the_door(app, played, number):
                           headers={"X-Table-Key": t.edit_key, "If-Match": "*"})
         _refused_with(r, {400}, "non_finite_number")
     assert (counts(app), rows_of(app, t.id)) == before
+    t.enter()
     export = t.client.get(f"/t/{t.id}/export.json")
+    assert export.status_code == 200
     import json
     json.loads(export.data, parse_constant=lambda c: pytest.fail(f"{c} in the export"))
 
