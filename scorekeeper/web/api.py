@@ -6,7 +6,7 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
 
@@ -14,7 +14,7 @@ from ..engine.contract import score_summary
 from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
-from ..store.tables import Conflict
+from ..store.tables import Conflict, StaleHand
 from . import jsonbody, openapi, service, transfer
 from .access import open_table
 from .database import db, reader_engine
@@ -165,32 +165,72 @@ def _hand(state, hand_id: int):
 @bp.get("/tables/<public_id>/hands/<int:hand_id>")
 def get_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
-    return jsonify(openapi.hand_json(state, _hand(state, hand_id)))
+    hand = _hand(state, hand_id)
+    return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
+
+
+def _with_etag(response, hand):
+    response = make_response(response)
+    response.set_etag(store.hand_version(hand))
+    return response
+
+
+def _if_match() -> str:
+    """The version an edit or delete was made against (``If-Match``); 428 when it names none.
+
+    Without it two phones editing one hand would both be acknowledged and one edit lost.
+    """
+    if request.if_match.star_tag:
+        return "*"
+    tags = request.if_match.as_set()
+    if not tags:
+        raise _Refusal(428, "precondition_required",
+                       "Send If-Match with the hand's ETag (from GET): the version this change is made against.")
+    return next(iter(tags)) if len(tags) == 1 else ""
+
+
+def _stale(state, err: StaleHand):
+    """409 with the hand as it is now (and its ETag), for the client to redo its change on."""
+    fresh = service.load(db(), state.table)
+    hand = _hand(fresh, err.hand.id)
+    return _with_etag(error_response(409, "conflict", "Someone else changed this hand first: here it is now.", "",
+                                     {"hand": openapi.hand_json(fresh, hand)}), hand)
 
 
 @bp.put("/tables/<public_id>/hands/<int:hand_id>")
 def replace_hand(public_id: str, hand_id: int):
-    """Replace a quick-entry hand's summary; the series after it is replayed."""
+    """Replace a quick-entry hand's summary (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     kind, summary, seating, _count = openapi.parse_new_hand(_body())
+    expected = _if_match()
     if kind != "summary" or hand.kind != "summary":
         raise _Refusal(422, "bad_hand_record", "Only a quick-entry hand's summary can be replaced.", "summary")
     try:
         store.update_hand(db(), state.table, hand, summary, seating,
-                          lambda rows: service.check_rows(db(), state.table, rows))
+                          lambda rows: service.check_rows(db(), state.table, rows), expected)
+    except StaleHand as err:
+        return _stale(state, err)
     except Conflict as err:
         raise _Refusal(409, "conflict", str(err)) from None
     state = service.load(db(), state.table)
-    return jsonify(openapi.hand_json(state, _hand(state, hand_id)))
+    hand = _hand(state, hand_id)
+    return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
 
 
 @bp.delete("/tables/<public_id>/hands/<int:hand_id>")
 def delete_hand(public_id: str, hand_id: int):
+    """Delete a hand (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
+    expected = _if_match()
     service.replay_rows(state.table, [h for h in state.hands if h.id != hand.id], state.logs)
-    store.delete_hand(db(), state.table, hand)
+    try:
+        store.delete_hand(db(), state.table, hand, expected)
+    except StaleHand as err:
+        return _stale(state, err)
+    except Conflict as err:
+        raise _Refusal(409, "conflict", str(err)) from None
     return jsonify(ok=True)
 
 

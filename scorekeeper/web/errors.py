@@ -25,6 +25,7 @@ WEB_ERROR_CODES: dict[str, str] = {
     "not_found": "No such table, hand or page.",
     "method_not_allowed": "That method is not allowed here.",
     "conflict": "Someone else changed this first.",
+    "precondition_required": "An edit or delete needs If-Match: the hand's ETag it was made against.",
     "not_last_hand": "Only the last hand's log can be undone.",
     "too_large": "The request body is too large.",
     "rate_limited": "Too many tables created, or ids, codes and keys refused, from this address: wait.",

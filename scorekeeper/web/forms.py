@@ -129,6 +129,7 @@ class QuickForm(FlaskForm):
     mission = IntegerField(default=1, validators=[Optional(), NumberRange(1, 9)])
     sitters = FieldList(FormField(SitterEntry), min_entries=0, max_entries=5)
     count = HiddenField()  # hands the phone saw: a stale save is a conflict
+    version = HiddenField()  # editing a past hand: the version it was made against (stale: a conflict)
 
 
 class SeatingForm(FlaskForm):
@@ -174,6 +175,7 @@ class ImportForm(FlaskForm):
 
 class DeleteForm(FlaskForm):
     confirm = BooleanField(validators=[DataRequired()])
+    version = HiddenField()  # the hand's version when the phone showed it (stale: nothing is deleted)
 
 
 def attach_errors(form, errors: list[dict], paths: dict[str, str] | None = None) -> list[dict]:

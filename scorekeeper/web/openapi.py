@@ -7,6 +7,7 @@ from ..engine.errors import ERROR_CODES, EngineError
 from ..engine.hand import EVENTS
 from ..engine.rules import PRESETS
 from ..engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ..store.tables import hand_version
 from .errors import WEB_ERROR_CODES
 from .service import TableState
 
@@ -64,6 +65,7 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
     out: dict[str, Any] = {
         "ok": True, "id": hand.id, "index": index, "kind": hand.kind, "live": live is not None,
         "deal": deal.to_json(state.config.chip_value) if deal else None,
+        "etag": hand_version(hand),  # the ETag to send back in If-Match with an edit or delete
     }
     if hand.kind == "summary":
         out["summary"] = hand.summary

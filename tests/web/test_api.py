@@ -128,11 +128,13 @@ def test_summary_hands(make_table):
     t = make_table()
     hand = t.add_summary(STOP_A)
     assert t.state()["balances"] == {"A": 12, "B": -6, "C": -6}
-    r = t.api("PUT", f"/hands/{hand}", json={"summary": STOP_A | {"outcome": {"type": "nagari"}}})
+    etag = t.api("GET", f"/hands/{hand}").headers["ETag"]
+    r = t.api("PUT", f"/hands/{hand}", json={"summary": STOP_A | {"outcome": {"type": "nagari"}}},
+              headers={"If-Match": etag})
     assert r.status_code == 200
     assert t.state()["balances"] == {"A": 0, "B": 0, "C": 0}
     assert t.api("GET", "/hands").get_json()["hands"][0]["deal"]["outcome"]["type"] == "nagari"
-    assert t.api("DELETE", f"/hands/{hand}").status_code == 200
+    assert t.api("DELETE", f"/hands/{hand}", headers={"If-Match": r.headers["ETag"]}).status_code == 200
     assert t.state()["hands"] == []
 
 
