@@ -8,8 +8,9 @@
   that came over HTTPS).
 - ``SCOREKEEPER_TRUSTED_PROXIES``: how many reverse proxies stand in front (default 0); only
   then are their ``X-Forwarded-For/-Proto/-Host/-Port`` headers believed (ProxyFix).
-- ``SCOREKEEPER_RATELIMIT_ENABLED`` (default on), ``RATELIMIT_STORAGE_URI`` (default
-  ``memory://``, one count per process; ``redis://…`` or ``memcached://…`` to share it),
+- ``SCOREKEEPER_RATELIMIT_ENABLED`` (default on), ``RATELIMIT_STORAGE_URI`` (default a SQLite
+  file ``ratelimits.db`` in the instance folder, counts shared by every worker on this machine;
+  ``redis://…`` to share them between several servers),
   ``SCOREKEEPER_RATELIMIT_CREATE`` (tables created per IP, default ``30/hour``) and
   ``SCOREKEEPER_RATELIMIT_GUESS`` (refused ids, codes and keys per IP, default ``20/minute``).
 - ``SCOREKEEPER_DEVELOPMENT``: allow Flask's debug mode (refused otherwise: its debugger runs code).
@@ -47,7 +48,8 @@ def defaults(instance_path: str) -> dict:
         "TRUSTED_PROXIES": 0,
         "DEVELOPMENT": env_flag("SCOREKEEPER_DEVELOPMENT", False),
         "RATELIMIT_ENABLED": True,
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        # Counts every worker process shares (limitstore.py); redis://… to share them between servers.
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or f"sqlite:///{Path(instance_path) / 'ratelimits.db'}",
         "RATELIMIT_STRATEGY": "moving-window",
         "RATELIMIT_CREATE": "30/hour",
         "RATELIMIT_GUESS": "20/minute",

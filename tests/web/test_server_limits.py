@@ -33,9 +33,10 @@ def redis_unreachable() -> str | None:
 
 
 @pytest.fixture(params=["embedded", "redis"])
-def server(request, env):
-    env = env | {"SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_WORKERS": "2"}
-    env.pop("RATELIMIT_STORAGE_URI", None)
+def server(request, env, tmp_path):
+    # The embedded default is a SQLite file in the instance folder; here one of the test's own.
+    env = env | {"SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_WORKERS": "2",
+                 "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}"}
     if request.param == "redis":
         reason = redis_unreachable()
         if reason:
@@ -86,3 +87,10 @@ def test_refused_imports_count_against_the_creation_budget(server):
     # The address has spent its budget: a valid table waits too; another address does not.
     assert call(server, "198.51.100.4", "POST", "/api/v1/tables", {"players": ["A", "B"]})[0] == 429
     assert call(server, "198.51.100.5", "POST", "/api/v1/tables", {"players": ["A", "B"]})[0] == 201
+
+
+def test_the_default_storage_is_a_file_every_worker_shares(tmp_path, monkeypatch):
+    from scorekeeper.web import config
+
+    monkeypatch.delenv("RATELIMIT_STORAGE_URI", raising=False)
+    assert config.defaults(str(tmp_path))["RATELIMIT_STORAGE_URI"] == f"sqlite:///{tmp_path / 'ratelimits.db'}"
