@@ -153,3 +153,39 @@ def test_json_posted_to_a_form_endpoint_is_checked_the_same(app, played):
     for body in (DEEP, '{"confirm": NaN}'):
         r = t.client.post("/new", data=body, content_type="application/json", headers={"Accept": "application/json"})
         assert r.status_code == 400, r.status_code
+
+
+# -- 8. HSTS, proxies and hosts -----------------------------------------------------------------------
+
+def test_hsts_only_over_https(app, make_table):
+    t = make_table()
+    plain, secure = app.test_client(), app.test_client()
+    for path in ("/", f"/t/{t.id}", "/api/v1/openapi.json", "/healthz"):
+        assert "Strict-Transport-Security" not in plain.get(path).headers, path
+        hsts = secure.get(path, base_url="https://localhost").headers.get("Strict-Transport-Security", "")
+        assert hsts.startswith("max-age=") and int(hsts.split("=")[1].split(";")[0]) >= 15_552_000, (path, hsts)
+
+
+def test_hsts_behind_a_trusted_proxy_only(tmp_path):
+    from tests.conftest import make_app
+
+    for proxies, expected in [(0, False), (1, True)]:
+        app = make_app(f"sqlite:///{tmp_path / f'h{proxies}.db'}", tmp_path, TRUSTED_PROXIES=proxies)
+        r = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
+        assert ("Strict-Transport-Security" in r.headers) is expected
+        app.extensions["sk_engine"].dispose()
+
+
+@pytest.mark.parametrize("setting", [["scores.example"], "scores.example, other.example"])
+def test_links_only_for_configured_hosts(tmp_path, setting):
+    """With TRUSTED_HOSTS set, a request naming another host is a coded 400, and no link is built from it."""
+    from tests.conftest import make_app
+
+    app = make_app(f"sqlite:///{tmp_path / 'hosts.db'}", tmp_path, TRUSTED_HOSTS=setting)
+    client = app.test_client()
+    r = client.post("/api/v1/tables", json={"players": ["A", "B"]}, headers={"Host": "evil.example"})
+    assert r.status_code == 400 and r.get_json()["errors"][0]["code"] == "bad_host"
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+    made = client.post("/api/v1/tables", json={"players": ["A", "B"]}, headers={"Host": "scores.example"})
+    assert made.status_code == 201 and made.get_json()["edit_link"].startswith("http://scores.example/")
+    app.extensions["sk_engine"].dispose()
