@@ -10,12 +10,13 @@ import logging
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
 from .i18n import gettext as _
 
 WEB_ERROR_CODES: dict[str, str] = {
     "bad_request": "The request is malformed.",
+    "bad_host": "The Host of the request is not one this server answers for (TRUSTED_HOSTS).",
     "invalid_json": "The request body is not a JSON object.",
     "json_too_deep": "The JSON body nests too deeply.",
     "non_finite_number": "A number in the JSON body is NaN, Infinity or too large to be finite.",
@@ -59,6 +60,12 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def _csrf(err):
         return error_response(400, "csrf", _("err_csrf"))
+
+    @app.errorhandler(SecurityError)
+    def _host(err):
+        # JSON even to a browser: the page templates build links, and links from this host are refused.
+        body = {"ok": False, "errors": [{"code": "bad_host", "message": _("err_bad_host"), "path": ""}]}
+        return jsonify(body), 400
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException):
