@@ -189,3 +189,64 @@ def test_links_only_for_configured_hosts(tmp_path, setting):
     made = client.post("/api/v1/tables", json={"players": ["A", "B"]}, headers={"Host": "scores.example"})
     assert made.status_code == 201 and made.get_json()["edit_link"].startswith("http://scores.example/")
     app.extensions["sk_engine"].dispose()
+
+
+# -- 7. player names; CSV cells ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("given", "stored"), [
+    ([" Mina ", "Jun"], ["Mina", "Jun"]),
+    (["Jose\u0301", "Jun"], ["Jos\u00e9", "Jun"]),               # NFC
+    (["\u200bMina\ufeff", "\u3000Jun"], ["Mina", "Jun"]),        # zero-width and ideographic space trimmed
+    (["민아", "준"], ["민아", "준"]),
+    (["👨\u200d👩\u200d👧", "Jun"], ["👨\u200d👩\u200d👧", "Jun"]),  # a joiner inside an emoji stays
+])
+def test_player_names_are_normalised(web, given, stored):
+    r = web.post("/api/v1/tables", json={"players": given})
+    assert r.status_code == 201, r.get_json()
+    assert web.get(r.get_json()["url"], headers={"X-Table-Key": r.get_json()["view_key"]}).get_json()["players"] == stored
+
+
+@pytest.mark.parametrize(("players", "code"), [
+    (["A\u202eB", "Jun"], "bad_player_name"),           # a bidi override turns what follows around
+    (["A\u2066B", "Jun"], "bad_player_name"),
+    (["A\x07", "Jun"], "bad_player_name"),               # a control character
+    (["\u200b\u200b", "Jun"], "bad_player_name"),        # invisible only
+    (["\u3164", "Jun"], "bad_player_name"),              # the Hangul filler looks empty
+    (["  ", "Jun"], "bad_player_name"),
+    (["Jos\u00e9", "Jose\u0301"], "duplicate_player"),   # equal after NFC
+    (["Mina", " Mina"], "duplicate_player"),
+    (["Mina", "MINA"], "duplicate_player"),
+    (["Ｍｉｎａ", "Mina"], "duplicate_player"),            # full-width: the same name to the eye
+])
+def test_bad_or_twin_player_names_are_refused(app, players, code):
+    from .walk import counts
+
+    client = app.test_client()
+    before = counts(app)
+    r = client.post("/api/v1/tables", json={"players": players})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == code, r.get_json()
+    r = client.post("/api/v1/tables/import", json={"players": players})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == code, r.get_json()
+    from .test_tables import table_form
+
+    r = client.post("/new", data=table_form(players=tuple(players)))
+    assert r.status_code == 422
+    assert counts(app) == before
+
+
+def test_the_form_stores_normalised_names(app):
+    from .test_tables import table_form
+
+    client = app.test_client()
+    r = client.post("/new", data=table_form(players=(" Jose\u0301\u200b", "Jun", "Hana")))
+    assert r.status_code == 302
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Jos\u00e9" in page and "Jose\u0301" not in page
+
+
+@pytest.mark.parametrize("name", ["=1+2", " =1+2", "\u200b=1+2", "\n=1+2", "\t+1", "\u00a0-1", "\ufeff@SUM(A1)",
+                                  "\r=1"])
+def test_csv_cells_never_start_a_formula(name):
+    from scorekeeper.web.present import _cell
+
+    assert _cell(name).startswith("'"), name
