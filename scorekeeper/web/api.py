@@ -15,7 +15,7 @@ from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
 from ..store.tables import Conflict, StaleHand
-from . import jsonbody, openapi, service, transfer
+from . import jsonbody, names, openapi, service, transfer
 from .access import open_table
 from .database import db, reader_engine
 from .errors import error_response
@@ -89,7 +89,7 @@ def score():
 
 @bp.post("/tables")
 def create_table():
-    doc = _body()
+    doc = names.normalised_settings(_body())
     if "hands" in doc:
         raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
                           "hands")

@@ -12,6 +12,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
+from ..engine.errors import EngineError
 from .i18n import gettext as _
 
 WEB_ERROR_CODES: dict[str, str] = {
@@ -31,8 +32,21 @@ WEB_ERROR_CODES: dict[str, str] = {
     "too_large": "The request body is too large.",
     "rate_limited": "Too many tables created, or ids, codes and keys refused, from this address: wait.",
     "bad_import": "No file, or not a table's JSON export.",
+    "bad_player_name": "A player's name is empty, invisible, or holds control or bidi-override characters.",
+    "duplicate_player": "Two players' names read the same (compared after Unicode normalisation).",
     "server_error": "An unexpected error.",
 }
+
+
+class CodedRefusal(EngineError):
+    """A refusal of the web layer with one of ``WEB_ERROR_CODES``, answered as the engine's are (422)."""
+
+    def __init__(self, code: str, message: str, path: str = ""):
+        assert code in WEB_ERROR_CODES, code
+        ValueError.__init__(self, message)
+        self.errors = [{"code": code, "message": message, "path": path}]
+
+
 _BY_STATUS = {
     400: ("bad_request", "err_bad_request"), 401: ("no_access", "err_no_access"),
     403: ("read_only", "err_forbidden"), 404: ("not_found", "err_not_found"),

@@ -31,6 +31,8 @@ from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
 from ..engine.rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESETS
 from ..engine.series import MAX_NAME, MAX_PLAYERS
+from .errors import CodedRefusal
+from .names import check_names, normal_name
 
 CURRENCIES = opts([("₩", "₩ 원"), ("$", "$"), ("€", "€"), ("¥", "¥"), ("pt", "점 points")])
 MONTH_CHOICES = opts((m, f"{m} {ko} {en}") for m, (ko, en) in MONTHS.items())
@@ -68,7 +70,7 @@ class TableForm(FlaskForm):
     """A new table: players, preset, the house-rule sheet, stakes, length, first dealer."""
 
     title = StringField(validators=[Optional(), Length(max=60)], filters=[strip])
-    players = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)], filters=[strip]),
+    players = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)], filters=[normal_name]),
                         min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     preset = SelectField(choices=opts((k, PRESET_LABELS[k]) for k in PRESETS), default="pagat")
     chip_value = DecimalField(default=100, places=None,
@@ -86,8 +88,10 @@ class TableForm(FlaskForm):
         names = [n for n in field.data if n]
         if len(names) < 2:
             raise ValidationError("players_needed")
-        if len(set(names)) != len(names):
-            raise ValidationError("players_distinct")
+        try:
+            check_names(names)
+        except CodedRefusal as err:
+            raise ValidationError("players_distinct" if err.code == "duplicate_player" else "player_name_bad") from None
 
     def option_fields(self):
         return [(name, self[f"opt_{name}"]) for name in OPTIONS]

@@ -14,18 +14,14 @@ from typing import Any
 
 from flask.json.provider import DefaultJSONProvider
 
-from ..engine.errors import EngineError
+from .errors import CodedRefusal
 
 # A table's export, the deepest document the app takes, nests 7 deep (hands → log → events → cards).
 MAX_DEPTH = 32
 
 
-class JSONRefused(EngineError):
-    """A body that is not JSON the app takes; an ``EngineError`` (and so a ``ValueError``) with its code."""
-
-    def __init__(self, code: str, message: str):
-        ValueError.__init__(self, message)
-        self.errors = [{"code": code, "message": message, "path": ""}]
+class JSONRefused(CodedRefusal):
+    """A body that is not JSON the app takes: a ``ValueError`` (as Werkzeug expects) with its code."""
 
 
 def _no_constant(name: str):

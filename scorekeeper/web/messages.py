@@ -229,6 +229,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "다시 저장하면 입력하신 내용으로 바뀝니다.",
                    "Another phone changed this hand meanwhile. Your entry is kept below; save again to replace "
                    "what is stored now."),
+    "player_name_bad": ("이름이 비어 있거나 보이지 않는 글자, 제어 문자만 있습니다.",
+                        "A name is empty, invisible, or holds control characters."),
     "err_bad_host": ("이 서버가 받지 않는 주소(Host)입니다.", "This server does not answer for that host name."),
     "delete_stale": ("그사이 다른 폰이 이 판을 고쳤습니다. 지금 내용을 확인하고 다시 지우세요.",
                      "Another phone changed this hand meanwhile: check it as it is now, then delete again."),

@@ -16,7 +16,7 @@ from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
 from ..store.models import Table
-from . import jsonbody, service
+from . import jsonbody, names, service
 from .jsonbody import JSONRefused
 from .openapi import MAX_SEQ
 
@@ -63,7 +63,7 @@ def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
     hands = doc.get("hands", [])
     if not isinstance(hands, list) or len(hands) > MAX_HANDS:
         raise EngineError("bad_series", f"hands is a list of at most {MAX_HANDS} hand records.", "hands")
-    settings = {k: v for k, v in doc.items() if k != "hands"}
+    settings = names.normalised_settings({k: v for k, v in doc.items() if k != "hands"})
     config_from(settings)
     title = settings.get("name", "")
     if not isinstance(title, str) or len(title) > 120:
