@@ -61,7 +61,7 @@ def hand_version(hand: Hand) -> str:
     It is computed, not stored, so it needs no column and no migration, and it is the same on
     every server; two phones that saw the same record hold the same version.
     """
-    content = json.dumps([hand.id, hand.kind, hand.summary, hand.seating], sort_keys=True, separators=(",", ":"))
+    content = json.dumps([hand.kind, hand.summary, hand.seating], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(content.encode()).hexdigest()[:20]
 
 
