@@ -250,3 +250,25 @@ def test_csv_cells_never_start_a_formula(name):
     from scorekeeper.web.present import _cell
 
     assert _cell(name).startswith("'"), name
+
+
+# -- 9. what the API says it does -------------------------------------------------------------------
+
+def test_options_on_import_advertises_only_post(web):
+    """``/tables/<id>`` matched "import": OPTIONS advertised GET, and GET answered as for a table id."""
+    r = web.open("/api/v1/tables/import", method="OPTIONS")
+    assert set(r.headers["Allow"].replace(" ", "").split(",")) == {"POST", "OPTIONS"}
+    r = web.get("/api/v1/tables/import")
+    assert r.status_code == 405 and r.get_json()["errors"][0]["code"] == "method_not_allowed"
+
+
+def test_every_documented_operation_is_what_options_advertises(sqlite_app):
+    from scorekeeper.web.openapi import document
+
+    client = sqlite_app.test_client()
+    made = client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()
+    for path, ops in document()["paths"].items():
+        url = "/api/v1" + path.replace("{table}", made["id"]).replace("{hand}", "1")
+        allowed = set(client.open(url, method="OPTIONS").headers["Allow"].replace(" ", "").split(","))
+        documented = {m.upper() for m in ops if m != "parameters"}
+        assert allowed - {"OPTIONS", "HEAD"} == documented, (path, allowed, documented)
