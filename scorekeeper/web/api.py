@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
+from werkzeug.routing import BaseConverter
 
 from ..engine.contract import score_summary
 from ..engine.errors import EngineError
@@ -24,6 +25,15 @@ from .limits import created, refused_key
 from .security import KEY_HEADER, csrf, level_for, presented_key
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class TableIdConverter(BaseConverter):
+    """A table id in a path: never "import", so ``/tables/import`` is only the import (POST)."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+bp.record_once(lambda setup: setup.app.url_map.converters.setdefault("table_id", TableIdConverter))
 csrf.exempt(bp)
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table"}
@@ -114,7 +124,7 @@ def _table_links(table) -> dict:
             "view_link": url_for("tables.enter", public_id=table.public_id, key=table.view_secret, _external=True)}
 
 
-@bp.get("/tables/<public_id>")
+@bp.get("/tables/<table_id:public_id>")
 def get_table(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(openapi.table_json(state))
