@@ -150,7 +150,7 @@ def _event_schema() -> dict:
 
 def _summary_schema() -> dict:
     """A hand summary (the engine contract): its shape; the rules of the game are the engine's (422)."""
-    obj = {"type": "object"}
+    obj = {"type": "object", "nullable": True}  # the engine takes null as absent
     name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
     return {"type": "object", "required": ["players", "outcome"], "properties": {
         "rules": obj, "players": {"type": "array", "items": name, "minItems": 2, "maxItems": 3, "uniqueItems": True},
@@ -158,8 +158,9 @@ def _summary_schema() -> dict:
         "outcome": {"type": "object", "required": ["type"], "properties": {
             "type": {"type": "string", "enum": [t.value for t in OutcomeType]}, "winner": name,
             "winners": {"type": "array", "items": name}, "month": {"type": "integer", "minimum": 1, "maximum": 12}}},
-        "dokbak": {"type": "object", "nullable": True}, "nagari_carry": {"type": "integer", "minimum": 0},
-        "dealer": name, "last_go": name, "mission": {"type": "integer"}, "weol_yak": {},
+        "dokbak": obj, "nagari_carry": {"type": "integer", "minimum": 0, "maximum": 30},
+        "dealer": name | {"nullable": True}, "last_go": name | {"nullable": True},
+        "mission": {"type": "integer", "nullable": True}, "weol_yak": {},
         "chip_value": {"type": "number", "minimum": 0}}}
 
 
@@ -173,17 +174,18 @@ def _hand_body(kind: str, record: dict) -> dict:
 def _series_properties() -> dict:
     """A table's settings, as ``engine.series.config_from`` takes them."""
     return {
-        "name": {"type": "string", "maxLength": 120}, "note": {"type": "string"},
+        # null is taken as absent wherever the engine takes it so (a name, a note, the rules, the draw).
+        "name": {"type": "string", "maxLength": 120, "nullable": True}, "note": {"type": "string", "nullable": True},
         "players": {"type": "array", "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS, "uniqueItems": True,
                     "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME}},
-        "rules": {"type": "object", "additionalProperties": False, "properties": {
+        "rules": {"type": "object", "additionalProperties": False, "nullable": True, "properties": {
             "preset": {"type": "string", "enum": list(PRESETS)},
             "options": {"type": "object", "description": "House-rule options by name (`scorekeeper rules`)."}}},
         "chip_value": {"type": "number", "minimum": 0, "maximum": 1e9},
         "currency": {"type": "string", "maxLength": 8},
         "length": {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH, "nullable": True},
         "first_dealer": {"type": "string", "nullable": True, "description": "One of the players (default: the draw's, or the first)."},
-        "draw": {"type": "object", "additionalProperties": False, "properties": {
+        "draw": {"type": "object", "additionalProperties": False, "nullable": True, "properties": {
             "time": {"type": "string", "enum": ["night", "day"]}, "cards": {"type": "object"},
             "redraws": {"type": "array", "items": {"type": "object"}}}},
     }

@@ -65,7 +65,7 @@ def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
         raise EngineError("bad_series", f"hands is a list of at most {MAX_HANDS} hand records.", "hands")
     settings = names.normalised_settings({k: v for k, v in doc.items() if k != "hands"})
     config_from(settings)
-    title = settings.get("name", "")
+    title = settings.get("name") or ""
     if not isinstance(title, str) or len(title) > 120:
         raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
     return title, settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]

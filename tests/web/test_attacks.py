@@ -272,3 +272,23 @@ def test_every_documented_operation_is_what_options_advertises(sqlite_app):
         allowed = set(client.open(url, method="OPTIONS").headers["Allow"].replace(" ", "").split(","))
         documented = {m.upper() for m in ops if m != "parameters"}
         assert allowed - {"OPTIONS", "HEAD"} == documented, (path, allowed, documented)
+
+
+def _properties(name: str) -> dict:
+    from scorekeeper.web.openapi import document
+
+    return document()["components"]["schemas"][name]["properties"]
+
+
+@pytest.mark.parametrize("path, schema", [("/api/v1/tables", "SeriesConfig"), ("/api/v1/tables/import", "SeriesExport"),
+                                          ("/api/v1/score", "Summary")])
+def test_null_is_taken_only_where_the_document_says_nullable(web, path, schema):
+    """``"draw": null`` was taken though the document says object: the server and the document agree now."""
+    base = {"players": ["A", "B"]} | ({"outcome": {"type": "nagari"}} if schema == "Summary" else {})
+    assert web.post(path, json=base).status_code in (200, 201)
+    for name, spec in _properties(schema).items():
+        r = web.post(path, json=base | {name: None})
+        if spec.get("nullable") or spec == {}:
+            assert r.status_code in (200, 201), (name, r.get_json())
+        else:
+            assert r.status_code == 422, (name, r.status_code)
