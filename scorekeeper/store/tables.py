@@ -11,7 +11,7 @@ import hmac
 import json
 import re
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.engine import Connection
@@ -65,9 +65,11 @@ def hand_version(hand: Hand) -> str:
     return hashlib.sha256(content.encode()).hexdigest()[:20]
 
 
-def _check_version(session: Session, hand: Hand, expected: str | None, count: int) -> None:
-    """Refuse (``StaleHand``) unless ``expected`` is the hand's version or ``*`` (any)."""
-    if expected is not None and expected != "*" and not hmac.compare_digest(expected, hand_version(hand)):
+def _check_version(session: Session, hand: Hand, expected: str | Collection[str] | None, count: int) -> None:
+    """Refuse (``StaleHand``) unless the hand's version is ``expected`` (one or several), or it is ``*``."""
+    if expected is None or expected == "*":
+        return
+    if hand_version(hand) not in ({expected} if isinstance(expected, str) else expected):
         session.rollback()
         raise StaleHand(hand, count)
 
@@ -190,7 +192,8 @@ _KEEP = object()
 
 
 def update_hand(session: Session, table: Table, hand: Hand, summary: Any = _KEEP, seating: Any = _KEEP,
-                validate: Callable[[list[Hand]], None] | None = None, expected_version: str | None = None) -> Hand:
+                validate: Callable[[list[Hand]], None] | None = None,
+                expected_version: str | Collection[str] | None = None) -> Hand:
     """Change a hand record's summary or seating (editing a past hand); events stay.
 
     ``expected_version`` is the ``hand_version`` the edit was made against: when the hand has
@@ -228,7 +231,8 @@ def _store(session, table, hand, records, validate) -> Hand:
     return hand
 
 
-def delete_hand(session: Session, table: Table, hand: Hand, expected_version: str | None = None) -> None:
+def delete_hand(session: Session, table: Table, hand: Hand,
+                expected_version: str | Collection[str] | None = None) -> None:
     """Delete a hand and its log; ``expected_version`` as for ``update_hand``."""
     table = lock_table(session, table)
     if expected_version is not None:

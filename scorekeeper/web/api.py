@@ -130,7 +130,7 @@ def get_table(public_id: str):
     return jsonify(openapi.table_json(state))
 
 
-@bp.get("/tables/<public_id>/version")
+@bp.get("/tables/<table_id:public_id>/version")
 def version(public_id: str):
     """What phones poll: the few columns it needs, on a bare connection (as open_table checks).
 
@@ -144,13 +144,13 @@ def version(public_id: str):
     return jsonify(version=row.version)
 
 
-@bp.get("/tables/<public_id>/hands")
+@bp.get("/tables/<table_id:public_id>/hands")
 def list_hands(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(ok=True, hands=[openapi.hand_json(state, h) for h in state.hands])
 
 
-@bp.post("/tables/<public_id>/hands")
+@bp.post("/tables/<table_id:public_id>/hands")
 def add_hand(public_id: str):
     """Add a quick-entry hand ({"summary": …}) or start a live one ({"log": {}})."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -172,7 +172,7 @@ def _hand(state, hand_id: int):
     return hand
 
 
-@bp.get("/tables/<public_id>/hands/<int:hand_id>")
+@bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def get_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
     hand = _hand(state, hand_id)
@@ -185,18 +185,18 @@ def _with_etag(response, hand):
     return response
 
 
-def _if_match() -> str:
-    """The version an edit or delete was made against (``If-Match``); 428 when it names none.
+def _if_match() -> str | frozenset[str]:
+    """The versions an edit or delete was made against (``If-Match``, ``*``: any); 428 when none.
 
     Without it two phones editing one hand would both be acknowledged and one edit lost.
     """
     if request.if_match.star_tag:
         return "*"
-    tags = request.if_match.as_set()
+    tags = frozenset(request.if_match.as_set())
     if not tags:
         raise _Refusal(428, "precondition_required",
                        "Send If-Match with the hand's ETag (from GET): the version this change is made against.")
-    return next(iter(tags)) if len(tags) == 1 else ""
+    return tags
 
 
 def _stale(state, err: StaleHand):
@@ -207,7 +207,7 @@ def _stale(state, err: StaleHand):
                                      {"hand": openapi.hand_json(fresh, hand)}), hand)
 
 
-@bp.put("/tables/<public_id>/hands/<int:hand_id>")
+@bp.put("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def replace_hand(public_id: str, hand_id: int):
     """Replace a quick-entry hand's summary (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -228,7 +228,7 @@ def replace_hand(public_id: str, hand_id: int):
     return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
 
 
-@bp.delete("/tables/<public_id>/hands/<int:hand_id>")
+@bp.delete("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def delete_hand(public_id: str, hand_id: int):
     """Delete a hand (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -244,13 +244,13 @@ def delete_hand(public_id: str, hand_id: int):
     return jsonify(ok=True)
 
 
-@bp.get("/tables/<public_id>/hands/<int:hand_id>/events")
+@bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def get_events(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
     return jsonify(openapi.events_json(state, _hand(state, hand_id)))
 
 
-@bp.post("/tables/<public_id>/hands/<int:hand_id>/events")
+@bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -269,7 +269,7 @@ def append_event(public_id: str, hand_id: int):
     return jsonify(openapi.events_json(state, _hand(state, hand_id))), 201
 
 
-@bp.post("/tables/<public_id>/hands/<int:hand_id>/undo")
+@bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")
 def undo(public_id: str, hand_id: int):
     """Remove the last event of the last hand: {"seq": n} is the log's length as seen."""
     state = service.load(db(), open_table(public_id, "edit"))

@@ -67,6 +67,17 @@ def test_an_edit_without_if_match_is_a_428(app, make_table, method):
     assert rows_of(app, t.id) == before
 
 
+def test_if_match_takes_a_list_and_a_star(app, make_table):
+    t = make_table()
+    hand = t.add_summary(STOP_A)
+    current = _etag(t, hand)
+    r = t.api("PUT", f"/hands/{hand}", json={"summary": NAGARI}, headers={"If-Match": f'"0123", {current}'})
+    assert r.status_code == 200
+    nagari = r.headers["ETag"]
+    assert t.api("PUT", f"/hands/{hand}", json={"summary": B_WINS}, headers={"If-Match": "*"}).status_code == 200
+    assert t.api("PUT", f"/hands/{hand}", json={"summary": STOP_A}, headers={"If-Match": nagari}).status_code == 409
+
+
 def test_many_races_lose_no_edit(app, make_table):
     """50 rounds of two phones editing one hand from the same version: exactly one wins each round."""
     t = make_table()
