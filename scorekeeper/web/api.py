@@ -104,7 +104,7 @@ def create_table():
         raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
                           "hands")
     config_from(doc)
-    table = store.create_table(db(), str(doc.get("name") or "")[:120], doc)
+    table = store.create_table(db(), transfer.title_of(doc), doc)
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 

@@ -171,13 +171,20 @@ def _hand_body(kind: str, record: dict) -> dict:
         "count": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ}}}
 
 
+# A player's name at a table (``names``): no control or bidi character, something visible in it.
+_HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
+PLAYER_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+               "pattern": f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800]"
+                          f"[^{_HIDDEN}]*$"}
+
+
 def _series_properties() -> dict:
     """A table's settings, as ``engine.series.config_from`` takes them."""
     return {
         # null is taken as absent wherever the engine takes it so (a name, a note, the rules, the draw).
         "name": {"type": "string", "maxLength": 120, "nullable": True}, "note": {"type": "string", "nullable": True},
         "players": {"type": "array", "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS, "uniqueItems": True,
-                    "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME}},
+                    "items": PLAYER_NAME},
         "rules": {"type": "object", "additionalProperties": False, "nullable": True, "properties": {
             "preset": {"type": "string", "enum": list(PRESETS)},
             "options": {"type": "object", "description": "House-rule options by name (`scorekeeper rules`)."}}},

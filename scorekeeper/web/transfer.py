@@ -65,10 +65,15 @@ def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
         raise EngineError("bad_series", f"hands is a list of at most {MAX_HANDS} hand records.", "hands")
     settings = names.normalised_settings({k: v for k, v in doc.items() if k != "hands"})
     config_from(settings)
+    return title_of(settings), settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]
+
+
+def title_of(settings: dict[str, Any]) -> str:
+    """The table's name from its settings (absent or null: none), refused when too long."""
     title = settings.get("name") or ""
     if not isinstance(title, str) or len(title) > 120:
         raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
-    return title, settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]
+    return title
 
 
 def import_document(session: Session, doc: Any) -> Table:

@@ -292,3 +292,9 @@ def test_null_is_taken_only_where_the_document_says_nullable(web, path, schema):
             assert r.status_code in (200, 201), (name, r.get_json())
         else:
             assert r.status_code == 422, (name, r.status_code)
+
+
+def test_a_table_name_past_the_documented_length_is_refused_not_cut(web):
+    r = web.post("/api/v1/tables", json={"players": ["A", "B"], "name": "x" * 121})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["path"] == "name"
+    assert web.post("/api/v1/tables", json={"players": ["A", "B"], "name": "x" * 120}).status_code == 201
