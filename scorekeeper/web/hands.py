@@ -143,7 +143,7 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
                 # Another phone edited this hand: keep this phone's entry, show the conflict, and
                 # carry the current version so that saving again is a deliberate overwrite.
                 form.version.data, stale = hand_version(err.hand), True
-                errors = [{"code": "conflict", "message": _("edit_stale"), "path": ""}]
+                errors = [{"code": "conflict", "message": _("edit_stale", now=_stored_outcome(err.hand)), "path": ""}]
             except Conflict:
                 errors = [{"code": "conflict", "message": _("err_conflict"), "path": ""}]
             except EngineError as err:
@@ -154,6 +154,13 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
         errors = quick.field_problems(form)
     page, status = quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
     return page, 409 if stale else status
+
+
+def _stored_outcome(hand) -> str:
+    """How a stored summary ended, in a few words: "stop · B", "nagari"."""
+    outcome = (hand.summary or {}).get("outcome") or {}
+    winners = outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else [])
+    return " · ".join(str(p) for p in [outcome.get("type", "?"), *winners])
 
 
 @bp.route("/quick", methods=["GET", "POST"])
