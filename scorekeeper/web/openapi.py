@@ -121,6 +121,12 @@ STALE = _resp("The hand changed since the ETag sent (or was deleted): the error 
               "in `hand`, with its ETag.", "Error")
 
 
+def _tagged(response: dict, required: bool = True) -> dict:
+    """A response carrying the hand's version in ``ETag`` (send it back in ``If-Match``)."""
+    return response | {"headers": {"ETag": {"required": required, "description": "The hand's version.",
+                                            "schema": {"type": "string", "pattern": '^"[^"]+"$'}}}}
+
+
 def _versioned(op: dict) -> dict:
     """An edit or delete: it names the version of the hand it was made against."""
     op["parameters"] = [{"name": "If-Match", "in": "header", "required": True,
@@ -227,9 +233,10 @@ def document() -> dict:
                         "NewHand", False, write)},
         "/tables/{table}/hands/{hand}": {
             "parameters": [table, hand],
-            "get": _op("One hand: record, deal, result, log.", {"200": _resp("The hand.")}),
+            "get": _op("One hand: record, deal, result, log.", {"200": _tagged(_resp("The hand."))}),
             "put": _versioned(_op("Replace a quick-entry hand (If-Match: its ETag).",
-                                  {"200": _resp("The hand, with its new ETag."), "409": STALE}, "ReplaceHand", False, write)),
+                                  {"200": _tagged(_resp("The hand, with its new ETag.")), "409": _tagged(STALE, required=False)},
+                                  "ReplaceHand", False, write)),
             "delete": _versioned(_op("Delete a hand (If-Match: its ETag).", {"200": _resp("Deleted."), "409": STALE},
                                      None, False, write))},
         "/tables/{table}/hands/{hand}/events": {
