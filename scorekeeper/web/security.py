@@ -77,9 +77,11 @@ class _SchemeOfTheSocket:
 
 def trusted_hosts(setting) -> list[str] | None:
     """``TRUSTED_HOSTS`` as Flask takes it: a list, from a list or a comma-separated string."""
+    if not setting:
+        return None
     if isinstance(setting, str):
-        setting = [h.strip() for h in setting.split(",")]
-    return [h for h in setting if h] or None if setting else None
+        setting = setting.split(",")
+    return [h.strip() for h in setting if h.strip()] or None
 
 
 def init_app(app: Flask) -> None:
