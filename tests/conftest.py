@@ -63,6 +63,7 @@ def make_app(database_url: str, tmp_path, **overrides):
         "SECRET_KEY": "test-secret",
         "WTF_CSRF_ENABLED": False,
         "RATELIMIT_ENABLED": False,  # tests of the limits turn them on
+        "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}",  # each test counts afresh
     } | overrides
     app = create_app(config)
     return app

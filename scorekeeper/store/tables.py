@@ -6,10 +6,12 @@ table are served one after the other and the loser sees the winner's change.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
 import re
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.engine import Connection
@@ -28,6 +30,8 @@ _POLL = select(Table.public_id, Table.edit_secret, Table.view_secret, Table.vers
     Table.public_id == bindparam("public_id"))
 _LOCK = select(Table).where(Table.id == bindparam("id")).with_for_update().execution_options(populate_existing=True)
 _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)
+# Under the write lock: what another writer committed meanwhile, not this session's copies.
+_HANDS_FRESH = _HANDS.execution_options(populate_existing=True)
 _EVENTS = select(Event.event).where(Event.hand_id == bindparam("hand_id")).order_by(Event.seq)
 _EVENTS_OF = select(Event.hand_id, Event.event).where(
     Event.hand_id.in_(bindparam("hand_ids", expanding=True))).order_by(Event.hand_id, Event.seq)
@@ -41,6 +45,33 @@ class Conflict(Exception):
     def __init__(self, message: str, current: int):
         super().__init__(message)
         self.current = current
+
+
+class StaleHand(Conflict):
+    """An edit or delete made against a version of the hand that is no longer current: ``hand`` is."""
+
+    def __init__(self, hand: Hand, count: int):
+        super().__init__("Someone else changed this hand first.", count)
+        self.hand = hand
+
+
+def hand_version(hand: Hand) -> str:
+    """The version of a hand record: a digest of what an edit changes (its summary and seating).
+
+    It is computed, not stored, so it needs no column and no migration, and it is the same on
+    every server; two phones that saw the same record hold the same version.
+    """
+    content = json.dumps([hand.kind, hand.summary, hand.seating], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(content.encode()).hexdigest()[:20]
+
+
+def _check_version(session: Session, hand: Hand, expected: str | Collection[str] | None, count: int) -> None:
+    """Refuse (``StaleHand``) unless the hand's version is ``expected`` (one or several), or it is ``*``."""
+    if expected is None or expected == "*":
+        return
+    if hand_version(hand) not in ({expected} if isinstance(expected, str) else expected):
+        session.rollback()
+        raise StaleHand(hand, count)
 
 
 def new_secret(nbytes: int = 16) -> str:
@@ -135,8 +166,8 @@ def update_config(session: Session, table: Table, title: str, config: dict[str, 
     session.commit()
 
 
-def hands(session: Session, table: Table) -> list[Hand]:
-    return list(session.scalars(_HANDS, {"table_id": table.id}))
+def hands(session: Session, table: Table, fresh: bool = False) -> list[Hand]:
+    return list(session.scalars(_HANDS_FRESH if fresh else _HANDS, {"table_id": table.id}))
 
 
 def get_hand(session: Session, table: Table, hand_id: int) -> Hand | None:
@@ -161,14 +192,20 @@ _KEEP = object()
 
 
 def update_hand(session: Session, table: Table, hand: Hand, summary: Any = _KEEP, seating: Any = _KEEP,
-                validate: Callable[[list[Hand]], None] | None = None) -> Hand:
-    """Change a hand record's summary or seating (editing a past hand); events stay."""
+                validate: Callable[[list[Hand]], None] | None = None,
+                expected_version: str | Collection[str] | None = None) -> Hand:
+    """Change a hand record's summary or seating (editing a past hand); events stay.
+
+    ``expected_version`` is the ``hand_version`` the edit was made against: when the hand has
+    changed since, ``StaleHand`` carries it as it is now and nothing is stored.
+    """
     table = lock_table(session, table)
-    records = hands(session, table)
+    records = hands(session, table, fresh=True)
     target = next((h for h in records if h.id == hand.id), None)
     if target is None:
         session.rollback()
         raise Conflict("That hand was deleted meanwhile.", len(records))
+    _check_version(session, target, expected_version, len(records))
     if summary is not _KEEP:
         target.summary = summary
     if seating is not _KEEP:
@@ -194,8 +231,17 @@ def _store(session, table, hand, records, validate) -> Hand:
     return hand
 
 
-def delete_hand(session: Session, table: Table, hand: Hand) -> None:
+def delete_hand(session: Session, table: Table, hand: Hand,
+                expected_version: str | Collection[str] | None = None) -> None:
+    """Delete a hand and its log; ``expected_version`` as for ``update_hand``."""
     table = lock_table(session, table)
+    if expected_version is not None:
+        records = hands(session, table, fresh=True)
+        target = next((h for h in records if h.id == hand.id), None)
+        if target is None:
+            session.rollback()
+            raise Conflict("That hand was deleted meanwhile.", len(records))
+        _check_version(session, target, expected_version, len(records))
     session.execute(delete(Event).where(Event.hand_id == hand.id))
     session.execute(delete(Hand).where(Hand.id == hand.id, Hand.table_id == table.id))
     touch(session, table)

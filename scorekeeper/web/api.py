@@ -6,23 +6,34 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
+from werkzeug.routing import BaseConverter
 
-from ..engine.contract import score_text
+from ..engine.contract import score_summary
 from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
-from ..store.tables import Conflict
-from . import openapi, service, transfer
+from ..store.tables import Conflict, StaleHand
+from . import jsonbody, names, openapi, service, transfer
 from .access import open_table
 from .database import db, reader_engine
 from .errors import error_response
+from .jsonbody import JSONRefused
 from .limits import created, refused_key
 from .security import KEY_HEADER, csrf, level_for, presented_key
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class TableIdConverter(BaseConverter):
+    """A table id in a path: never "import", so ``/tables/import`` is only the import (POST)."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+bp.record_once(lambda setup: setup.app.url_map.converters.setdefault("table_id", TableIdConverter))
 csrf.exempt(bp)
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table"}
@@ -45,7 +56,12 @@ def _csrf_for_cookies():
 
 
 def _body() -> dict:
-    body = request.get_json(silent=True)
+    if not request.is_json:
+        raise _Refusal(400, "invalid_json", "The request body must be a JSON object (application/json).")
+    try:
+        body = jsonbody.loads(request.get_data())
+    except JSONRefused as err:
+        raise _Refusal(400, err.code, str(err)) from None
     if not isinstance(body, dict):
         raise _Refusal(400, "invalid_json", "The request body must be a JSON object.")
     return body
@@ -72,18 +88,23 @@ def _engine(err: EngineError):
 @bp.post("/score")
 def score():
     """The engine contract: one hand summary in, one result out."""
-    result = score_text(request.get_data(cache=False).decode("utf-8", "replace"))
+    try:
+        doc = jsonbody.loads(request.get_data(cache=False))
+    except JSONRefused as err:
+        # Not JSON at all is the engine contract's own refusal (422); too deep or not finite, the door's.
+        return jsonify(ok=False, errors=err.errors), 422 if err.code == "invalid_json" else 400
+    result = score_summary(doc)
     return jsonify(result), 200 if result["ok"] else 422
 
 
 @bp.post("/tables")
 def create_table():
-    doc = _body()
+    doc = names.normalised_settings(_body())
     if "hands" in doc:
         raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
                           "hands")
     config_from(doc)
-    table = store.create_table(db(), str(doc.get("name") or "")[:120], doc)
+    table = store.create_table(db(), transfer.title_of(doc), doc)
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 
@@ -103,13 +124,13 @@ def _table_links(table) -> dict:
             "view_link": url_for("tables.enter", public_id=table.public_id, key=table.view_secret, _external=True)}
 
 
-@bp.get("/tables/<public_id>")
+@bp.get("/tables/<table_id:public_id>")
 def get_table(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(openapi.table_json(state))
 
 
-@bp.get("/tables/<public_id>/version")
+@bp.get("/tables/<table_id:public_id>/version")
 def version(public_id: str):
     """What phones poll: the few columns it needs, on a bare connection (as open_table checks).
 
@@ -123,13 +144,13 @@ def version(public_id: str):
     return jsonify(version=row.version)
 
 
-@bp.get("/tables/<public_id>/hands")
+@bp.get("/tables/<table_id:public_id>/hands")
 def list_hands(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(ok=True, hands=[openapi.hand_json(state, h) for h in state.hands])
 
 
-@bp.post("/tables/<public_id>/hands")
+@bp.post("/tables/<table_id:public_id>/hands")
 def add_hand(public_id: str):
     """Add a quick-entry hand ({"summary": …}) or start a live one ({"log": {}})."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -151,45 +172,85 @@ def _hand(state, hand_id: int):
     return hand
 
 
-@bp.get("/tables/<public_id>/hands/<int:hand_id>")
+@bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def get_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
-    return jsonify(openapi.hand_json(state, _hand(state, hand_id)))
+    hand = _hand(state, hand_id)
+    return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
 
 
-@bp.put("/tables/<public_id>/hands/<int:hand_id>")
+def _with_etag(response, hand):
+    response = make_response(response)
+    response.set_etag(store.hand_version(hand))
+    return response
+
+
+def _if_match() -> str | frozenset[str]:
+    """The versions an edit or delete was made against (``If-Match``, ``*``: any); 428 when none.
+
+    Without it two phones editing one hand would both be acknowledged and one edit lost.
+    """
+    if request.if_match.star_tag:
+        return "*"
+    tags = frozenset(request.if_match.as_set())
+    if not tags:
+        raise _Refusal(428, "precondition_required",
+                       "Send If-Match with the hand's ETag (from GET): the version this change is made against.")
+    return tags
+
+
+def _stale(state, err: StaleHand):
+    """409 with the hand as it is now (and its ETag), for the client to redo its change on."""
+    fresh = service.load(db(), state.table)
+    hand = _hand(fresh, err.hand.id)
+    return _with_etag(error_response(409, "conflict", "Someone else changed this hand first: here it is now.", "",
+                                     {"hand": openapi.hand_json(fresh, hand)}), hand)
+
+
+@bp.put("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def replace_hand(public_id: str, hand_id: int):
-    """Replace a quick-entry hand's summary; the series after it is replayed."""
+    """Replace a quick-entry hand's summary (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     kind, summary, seating, _count = openapi.parse_new_hand(_body())
+    expected = _if_match()
     if kind != "summary" or hand.kind != "summary":
         raise _Refusal(422, "bad_hand_record", "Only a quick-entry hand's summary can be replaced.", "summary")
     try:
         store.update_hand(db(), state.table, hand, summary, seating,
-                          lambda rows: service.check_rows(db(), state.table, rows))
+                          lambda rows: service.check_rows(db(), state.table, rows), expected)
+    except StaleHand as err:
+        return _stale(state, err)
     except Conflict as err:
         raise _Refusal(409, "conflict", str(err)) from None
     state = service.load(db(), state.table)
-    return jsonify(openapi.hand_json(state, _hand(state, hand_id)))
+    hand = _hand(state, hand_id)
+    return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
 
 
-@bp.delete("/tables/<public_id>/hands/<int:hand_id>")
+@bp.delete("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def delete_hand(public_id: str, hand_id: int):
+    """Delete a hand (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
+    expected = _if_match()
     service.replay_rows(state.table, [h for h in state.hands if h.id != hand.id], state.logs)
-    store.delete_hand(db(), state.table, hand)
+    try:
+        store.delete_hand(db(), state.table, hand, expected)
+    except StaleHand as err:
+        return _stale(state, err)
+    except Conflict as err:
+        raise _Refusal(409, "conflict", str(err)) from None
     return jsonify(ok=True)
 
 
-@bp.get("/tables/<public_id>/hands/<int:hand_id>/events")
+@bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def get_events(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
     return jsonify(openapi.events_json(state, _hand(state, hand_id)))
 
 
-@bp.post("/tables/<public_id>/hands/<int:hand_id>/events")
+@bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -208,7 +269,7 @@ def append_event(public_id: str, hand_id: int):
     return jsonify(openapi.events_json(state, _hand(state, hand_id))), 201
 
 
-@bp.post("/tables/<public_id>/hands/<int:hand_id>/undo")
+@bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")
 def undo(public_id: str, hand_id: int):
     """Remove the last event of the last hand: {"seq": n} is the log's length as seen."""
     state = service.load(db(), open_table(public_id, "edit"))

@@ -7,9 +7,13 @@
 - ``SCOREKEEPER_SECURE_COOKIES``: mark cookies Secure always (they are anyway on a request
   that came over HTTPS).
 - ``SCOREKEEPER_TRUSTED_PROXIES``: how many reverse proxies stand in front (default 0); only
-  then are their ``X-Forwarded-For/-Proto/-Host/-Port`` headers believed (ProxyFix).
-- ``SCOREKEEPER_RATELIMIT_ENABLED`` (default on), ``RATELIMIT_STORAGE_URI`` (default
-  ``memory://``, one count per process; ``redis://…`` or ``memcached://…`` to share it),
+  then are their ``X-Forwarded-For/-Proto/-Host/-Port`` headers believed (ProxyFix), and
+  never by gunicorn's own default (``security._SchemeOfTheSocket``).
+- ``SCOREKEEPER_TRUSTED_HOSTS``: the host names served (a JSON list or ``a.example,b.example``);
+  a request for another ``Host`` is refused (``bad_host``). Default: any host.
+- ``SCOREKEEPER_RATELIMIT_ENABLED`` (default on), ``RATELIMIT_STORAGE_URI`` (default a SQLite
+  file ``ratelimits.db`` in the instance folder, counts shared by every worker on this machine;
+  ``redis://…`` to share them between several servers),
   ``SCOREKEEPER_RATELIMIT_CREATE`` (tables created per IP, default ``30/hour``) and
   ``SCOREKEEPER_RATELIMIT_GUESS`` (refused ids, codes and keys per IP, default ``20/minute``).
 - ``SCOREKEEPER_DEVELOPMENT``: allow Flask's debug mode (refused otherwise: its debugger runs code).
@@ -45,9 +49,11 @@ def defaults(instance_path: str) -> dict:
         "POLL_INTERVAL_MS": 1500,
         "JSON_SORT_KEYS": False,
         "TRUSTED_PROXIES": 0,
+        "TRUSTED_HOSTS": None,
         "DEVELOPMENT": env_flag("SCOREKEEPER_DEVELOPMENT", False),
         "RATELIMIT_ENABLED": True,
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        # Counts every worker process shares (limitstore.py); redis://… to share them between servers.
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or f"sqlite:///{Path(instance_path) / 'ratelimits.db'}",
         "RATELIMIT_STRATEGY": "moving-window",
         "RATELIMIT_CREATE": "30/hour",
         "RATELIMIT_GUESS": "20/minute",

@@ -31,6 +31,8 @@ from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
 from ..engine.rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESETS
 from ..engine.series import MAX_NAME, MAX_PLAYERS
+from .errors import CodedRefusal
+from .names import check_names, normal_name
 
 CURRENCIES = opts([("₩", "₩ 원"), ("$", "$"), ("€", "€"), ("¥", "¥"), ("pt", "점 points")])
 MONTH_CHOICES = opts((m, f"{m} {ko} {en}") for m, (ko, en) in MONTHS.items())
@@ -47,6 +49,13 @@ def strip(value):
     return value.strip() if isinstance(value, str) else value
 
 
+def finite(_form, field):
+    """NaN and Infinity parse as decimals but are no amount (and NaN breaks NumberRange)."""
+    if field.data is not None and not field.data.is_finite():
+        field.data = None
+        raise ValidationError("number_not_finite")
+
+
 def _option_field(name: str, spec: dataclasses.Field):
     meta, default = spec.metadata, spec.default
     label = f"{meta['ko']} · {meta['en']}"
@@ -61,11 +70,11 @@ class TableForm(FlaskForm):
     """A new table: players, preset, the house-rule sheet, stakes, length, first dealer."""
 
     title = StringField(validators=[Optional(), Length(max=60)], filters=[strip])
-    players = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)], filters=[strip]),
+    players = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)], filters=[normal_name]),
                         min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     preset = SelectField(choices=opts((k, PRESET_LABELS[k]) for k in PRESETS), default="pagat")
     chip_value = DecimalField(default=100, places=None,
-                              validators=[InputRequired(), NumberRange(0, 1_000_000)])
+                              validators=[InputRequired(), finite, NumberRange(0, 1_000_000)])
     currency = SelectField(choices=CURRENCIES, default="₩")
     length = IntegerField(default=12, validators=[InputRequired(), NumberRange(1, 100)])
     dealer = SelectField(default="0", choices=opts([("draw", "draw")] + [(str(i), str(i + 1)) for i in range(MAX_PLAYERS)]))
@@ -79,8 +88,10 @@ class TableForm(FlaskForm):
         names = [n for n in field.data if n]
         if len(names) < 2:
             raise ValidationError("players_needed")
-        if len(set(names)) != len(names):
-            raise ValidationError("players_distinct")
+        try:
+            check_names(names)
+        except CodedRefusal as err:
+            raise ValidationError("players_distinct" if err.code == "duplicate_player" else "player_name_bad") from None
 
     def option_fields(self):
         return [(name, self[f"opt_{name}"]) for name in OPTIONS]
@@ -122,6 +133,7 @@ class QuickForm(FlaskForm):
     mission = IntegerField(default=1, validators=[Optional(), NumberRange(1, 9)])
     sitters = FieldList(FormField(SitterEntry), min_entries=0, max_entries=5)
     count = HiddenField()  # hands the phone saw: a stale save is a conflict
+    version = HiddenField()  # editing a past hand: the version it was made against (stale: a conflict)
 
 
 class SeatingForm(FlaskForm):
@@ -168,6 +180,7 @@ class ImportForm(FlaskForm):
 
 class DeleteForm(FlaskForm):
     confirm = BooleanField(validators=[DataRequired()])
+    version = HiddenField()  # the hand's version when the phone showed it (stale: nothing is deleted)
 
 
 def attach_errors(form, errors: list[dict], paths: dict[str, str] | None = None) -> list[dict]:

@@ -5,7 +5,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from ..engine.errors import EngineError
 from ..store import tables as store
-from ..store.tables import Conflict
+from ..store.tables import Conflict, StaleHand, hand_version
 from . import liveview, present, quick, service
 from .access import open_table
 from .database import db
@@ -16,6 +16,8 @@ from .seating import next_seating, seat_args
 from .security import EDIT
 
 bp = Blueprint("hands", __name__, url_prefix="/t/<public_id>")
+# The delete form carries the hand's version, as the edit form does (``store.hand_version``).
+bp.add_app_template_global(hand_version, "hand_version")
 
 
 def _load(public_id: str, need: str = "view") -> service.TableState:
@@ -130,13 +132,18 @@ def undo(public_id: str, hand_id: int):
 
 def _quick(state, form, seat, index=None, store_record=None, hand=None):
     """Preview the form's hand through the engine; on "save", store it and go to its result."""
-    result, errors = None, []
+    result, errors, stale = None, [], False
     if form.validate_on_submit():
         record = quick.record_from(form, seat)
         result, errors = service.preview(state, record, index)
         if not errors and request.form.get("action") == "save" and not present.wants_partial():
             try:
                 saved = store_record(record, quick.seating_record(seat.seating, seat.choices, record.get("shown")))
+            except StaleHand as err:
+                # Another phone edited this hand: keep this phone's entry, show the conflict, and
+                # carry the current version so that saving again is a deliberate overwrite.
+                form.version.data, stale = hand_version(err.hand), True
+                errors = [{"code": "conflict", "message": _("edit_stale", now=_stored_outcome(err.hand)), "path": ""}]
             except Conflict:
                 errors = [{"code": "conflict", "message": _("err_conflict"), "path": ""}]
             except EngineError as err:
@@ -145,7 +152,15 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
                 return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
     elif request.method == "POST":
         errors = quick.field_problems(form)
-    return quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
+    page, status = quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
+    return page, 409 if stale else status
+
+
+def _stored_outcome(hand) -> str:
+    """How a stored summary ended, in a few words: "stop · B", "nagari"."""
+    outcome = (hand.summary or {}).get("outcome") or {}
+    winners = outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else [])
+    return " · ".join(str(p) for p in [outcome.get("type", "?"), *winners])
 
 
 @bp.route("/quick", methods=["GET", "POST"])
@@ -177,9 +192,13 @@ def edit(public_id: str, hand_id: int):
     data = None if request.method == "POST" else quick.data_from(
         hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)
     form = quick.prepare(QuickForm(data=data), seat.players, seat.sitters)
+    if request.method == "GET":
+        form.version.data = hand_version(hand)
 
     def update(record, seating):
-        return store.update_hand(db(), state.table, hand, record["summary"], seating, _validator(state))
+        # A form without a version is refused as stale, never saved over a change it did not see.
+        return store.update_hand(db(), state.table, hand, record["summary"], seating, _validator(state),
+                                 expected_version=form.version.data or "")
 
     return _quick(state, form, seat, index, update, hand)
 
@@ -188,13 +207,20 @@ def edit(public_id: str, hand_id: int):
 def delete(public_id: str, hand_id: int):
     state = _load(public_id, EDIT)
     hand = _hand(state, hand_id)
-    if not DeleteForm().validate_on_submit():
+    form = DeleteForm()
+    if not form.validate_on_submit():
         flash(_("delete_confirm"), "error")
         return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
     rest = [h for h in state.hands if h.id != hand.id]
     try:
         service.replay_rows(state.table, rest, state.logs)
-        store.delete_hand(db(), state.table, hand)
+        store.delete_hand(db(), state.table, hand, form.version.data or "")
+    except StaleHand:
+        flash(_("delete_stale"), "error")
+        return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    except Conflict:
+        flash(_("err_conflict"), "error")
+        return _to_table(public_id)
     except EngineError as err:
         for e in err.errors:
             flash(refusal(e), "error")

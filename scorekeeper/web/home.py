@@ -1,6 +1,9 @@
 """Home: start a table, reopen recent ones, join by code; the language switch."""
 from __future__ import annotations
 
+import unicodedata
+from urllib.parse import urlsplit
+
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from ..store import tables as store
@@ -10,13 +13,25 @@ from .i18n import COOKIE, LANGS
 from .security import cookie_secure
 
 bp = Blueprint("home", __name__)
+# Control and format characters (tab, newline, zero-width, bidi): never part of a path we send back.
+UNSAFE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def safe_next(target: str | None) -> str:
-    """A local path to go back to, never another site."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return url_for("home.index")
-    return target
+    """A path on this site to go back to; anything else goes home.
+
+    Browsers drop tabs and newlines inside a URL and read a backslash as a slash, so
+    ``/%09/evil.example`` (a tab) would become ``//evil.example``, another site: any whitespace,
+    control character or backslash sends the phone home, as does anything with a scheme
+    or a host.
+    """
+    home = url_for("home.index")
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return home
+    if "\\" in target or any(c.isspace() or unicodedata.category(c) in UNSAFE for c in target):
+        return home
+    parts = urlsplit(target)
+    return home if parts.scheme or parts.netloc else target
 
 
 @bp.get("/")

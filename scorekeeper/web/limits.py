@@ -8,9 +8,11 @@ Two app-wide budgets, both counted only when they are spent:
   code or API key (a 401 or 404 for a table). When it runs out every page is held back for
   that address: someone trying secrets learns nothing more until the window passes.
 
-A refusal is a coded 429 (``rate_limited``, HTML or JSON) with ``Retry-After``. Counts live in
-``RATELIMIT_STORAGE_URI`` (``memory://``: per process, so gunicorn's workers each count).
-Behind a proxy, set ``TRUSTED_PROXIES`` or every phone shares the proxy's address.
+An import counts against ``create`` whether it is taken or refused: replaying a refused export
+costs the server as much as a taken one. A refusal is a coded 429 (``rate_limited``, HTML or
+JSON) with ``Retry-After``. Counts live in ``RATELIMIT_STORAGE_URI``: by default a SQLite file
+in the instance folder that every worker process shares (``limitstore``); ``redis://…`` for
+several servers. Behind a proxy, set ``TRUSTED_PROXIES`` or every phone shares the proxy's address.
 """
 from __future__ import annotations
 
@@ -21,10 +23,12 @@ from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
+from . import limitstore  # noqa: F401 - registers the sqlite:// storage with ``limits``
 from .errors import error_response
 from .i18n import gettext as _
 
 CREATING = frozenset({"tables.new", "tables.import_table", "api.create_table", "api.import_table"})
+IMPORTING = frozenset({"tables.import_table", "api.import_table"})
 
 
 def created() -> None:
@@ -41,12 +45,17 @@ def _not_creating() -> bool:
     return request.method != "POST" or request.endpoint not in CREATING
 
 
+def _spent_creating(_response) -> bool:
+    """A table created, or any import (a refused one was replayed as far as its refusal)."""
+    return g.get("sk_created", False) or request.endpoint in IMPORTING
+
+
 def init_app(app: Flask) -> None:
     limiter = Limiter(
         get_remote_address,
         application_limits=[
             ApplicationLimit(limit_provider=lambda: current_app.config["RATELIMIT_CREATE"], scope="create",
-                             exempt_when=_not_creating, deduct_when=lambda _r: g.get("sk_created", False)),
+                             exempt_when=_not_creating, deduct_when=_spent_creating),
             ApplicationLimit(limit_provider=lambda: current_app.config["RATELIMIT_GUESS"], scope="guess",
                              deduct_when=lambda _r: g.get("sk_refused", False)),
         ],

@@ -224,6 +224,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # (end of issue 8)
     #
     # == issue 10 (hardening): new keys below this line ==
+    "refuse_json_too_deep": ("JSON이 너무 깊게 겹쳐 있습니다.", ""),
+    "refuse_non_finite_number": ("숫자는 유한한 값이어야 합니다 (NaN, Infinity 안 됨).", ""),
+    "number_not_finite": ("숫자를 입력하세요.", "Enter a number."),
+    "edit_stale": ("그사이 다른 폰이 이 판을 고쳤습니다 (지금 저장된 내용: {now}). 입력하신 내용은 아래에 그대로 있고, "
+                   "다시 저장하면 이 내용으로 바뀝니다.",
+                   "Another phone changed this hand meanwhile (stored now: {now}). Your entry is kept below; "
+                   "save again to replace what is stored."),
+    "delete_stale": ("그사이 다른 폰이 이 판을 고쳤습니다. 지금 내용을 확인하고 다시 지우세요.",
+                     "Another phone changed this hand meanwhile: check it as it is now, then delete again."),
     #
     #
     # (end of issue 10)

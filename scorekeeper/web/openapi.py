@@ -4,9 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.errors import ERROR_CODES, EngineError
+from ..engine.facts import OutcomeType
 from ..engine.hand import EVENTS
+from ..engine.hand_events import JUNK_REASONS, SOURCES
 from ..engine.rules import PRESETS
 from ..engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ..store.tables import hand_version
 from .errors import WEB_ERROR_CODES
 from .service import TableState
 
@@ -26,15 +29,16 @@ def parse_new_hand(body: dict) -> tuple[str, dict | None, dict | None, int | Non
         raise EngineError("bad_hand_record", "A hand is {\"summary\": {...}} or {\"log\": {}}.", "")
     if "summary" in body and not isinstance(body["summary"], dict):
         raise EngineError("bad_summary", "A hand summary is a JSON object.", "summary")
-    if "log" in body and body["log"] not in ({}, {"events": []}, None):
+    if "log" in body and body["log"] not in ({}, {"events": []}):
         raise EngineError("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")
     count = body.get("count")
-    if count is not None and not _int(count, 0, MAX_SEQ):
+    if "count" in body and not _int(count, 0, MAX_SEQ):
         raise EngineError("bad_value", "count is the number of hands the client has seen.", "count")
-    seating = {k: body[k] for k in ("choices", "shown") if body.get(k)}
-    for key, value in seating.items():
-        if not isinstance(value, dict):
+    # As the document says: present means an object (null is not "none"); an empty one means none.
+    for key in ("choices", "shown"):
+        if key in body and not isinstance(body[key], dict):
             raise EngineError("bad_value", f"{key} is an object keyed by player.", key)
+    seating = {k: body[k] for k in ("choices", "shown") if body.get(k)}
     kind = "summary" if "summary" in body else "log"
     return kind, body.get("summary"), seating or None, count
 
@@ -64,6 +68,7 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
     out: dict[str, Any] = {
         "ok": True, "id": hand.id, "index": index, "kind": hand.kind, "live": live is not None,
         "deal": deal.to_json(state.config.chip_value) if deal else None,
+        "etag": hand_version(hand),  # the ETag to send back in If-Match with an edit or delete
     }
     if hand.kind == "summary":
         out["summary"] = hand.summary
@@ -112,20 +117,88 @@ def _op(summary: str, ok: dict, body: str | None = None, read_only: bool = True,
     return op
 
 
+STALE = _resp("The hand changed since the ETag sent (or was deleted): the error carries it as it is now, "
+              "in `hand`, with its ETag.", "Error")
+
+
+def _tagged(response: dict, required: bool = True) -> dict:
+    """A response carrying the hand's version in ``ETag`` (send it back in ``If-Match``)."""
+    return response | {"headers": {"ETag": {"required": required, "description": "The hand's version.",
+                                            "schema": {"type": "string", "pattern": '^"[^"]+"$'}}}}
+
+
+def _versioned(op: dict) -> dict:
+    """An edit or delete: it names the version of the hand it was made against."""
+    op["parameters"] = [{"name": "If-Match", "in": "header", "required": True,
+                         "description": "The hand's ETag, as GET answered it (or `*`: whatever it is now).",
+                         "schema": {"type": "string", "minLength": 1}}]
+    op["responses"]["428"] = _resp("No If-Match: an edit must say which version it replaces.", "Error")
+    return op
+
+
+def _event_schema() -> dict:
+    """One event of a live hand, as ``engine.hand`` checks its shape: one form per type."""
+    month = {"type": "integer", "minimum": 1, "maximum": 12}
+    fields = {
+        "player": {"type": "string"}, "month": month, "last_card": {"type": "boolean"},
+        "cards": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+        "from": {"type": "string", "enum": sorted(SOURCES)}, "reason": {"type": "string", "enum": list(JUNK_REASONS)},
+        "give": {"type": "object"}, "players": {"type": "object", "additionalProperties": month},
+    }
+    meta = {"note": {}, "at": {}, "by": {}, "id": {}, "seq": {}}
+    forms = []
+    for name, kind in EVENTS.items():
+        props = {"type": {"type": "string", "enum": [name]}} | meta | {f: fields[f] for f in kind.required + kind.optional}
+        forms.append({"type": "object", "required": ["type", *kind.required], "additionalProperties": False,
+                      "properties": props})
+    return {"oneOf": forms}
+
+
+def _summary_schema() -> dict:
+    """A hand summary (the engine contract): its shape; the rules of the game are the engine's (422)."""
+    obj = {"type": "object", "nullable": True}  # the engine takes null as absent
+    name = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+    return {"type": "object", "required": ["players", "outcome"], "properties": {
+        "rules": obj, "players": {"type": "array", "items": name, "minItems": 2, "maxItems": 3, "uniqueItems": True},
+        "captures": obj, "junk": obj, "gos": obj, "shakes": obj, "bombs": obj, "fixed": obj, "showdown": obj,
+        "outcome": {"type": "object", "required": ["type"], "properties": {
+            "type": {"type": "string", "enum": [t.value for t in OutcomeType]}, "winner": name,
+            "winners": {"type": "array", "items": name}, "month": {"type": "integer", "minimum": 1, "maximum": 12}}},
+        "dokbak": obj, "nagari_carry": {"type": "integer", "minimum": 0, "maximum": 30},
+        "dealer": name | {"nullable": True}, "last_go": name | {"nullable": True},
+        "mission": {"type": "integer", "nullable": True}, "weol_yak": {},
+        "chip_value": {"type": "number", "minimum": 0}}}
+
+
+def _hand_body(kind: str, record: dict) -> dict:
+    """A new hand: a summary (quick entry) or an empty log (live), with seating and the count seen."""
+    return {"type": "object", "required": [kind], "additionalProperties": False, "properties": {
+        kind: record, "choices": {"type": "object"}, "shown": {"type": "object"},
+        "count": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ}}}
+
+
+# A player's name at a table (``names``): no control or bidi character, something visible in it.
+_HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
+PLAYER_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+               "pattern": f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800]"
+                          f"[^{_HIDDEN}]*$"}
+
+
 def _series_properties() -> dict:
     """A table's settings, as ``engine.series.config_from`` takes them."""
     return {
-        "name": {"type": "string", "maxLength": 120}, "note": {"type": "string"},
+        # null is taken as absent wherever the engine takes it so (a name, a note, the rules, the draw).
+        "name": {"type": "string", "maxLength": 120, "nullable": True}, "note": {"type": "string", "nullable": True},
         "players": {"type": "array", "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS, "uniqueItems": True,
-                    "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME}},
-        "rules": {"type": "object", "additionalProperties": False, "properties": {
+                    "items": PLAYER_NAME},
+        "rules": {"type": "object", "additionalProperties": False, "nullable": True, "properties": {
             "preset": {"type": "string", "enum": list(PRESETS)},
             "options": {"type": "object", "description": "House-rule options by name (`scorekeeper rules`)."}}},
         "chip_value": {"type": "number", "minimum": 0, "maximum": 1e9},
         "currency": {"type": "string", "maxLength": 8},
         "length": {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH, "nullable": True},
         "first_dealer": {"type": "string", "nullable": True, "description": "One of the players (default: the draw's, or the first)."},
-        "draw": {"type": "object", "additionalProperties": False, "properties": {
+        "draw": {"type": "object", "additionalProperties": False, "nullable": True, "properties": {
             "time": {"type": "string", "enum": ["night", "day"]}, "cards": {"type": "object"},
             "redraws": {"type": "array", "items": {"type": "object"}}}},
     }
@@ -160,10 +233,12 @@ def document() -> dict:
                         "NewHand", False, write)},
         "/tables/{table}/hands/{hand}": {
             "parameters": [table, hand],
-            "get": _op("One hand: record, deal, result, log.", {"200": _resp("The hand.")}),
-            "put": _op("Replace a quick-entry hand.", {"200": _resp("The hand."), "409": _resp("Deleted meanwhile.", "Error")},
-                       "NewHand", False, write),
-            "delete": _op("Delete a hand.", {"200": _resp("Deleted.")}, None, False, write)},
+            "get": _op("One hand: record, deal, result, log.", {"200": _tagged(_resp("The hand."))}),
+            "put": _versioned(_op("Replace a quick-entry hand (If-Match: its ETag).",
+                                  {"200": _tagged(_resp("The hand, with its new ETag.")), "409": _tagged(STALE, required=False)},
+                                  "ReplaceHand", False, write)),
+            "delete": _versioned(_op("Delete a hand (If-Match: its ETag).", {"200": _resp("Deleted."), "409": STALE},
+                                     None, False, write))},
         "/tables/{table}/hands/{hand}/events": {
             "parameters": [table, hand],
             "get": _op("The live hand's log and state.", {"200": _resp("The log.")}),
@@ -175,6 +250,9 @@ def document() -> dict:
                         "Undo", False, write)},
     }
     obj = {"type": "object"}
+    summary = {"$ref": "#/components/schemas/Summary"}
+    log = {"type": "object", "additionalProperties": False, "description": "A live hand starts empty.",
+           "properties": {"events": {"type": "array", "maxItems": 0}}}
     return {
         "openapi": "3.0.3",
         "info": {"title": "scorekeeper 고스톱 API", "version": "1",
@@ -190,11 +268,7 @@ def document() -> dict:
             "schemas": {
                 "Any": obj,
                 "Error": _error_schema(),
-                "Summary": {"type": "object", "required": ["players", "outcome"], "properties": {
-                    "rules": obj, "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 3},
-                    "captures": obj, "junk": obj, "gos": obj, "shakes": obj, "bombs": obj, "outcome": obj,
-                    "dokbak": {"type": "object", "nullable": True}, "nagari_carry": {"type": "integer", "minimum": 0},
-                    "chip_value": {"type": "number", "minimum": 0}}},
+                "Summary": _summary_schema(),
                 "Result": {"type": "object", "properties": {"ok": {"type": "boolean"}, "scores": obj,
                            "payments": {"type": "array", "items": obj}, "net": obj}},
                 "SeriesConfig": {"type": "object", "required": ["players"], "additionalProperties": False,
@@ -207,12 +281,12 @@ def document() -> dict:
                                              "events": {"type": "array", "items": obj}}}}}}}},
                 "Created": {"type": "object", "properties": {"id": {"type": "string"}, "edit_key": {"type": "string"},
                             "view_key": {"type": "string"}, "edit_link": {"type": "string"}, "view_link": {"type": "string"}}},
-                "NewHand": {"type": "object", "properties": {"summary": obj, "log": obj, "choices": obj, "shown": obj,
-                            "count": {"type": "integer", "minimum": 0}}},
+                "NewHand": {"oneOf": [_hand_body("summary", summary), _hand_body("log", log)]},
+                "ReplaceHand": _hand_body("summary", summary),
                 "Append": {"type": "object", "required": ["seq", "event"], "properties": {
-                    "seq": {"type": "integer", "minimum": 0},
-                    "event": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "enum": list(EVENTS)}}}}},
-                "Undo": {"type": "object", "required": ["seq"], "properties": {"seq": {"type": "integer", "minimum": 0}}},
+                    "seq": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ}, "event": _event_schema()}},
+                "Undo": {"type": "object", "required": ["seq"], "properties": {
+                    "seq": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ}}},
             },
         },
     }

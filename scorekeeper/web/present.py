@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from typing import Any
 
 import segno
@@ -121,7 +122,13 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value):
-    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+    if not isinstance(value, str):
+        return value
+    # Spreadsheets skip leading blanks, newlines and zero-width characters before a formula.
+    start = 0
+    while start < len(value) and (value[start].isspace() or unicodedata.category(value[start]) == "Cf"):
+        start += 1
+    return f"'{value}" if value.startswith(_FORMULA_START) or value[start:].startswith(_FORMULA_START) else value
 
 
 class _SafeWriter:

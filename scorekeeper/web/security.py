@@ -1,8 +1,11 @@
 """CSRF on every form, response headers that allow no inline script, cookies, access by secret.
 
 Cookies are HttpOnly and SameSite=Lax, and Secure whenever the request came over HTTPS
-(or always, with ``SESSION_COOKIE_SECURE``). Behind ``TRUSTED_PROXIES`` reverse proxies,
-their ``X-Forwarded-*`` headers say whether it did; without that setting they are ignored.
+(or always, with ``SESSION_COOKIE_SECURE``); an HTTPS response carries HSTS. Behind
+``TRUSTED_PROXIES`` reverse proxies, their ``X-Forwarded-*`` headers say whether it did;
+without that setting they are ignored, gunicorn's own belief in them included. With
+``TRUSTED_HOSTS`` set, a request for any other host is refused (``bad_host``), so no link
+is ever built from a ``Host`` header an attacker chose.
 
 A table is reached by its public id plus one of two secrets: the edit secret or
 the read-only one. A phone that opened a share link keeps the secret in its
@@ -17,6 +20,7 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..store.tables import EDIT, VIEW, access_level
+from .jsonbody import StrictJSONProvider
 
 csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
@@ -35,6 +39,8 @@ CSP = "; ".join([
 ])
 
 
+HSTS = "max-age=31536000"  # a year; not includeSubDomains: the app may live on someone else's domain
+
 # Endpoints whose body may be larger than MAX_CONTENT_LENGTH: a table's export coming back.
 LARGE_BODY = frozenset({"tables.import_table", "api.import_table"})
 
@@ -49,11 +55,43 @@ def cookie_secure() -> bool:
     return bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
 
+class _SchemeOfTheSocket:
+    """The request's scheme is the one of the connection the server accepted.
+
+    Gunicorn sets ``wsgi.url_scheme`` to https when ``X-Forwarded-Proto`` (or ``-Ssl``,
+    ``-Protocol``) says so and the peer is in its ``forwarded_allow_ips``, 127.0.0.1 by
+    default: anyone on this machine, or a proxy passing the header on, decided. Here the
+    scheme is reset to what gunicorn's socket is (TLS or not); ``ProxyFix`` inside then
+    believes the header only from ``TRUSTED_PROXIES``.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        sock = environ.get("gunicorn.socket")
+        if sock is not None:
+            environ["wsgi.url_scheme"] = "https" if hasattr(sock, "cipher") else "http"
+        return self.app(environ, start_response)
+
+
+def trusted_hosts(setting) -> list[str] | None:
+    """``TRUSTED_HOSTS`` as Flask takes it: a list, from a list or a comma-separated string."""
+    if not setting:
+        return None
+    if isinstance(setting, str):
+        setting = setting.split(",")
+    return [h.strip() for h in setting if h.strip()] or None
+
+
 def init_app(app: Flask) -> None:
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    app.wsgi_app = _SchemeOfTheSocket(app.wsgi_app)
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"))
     app.session_interface = _SessionInterface()
+    app.json = StrictJSONProvider(app)
     app.before_request(_body_limit)  # before CSRFProtect's, which reads the form
     csrf.init_app(app)
     app.after_request(_headers)
@@ -71,6 +109,8 @@ def _headers(response):
     h.setdefault("X-Frame-Options", "DENY")
     # Share links carry secrets in their path: never pass a URL on as a referrer.
     h.setdefault("Referrer-Policy", "no-referrer")
+    if request.is_secure:
+        h.setdefault("Strict-Transport-Security", HSTS)
     if request.path.startswith(("/t/", "/j/", "/api/")) and "Cache-Control" not in h:
         h["Cache-Control"] = "no-store" if request.path.startswith("/j/") else "private, no-cache"
     return response

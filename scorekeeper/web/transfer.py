@@ -8,7 +8,6 @@ the app checks a change of hands, and a refused document stores nothing.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -17,7 +16,8 @@ from ..engine.errors import EngineError
 from ..engine.series import config_from
 from ..store import tables as store
 from ..store.models import Table
-from . import service
+from . import jsonbody, names, service
+from .jsonbody import JSONRefused
 from .openapi import MAX_SEQ
 
 MAX_HANDS = 1000
@@ -25,10 +25,13 @@ RECORD_KEYS = frozenset({"summary", "log", "choices", "shown"})
 
 
 def parse_json(data: bytes) -> Any:
-    """The JSON of an uploaded export; ``EngineError`` (bad_series) when it is not UTF-8 JSON."""
+    """The JSON of an uploaded export; ``EngineError`` when it is not UTF-8 JSON (bad_series), nests
+    too deeply (json_too_deep) or holds a number that is not finite (non_finite_number)."""
     try:
-        return json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        return jsonbody.loads(data)
+    except JSONRefused as err:
+        if err.code != "invalid_json":
+            raise
         raise EngineError("bad_series", "The file is not a table's JSON export (UTF-8 JSON).", "") from None
 
 
@@ -60,12 +63,17 @@ def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
     hands = doc.get("hands", [])
     if not isinstance(hands, list) or len(hands) > MAX_HANDS:
         raise EngineError("bad_series", f"hands is a list of at most {MAX_HANDS} hand records.", "hands")
-    settings = {k: v for k, v in doc.items() if k != "hands"}
+    settings = names.normalised_settings({k: v for k, v in doc.items() if k != "hands"})
     config_from(settings)
-    title = settings.get("name", "")
+    return title_of(settings), settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]
+
+
+def title_of(settings: dict[str, Any]) -> str:
+    """The table's name from its settings (absent or null: none), refused when too long."""
+    title = settings.get("name") or ""
     if not isinstance(title, str) or len(title) > 120:
         raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
-    return title, settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]
+    return title
 
 
 def import_document(session: Session, doc: Any) -> Table:

@@ -128,11 +128,13 @@ def test_summary_hands(make_table):
     t = make_table()
     hand = t.add_summary(STOP_A)
     assert t.state()["balances"] == {"A": 12, "B": -6, "C": -6}
-    r = t.api("PUT", f"/hands/{hand}", json={"summary": STOP_A | {"outcome": {"type": "nagari"}}})
+    etag = t.api("GET", f"/hands/{hand}").headers["ETag"]
+    r = t.api("PUT", f"/hands/{hand}", json={"summary": STOP_A | {"outcome": {"type": "nagari"}}},
+              headers={"If-Match": etag})
     assert r.status_code == 200
     assert t.state()["balances"] == {"A": 0, "B": 0, "C": 0}
     assert t.api("GET", "/hands").get_json()["hands"][0]["deal"]["outcome"]["type"] == "nagari"
-    assert t.api("DELETE", f"/hands/{hand}").status_code == 200
+    assert t.api("DELETE", f"/hands/{hand}", headers={"If-Match": r.headers["ETag"]}).status_code == 200
     assert t.state()["hands"] == []
 
 
@@ -168,7 +170,7 @@ def test_openapi_describes_every_route(app, client):
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint == "api.openapi_document":
             continue
-        path = rule.rule.removeprefix("/api/v1").replace("<public_id>", "{table}").replace("<int:hand_id>", "{hand}")
+        path = rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}").replace("<int:hand_id>", "{hand}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
 

@@ -161,7 +161,9 @@ def test_edit_past_hand(table, client):
     table.add_summary({"captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}})
     page = client.get(f"{table.url}/hands/{hand}/edit")
     assert page.status_code == 200 and b'value="1g" checked' in page.data
-    data = QUICK | {"winner": "C", "entries-0-cards": [], "entries-2-cards": ["1g", "3g", "8g"], "action": "save"}
+    version = re.search(rb'name="version"[^>]*value="([^"]+)"', page.data).group(1).decode()
+    data = QUICK | {"winner": "C", "entries-0-cards": [], "entries-2-cards": ["1g", "3g", "8g"], "action": "save",
+                    "version": version}
     r = client.post(f"{table.url}/hands/{hand}/edit", data=data)
     assert r.status_code == 303, r.get_data(as_text=True)[-800:]
     state = table.state()
@@ -178,7 +180,8 @@ def test_delete_hand(table, client):
     hand = table.add_summary(STOP_A)
     assert client.post(f"{table.url}/hands/{hand}/delete").status_code == 303  # not confirmed
     assert table.state()["played"] == 1
-    r = client.post(f"{table.url}/hands/{hand}/delete", data={"confirm": "y"})
+    version = re.search(rb'name="version" value="([^"]+)"', client.get(f"{table.url}/hands/{hand}").data).group(1).decode()
+    r = client.post(f"{table.url}/hands/{hand}/delete", data={"confirm": "y", "version": version})
     assert r.status_code == 303 and table.state()["played"] == 0
 
 

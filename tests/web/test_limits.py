@@ -107,3 +107,14 @@ def test_every_api_operation_documents_the_429():
             if method != "parameters":
                 assert op["responses"]["429"]["content"]["application/json"]["schema"] == {
                     "$ref": "#/components/schemas/Error"}, (method, path)
+
+
+def test_refused_imports_count_too(limited):
+    """Replaying a refused export costs what a taken one does: every import counts (issue 10, item 4)."""
+    client = limited.test_client()
+    refused = json.dumps({"players": ["A", "B"], "hands": [{"summary": {"outcome": {"type": "nope"}}}]}).encode()
+    for i in range(CREATE):
+        doors = [lambda: client.post("/import", data={"file": (io.BytesIO(refused), "t.json")}),
+                 lambda: client.post("/api/v1/tables/import", data=refused, content_type="application/json")]
+        assert doors[i % 2]().status_code == 422
+    _coded_429(client.post("/api/v1/tables", json={"players": ["A", "B"]}), json_body=True)

@@ -36,7 +36,7 @@ def test_an_edited_earlier_hand_changes_the_live_setup(table):
     table.append(hand, A_JUNK[:2])
     assert _events(table, hand)["state"]["setup"]["dealer"] == "A"
     r = table.api("PUT", f"/hands/{first}", json={"summary": STOP | {
-        "captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}})
+        "captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}}, headers={"If-Match": "*"})
     assert r.status_code == 200, r.get_json()
     assert _events(table, hand)["state"]["setup"]["dealer"] == "B"
 

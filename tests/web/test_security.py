@@ -25,7 +25,8 @@ PUBLIC = {"tables.new", "tables.join", "tables.import_table", "tables.forget",
 # What an editor would send each route, so that a refusal of the others is the access check's.
 FORMS = {"hands.start": {"count": "1"}, "hands.append": {"seq": "1", "type": "nagari"}, "hands.undo": {"seq": "1"},
          "hands.quick_entry": {"outcome": "nagari", "count": "1", "action": "save"},
-         "hands.edit": {"outcome": "nagari", "action": "save"}, "hands.delete": {"confirm": "y"}}
+         "hands.edit": {"outcome": "nagari", "action": "save", "version": "*"},
+         "hands.delete": {"confirm": "y", "version": "*"}}
 BODIES = {"api.add_hand": {"summary": STOP_A, "count": 1}, "api.replace_hand": {"summary": {"outcome": {"type": "nagari"}}},
           "api.append_event": {"seq": 1, "event": {"type": "nagari"}}, "api.undo": {"seq": 1}}
 NEEDS_IDLE = {"hands.start", "hands.quick_entry", "api.add_hand"}  # no live hand may be open
@@ -62,7 +63,7 @@ def test_no_route_lets_a_viewer_or_a_stranger_change_a_table(app, make_table):
             assert r.status_code < 500, (rule.rule, who)
             assert rows_of(app, scene.table.id) == before, (rule.rule, who, "changed the table")
         if rule.endpoint not in PUBLIC:
-            r = _call(scene.table.client, rule, url, rule.endpoint, {"X-Table-Key": scene.table.edit_key})
+            r = _call(scene.table.client, rule, url, rule.endpoint, {"X-Table-Key": scene.table.edit_key, "If-Match": "*"})
             assert r.status_code < 400 and rows_of(app, scene.table.id) != before, (rule.rule, "editor", r.status_code)
         walked += 1
     assert walked >= 15

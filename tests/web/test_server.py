@@ -33,8 +33,9 @@ def wait_up(url: str, proc: subprocess.Popen, seconds: float = 20) -> bytes:
 
 @pytest.fixture
 def env(tmp_path):
+    # Rate-limit counts now outlive a server (a file in the instance folder): each test counts afresh.
     return os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}", "SECRET_KEY": "served",
-                         "SCOREKEEPER_WORKERS": "2"}
+                         "SCOREKEEPER_WORKERS": "2", "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}"}
 
 
 def stop(proc: subprocess.Popen) -> str:

@@ -96,7 +96,8 @@ class Server:
     def start(self) -> "Server":
         self.port = free_port()
         env = os.environ | {"DATABASE_URL": self.database_url, "SECRET_KEY": "server-faults",
-                            "SCOREKEEPER_WORKERS": "2", "SCOREKEEPER_THREADS": "4"}
+                            "SCOREKEEPER_WORKERS": "2", "SCOREKEEPER_THREADS": "4",
+                            "RATELIMIT_STORAGE_URI": f"sqlite:///{self.log_path.parent / 'ratelimits.db'}"}
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
