@@ -11,7 +11,7 @@ import re
 import secrets
 from typing import Any, Callable
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -29,6 +29,8 @@ _POLL = select(Table.public_id, Table.edit_secret, Table.view_secret, Table.vers
 _LOCK = select(Table).where(Table.id == bindparam("id")).with_for_update().execution_options(populate_existing=True)
 _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)
 _EVENTS = select(Event.event).where(Event.hand_id == bindparam("hand_id")).order_by(Event.seq)
+_VERSIONS = select(Table.public_id, Table.version).where(
+    Table.public_id.in_(bindparam("public_ids", expanding=True)))
 _EVENTS_OF = select(Event.hand_id, Event.event).where(
     Event.hand_id.in_(bindparam("hand_ids", expanding=True))).order_by(Event.hand_id, Event.seq)
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -99,6 +101,13 @@ def poll_row(session: Session | Connection, public_id: str):
     return session.execute(_POLL, {"public_id": public_id}).first()
 
 
+def versions(conn: Session | Connection, public_ids: list[str]) -> dict[str, int]:
+    """The versions of several tables in one query (what the push streams watch)."""
+    if not public_ids:
+        return {}
+    return {public_id: version for public_id, version in conn.execute(_VERSIONS, {"public_ids": list(public_ids)})}
+
+
 def access_level(table: Table, key: str | None) -> str | None:
     """``edit`` or ``view`` for a secret of ``table``, compared in constant time; else None."""
     if not key or not isinstance(key, str):
@@ -122,10 +131,26 @@ def lock_table(session: Session, table: Table) -> Table:
     return session.scalar(_LOCK, {"id": table.id})
 
 
-def touch(session: Session, table: Table) -> None:
-    session.execute(
+TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed
+NOTIFY_CHANNEL = "scorekeeper_tables"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+def touch(session: Session, table: Table) -> int:
+    """Count a change of ``table``: its version moves on; the new version.
+
+    The version is noted in ``session.info`` for the push streams of this process
+    (``web/push.py``, on commit); on PostgreSQL a NOTIFY, delivered at commit, tells
+    the other processes and servers. A rollback delivers neither.
+    """
+    version = session.execute(
         update(Table).where(Table.id == table.id).values(version=Table.version + 1, updated_at=utcnow())
-    )
+        .returning(Table.version)
+    ).scalar_one()
+    session.info.setdefault(TOUCHED, {})[table.public_id] = version
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(_NOTIFY, {"channel": NOTIFY_CHANNEL, "payload": f"{table.public_id}:{version}"})
+    return version
 
 
 def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
