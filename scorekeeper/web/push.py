@@ -31,12 +31,9 @@ from typing import Iterator
 from flask import Blueprint, Flask, Response, current_app
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from werkzeug.exceptions import NotFound, Unauthorized
 
 from ..store import tables as store
-from .database import reader_engine
-from .limits import refused_key
-from .security import level_for
+from .access import open_poll_row
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
@@ -201,11 +198,7 @@ def stream(public_id: str):
     # Follow first, then read: a change between the two is heard, not lost.
     follower = watcher.follow(public_id)
     try:
-        with reader_engine().connect() as conn:
-            row = store.poll_row(conn, public_id)
-        if row is None or level_for(row) is None:
-            refused_key()
-            raise NotFound() if row is None else Unauthorized()
+        row = open_poll_row(public_id)
     except Exception:
         watcher.leave(follower)
         raise

@@ -144,3 +144,24 @@ def test_stream_sends_each_change_then_ends(app, table):
     heard = [v for _, v in events_of(result["body"])]
     assert heard[0] == start and heard[-1] == start + 3
     assert heard == sorted(set(heard))  # each version at most once, in order
+
+
+@pytest.mark.parametrize("tail", ["/version", "/stream"])
+def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, tail):
+    """The version poll and the stream read the table's id, secrets and version, not the table."""
+    from sqlalchemy import event
+
+    engine = short_streams.extensions["sk_engine"]
+    seen: list[str] = []
+
+    def note(_conn, _cursor, statement, *_args):
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        assert table.client.get(f"/t/{table.id}{tail}").status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert len(seen) == 1, seen
+    assert "config" not in seen[0] and "title" not in seen[0], seen[0]
