@@ -199,6 +199,11 @@ def load(session: Session, table: Table) -> TableState:
     else:
         hands = store.hands(session, table)
         logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
+        # Shared with other requests from now on: out of this session, so that its rollback
+        # (which expires what it holds) or its close never reaches them, and no other
+        # request's read of them goes through this session. Writers query their own rows.
+        for hand in hands:
+            session.expunge(hand)
         _remember(_rows_key(table), table.version, (hands, logs))
     return replay(table, hands, logs)
 
