@@ -124,6 +124,9 @@ def cmd_replay(args) -> int:
 
 def cmd_serve(args) -> int:
     """Run the table app."""
+    from .web import serving
+
+    serving.patch()  # before the app and its locks exist: see web/serving.py
     from .web.server import serve
 
     serve(args.host, args.port)

@@ -95,7 +95,8 @@
   }
 
   function poll() {
-    if (!region || !region.dataset.poll || busy || document.hidden) { return; }
+    // data-push: push.js has a stream open, which tells of each change at once.
+    if (!region || !region.dataset.poll || busy || document.hidden || document.documentElement.dataset.push) { return; }
     fetch(region.dataset.poll, {
       credentials: "same-origin", cache: "no-store",
       headers: { "If-None-Match": '"v' + region.dataset.version + '"' }
@@ -109,6 +110,8 @@
       if (body && String(body.version) !== region.dataset.version) { refresh(); }
     }).catch(function () { showOffline(true); });
   }
+
+  window.skLive = { refresh: refresh, busy: function () { return busy; } };  // for push.js
 
   if (region && region.dataset.poll) {
     setInterval(poll, parseInt(region.dataset.interval || "1500", 10));

@@ -13,10 +13,11 @@ import re
 import secrets
 from typing import Any, Callable, Collection
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .db import begin_write
 from .models import Event, Hand, Table, utcnow
@@ -33,6 +34,13 @@ _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Han
 # Under the write lock: what another writer committed meanwhile, not this session's copies.
 _HANDS_FRESH = _HANDS.execution_options(populate_existing=True)
 _EVENTS = select(Event.event).where(Event.hand_id == bindparam("hand_id")).order_by(Event.seq)
+_TOUCH = (update(Table).where(Table.id == bindparam("table_id"))
+          .values(version=Table.version + 1, updated_at=bindparam("now")).returning(Table.version))
+_ADD_EVENT = insert(Event).values(hand_id=bindparam("of_hand"), seq=bindparam("at_seq"),
+                                  event=bindparam("the_event"), created_at=bindparam("now"))
+_HAND_CHANGED = update(Hand).where(Hand.id == bindparam("hand_id")).values(updated_at=bindparam("now"))
+_VERSIONS = select(Table.public_id, Table.version).where(
+    Table.public_id.in_(bindparam("public_ids", expanding=True)))
 _EVENTS_OF = select(Event.hand_id, Event.event).where(
     Event.hand_id.in_(bindparam("hand_ids", expanding=True))).order_by(Event.hand_id, Event.seq)
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -130,6 +138,13 @@ def poll_row(session: Session | Connection, public_id: str):
     return session.execute(_POLL, {"public_id": public_id}).first()
 
 
+def versions(conn: Session | Connection, public_ids: list[str]) -> dict[str, int]:
+    """The versions of several tables in one query (what the push streams watch)."""
+    if not public_ids:
+        return {}
+    return {public_id: version for public_id, version in conn.execute(_VERSIONS, {"public_ids": list(public_ids)})}
+
+
 def access_level(table: Table, key: str | None) -> str | None:
     """``edit`` or ``view`` for a secret of ``table``, compared in constant time; else None."""
     if not key or not isinstance(key, str):
@@ -153,10 +168,26 @@ def lock_table(session: Session, table: Table) -> Table:
     return session.scalar(_LOCK, {"id": table.id})
 
 
-def touch(session: Session, table: Table) -> None:
-    session.execute(
-        update(Table).where(Table.id == table.id).values(version=Table.version + 1, updated_at=utcnow())
-    )
+TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed
+NOTIFY_CHANNEL = "scorekeeper_tables"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+def touch(session: Session, table: Table) -> int:
+    """Count a change of ``table``: its version moves on; the new version.
+
+    The version is noted in ``session.info`` for the push streams of this process
+    (``web/push.py``, on commit); on PostgreSQL a NOTIFY, delivered at commit, tells
+    the other processes and servers. A rollback delivers neither. The statements run on
+    the session's connection, past the ORM's bookkeeping (a third of an append's cost).
+    """
+    conn = session.connection()
+    version = conn.execute(_TOUCH, {"table_id": table.id, "now": utcnow()}).scalar_one()
+    set_committed_value(table, "version", version)
+    session.info.setdefault(TOUCHED, {})[table.public_id] = version
+    if conn.dialect.name == "postgresql":
+        conn.execute(_NOTIFY, {"channel": NOTIFY_CHANNEL, "payload": f"{table.public_id}:{version}"})
+    return version
 
 
 def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
@@ -263,9 +294,17 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     ``validate(log + [event])`` checks the whole log and raises to refuse it;
     the stored log is returned with its answer. A stale ``expected_seq``
     raises ``Conflict``; nothing is stored on any refusal.
+
+    ``validate`` may say which log it was made from (``known = (version, log)``, see
+    ``service.live_validator``): when the table's version is still that one under the write
+    lock, nothing has changed since (every change moves it) and the log is not read again.
     """
+    known = getattr(validate, "known", None)
     table = lock_table(session, table)
-    log = events(session, hand)
+    if known is not None and known[0] == table.version:
+        log = known[1]
+    else:
+        log = events(session, hand)
     if expected_seq != len(log):
         session.rollback()
         raise Conflict("Someone else added an event first.", len(log))
@@ -274,11 +313,12 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     except Exception:
         session.rollback()
         raise
-    session.add(Event(hand_id=hand.id, seq=len(log), event=event))
-    hand_row = session.get(Hand, hand.id)
-    hand_row.updated_at = utcnow()
-    touch(session, table)
+    now = utcnow()
+    conn = session.connection()
     try:
+        conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log), "the_event": event, "now": now})
+        conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
+        touch(session, table)
         session.commit()
     except IntegrityError:
         session.rollback()

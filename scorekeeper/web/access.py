@@ -10,7 +10,7 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ..store import tables as store
 from ..store.models import Table
-from .database import db
+from .database import db, reader_engine
 from .limits import refused_key
 from .security import EDIT, level_for
 
@@ -34,6 +34,23 @@ def open_table(public_id: str, need: str = "view") -> Table:
         raise Forbidden()
     g.table_level = level
     return table
+
+
+def open_poll_row(public_id: str):
+    """A table's id, secrets and version, if this request may view it; else 404 or 401.
+
+    For what phones ask all evening (the version, the push stream): one row on a bare
+    connection, no ORM session, no table object.
+    """
+    with reader_engine().connect() as conn:
+        row = store.poll_row(conn, public_id)
+    if row is None:
+        refused_key()
+        abort(404)
+    if level_for(row) is None:
+        refused_key()
+        raise Unauthorized()
+    return row
 
 
 def can_edit() -> bool:

@@ -1,15 +1,14 @@
 """``scorekeeper serve``: the table app under gunicorn, migrated before it forks.
 
-Gunicorn's access log stays off: share links carry secrets in their paths.
+The serving model (gevent workers) and its settings are ``serving``'s, shared with the Procfile.
 """
 from __future__ import annotations
 
-import os
 import socket
 
 from gunicorn.app.base import BaseApplication
 
-from . import create_app
+from . import create_app, serving
 
 
 class _Server(BaseApplication):
@@ -52,19 +51,12 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None)
     """Run the app on ``host:port`` and print the address to open."""
     global _APP
     _APP = create_app()
-    workers = workers or int(os.environ.get("SCOREKEEPER_WORKERS", "2"))
-    options = {
+    options = serving.options() | {
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-        "workers": workers,
-        "worker_class": "gthread",
-        "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
         "post_fork": _post_fork,
-        "accesslog": None,
-        "errorlog": "-",
-        "loglevel": "warning",
-        "timeout": 30,
-        "graceful_timeout": 5,
     }
+    if workers:
+        options["workers"] = workers
     print("scorekeeper: 고스톱 점수판 Go-Stop scorekeeper")
     print(f"  database  {_APP.config['DATABASE_URL'] if 'sqlite' in _APP.config['DATABASE_URL'] else 'DATABASE_URL'}")
     for url in addresses(host, port):

@@ -108,16 +108,19 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
 # (compared whole, every time: nothing can be stale); a log that grew is replayed on from its
 # prefix. It is a cache of work, not a copy of the store: several app servers stay stateless.
 
-_MEMO_SIZE = 256  # entries of each kind (~20 KB a live hand), the least recently stored dropped first
-_memo: dict[tuple[str, int], tuple[Any, Any]] = {}
+# Entries of each kind (series, live hand ~20 KB, rows ~15 KB), the least recently stored
+# dropped first: a thousand busy tables per process, some 40 MB.
+_MEMO_SIZE = 1000
+_KINDS = 3
+_memo: dict[tuple, tuple[Any, Any]] = {}
 _memo_lock = threading.Lock()
 
 
-def _remember(key: tuple[str, int], inputs: Any, answer: Any) -> None:
+def _remember(key: tuple, inputs: Any, answer: Any) -> None:
     with _memo_lock:
         _memo.pop(key, None)
         _memo[key] = (inputs, answer)
-        if len(_memo) > 2 * _MEMO_SIZE:
+        if len(_memo) > _KINDS * _MEMO_SIZE:
             del _memo[next(iter(_memo))]
 
 
@@ -177,9 +180,31 @@ def _replay_live(table: Table, config: SeriesConfig, hands: list[Hand], logs: di
     return TableState(table, config, hands, before, Live(hand, len(hands) - 1, setup, events, state), logs=logs)
 
 
+def _rows_key(table: Table) -> tuple:
+    # The random public id too: two databases in one process (tests, a restored copy beside
+    # the live one) may both have a table 1 at version 7.
+    return ("rows", table.id, table.public_id)
+
+
 def load(session: Session, table: Table) -> TableState:
-    hands = store.hands(session, table)
-    logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
+    """The table's state; its hand rows and logs read again only when its version moved.
+
+    Every change of a table moves its version (``store.touch``), so rows read at the same
+    version are the stored ones: phones that refresh after each tap cost one row, not the
+    table's whole history. The engine still answers from those inputs (``replay``).
+    """
+    hit = _memo.get(_rows_key(table))
+    if hit is not None and hit[0] == table.version:
+        hands, logs = hit[1]
+    else:
+        hands = store.hands(session, table)
+        logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
+        # Shared with other requests from now on: out of this session, so that its rollback
+        # (which expires what it holds) or its close never reaches them, and no other
+        # request's read of them goes through this session. Writers query their own rows.
+        for hand in hands:
+            session.expunge(hand)
+        _remember(_rows_key(table), table.version, (hands, logs))
     return replay(table, hands, logs)
 
 
@@ -187,7 +212,9 @@ def live_validator(state: TableState):
     """Check a live hand's log; answers the new state.
 
     The log as loaded plus one event is checked by applying that event to the loaded
-    state; any other log (or a refusal, for its path) is replayed whole.
+    state; any other log (or a refusal, for its path) is replayed whole. ``known`` tells
+    the store which log this was loaded as, at which table version (``store.append_event``
+    then need not read it again).
     """
     live = state.live
     setup = HandSetup.from_json(live.setup)
@@ -200,6 +227,7 @@ def live_validator(state: TableState):
                 pass
         return hand_engine.replay(setup, events)
 
+    validate.known = (state.table.version, live.events)
     return validate
 
 
@@ -212,8 +240,9 @@ def appended(session: Session, state: TableState, events: list[dict], hand_state
         return load(session, state.table)
     live = Live(state.live.hand, state.live.index, state.live.setup, events, hand_state)
     _remember_hand(live.hand, live.setup, events, hand_state)
-    return TableState(state.table, state.config, state.hands, state.series, live, state.problem,
-                      state.logs | {live.hand.id: events})
+    logs = state.logs | {live.hand.id: events}
+    _remember(_rows_key(state.table), state.table.version, (state.hands, logs))  # the version stored with it
+    return TableState(state.table, state.config, state.hands, state.series, live, state.problem, logs)
 
 
 def check_rows(session: Session, table: Table, rows: list[Hand]) -> None:

@@ -8,7 +8,7 @@ from flask import (
 from ..engine.errors import EngineError
 from ..store import tables as store
 from . import home, present, service, transfer
-from .access import open_table, table_or_404
+from .access import open_poll_row, open_table, table_or_404
 from .database import db
 from .forms import ImportForm, JoinForm, TableForm, attach_errors
 from .i18n import gettext as _
@@ -92,12 +92,12 @@ def show(public_id: str):
 
 @bp.get("/t/<public_id>/version")
 def version(public_id: str):
-    """What phones poll: the table's version, answered from one indexed row."""
-    table = open_table(public_id)
-    etag = f'"v{table.version}"'
+    """What phones poll when no push stream is up: the table's version, from one indexed row."""
+    row = open_poll_row(public_id)
+    etag = f'"v{row.version}"'
     if etag in request.headers.get("If-None-Match", ""):
         return Response(status=304, headers={"ETag": etag})
-    response = jsonify(version=table.version)
+    response = jsonify(version=row.version)
     response.headers["ETag"] = etag
     return response
 

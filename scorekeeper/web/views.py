@@ -5,10 +5,11 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import api, hands, home, pwa, tables
+    from . import api, hands, home, push, pwa, tables
 
     app.register_blueprint(home.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
+    push.init_app(app)

@@ -110,5 +110,6 @@ def test_health(client):
 def test_procfile():
     from pathlib import Path
 
+    # The same serving model as `scorekeeper serve` (web/serving.py); test_server_slow runs it.
     text = (Path(__file__).parents[2] / "Procfile").read_text()
-    assert text.strip() == 'web: gunicorn "scorekeeper.web:create_app()"'
+    assert text.strip() == 'web: gunicorn -c python:scorekeeper.web.serving "scorekeeper.web:create_app()"'

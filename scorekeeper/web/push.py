@@ -1,0 +1,210 @@
+"""Push: phones following a table learn of each change as it is stored (Server-Sent Events).
+
+``GET /t/<id>/stream`` (the table's key, as for its page) answers ``text/event-stream``: at
+once an event with the table's current version, then one each time the version moves. The
+event's ``id`` is the version, so a phone that reconnects (``EventSource`` does by itself,
+sending ``Last-Event-ID``) is told at once where the table is now; the phone then fetches
+what changed with the page's partial request, as a poll would. Nothing is missed: a
+version is a count of every change, and the phone always fetches the newest state.
+
+One ``Watcher`` per process feeds every stream of that process, so the database sees one
+question per process, never one per phone:
+- a change committed by this process wakes its streams at once (``store.touch`` notes it in
+  the session; the session's ``after_commit`` hands it over);
+- PostgreSQL: the other processes and servers hear it through ``LISTEN``/``NOTIFY``
+  (``store.touch`` notifies inside the writing transaction, delivered at commit);
+- SQLite (one machine, no server to listen to): one query every ``PUSH_CHECK_MS`` for the
+  versions of all the tables this process has streams for.
+Under the gevent workers (``serving.py``) a stream is a greenlet waiting on an event, not a
+thread; the watcher is a greenlet too. A stream ends after ``PUSH_STREAM_SECONDS`` and the
+phone reconnects: no connection outlives a worker's restart for long.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from typing import Iterator
+
+from flask import Blueprint, Flask, Response, current_app
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from ..store import tables as store
+from .access import open_poll_row
+
+log = logging.getLogger(__name__)
+bp = Blueprint("push", __name__)
+
+HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the stream alive
+RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends or breaks
+PG_SAFETY_CHECK_S = 5.0  # on PostgreSQL, a full check now and then besides the notifications
+
+
+class Follower:
+    """One stream's view of its table: the newest version heard, and a bell."""
+
+    __slots__ = ("public_id", "version", "bell")
+
+    def __init__(self, public_id: str):
+        self.public_id, self.version, self.bell = public_id, 0, threading.Event()
+
+    def hear(self, version: int) -> None:
+        if version > self.version:
+            self.version = version
+            self.bell.set()
+
+
+class Watcher:
+    """The versions of the tables this process streams, learnt once for all their phones."""
+
+    def __init__(self, engine: Engine, check_s: float):
+        self.engine, self.check_s = engine, check_s
+        self.postgres = engine.dialect.name == "postgresql"
+        self._followers: dict[str, set[Follower]] = {}
+        self._lock = threading.Lock()
+        self._running: int | None = None  # the pid whose watcher runs
+
+    # -- streams come and go --------------------------------------------------------------------
+    def follow(self, public_id: str) -> Follower:
+        follower = Follower(public_id)
+        with self._lock:
+            self._followers.setdefault(public_id, set()).add(follower)
+        self._ensure_running()
+        return follower
+
+    def leave(self, follower: Follower) -> None:
+        with self._lock:
+            group = self._followers.get(follower.public_id)
+            if group is not None:
+                group.discard(follower)
+                if not group:
+                    del self._followers[follower.public_id]
+
+    def followed(self) -> list[str]:
+        with self._lock:
+            return list(self._followers)
+
+    # -- news -----------------------------------------------------------------------------------
+    def changed(self, public_id: str, version: int) -> None:
+        """``public_id`` is now at ``version`` (or later): ring its streams."""
+        with self._lock:
+            group = list(self._followers.get(public_id, ()))
+        for follower in group:
+            follower.hear(version)
+
+    def check(self) -> None:
+        """Ask the database for the versions of every followed table (one query)."""
+        ids = self.followed()
+        if not ids:
+            return
+        with self.engine.connect() as conn:
+            found = store.versions(conn, ids)
+        for public_id, version in found.items():
+            self.changed(public_id, version)
+
+    # -- the watching greenlet (a thread without gevent), only while someone follows -------------
+    def _ensure_running(self) -> None:
+        with self._lock:
+            if self._running == os.getpid():
+                return
+            self._running = os.getpid()  # a forked worker starts its own
+        run = self._listen if self.postgres else self._poll
+        threading.Thread(target=self._watch, args=(run,), name="sk-push-watcher", daemon=True).start()
+
+    def _still_needed(self) -> bool:
+        """False, and the watcher stops, once no stream follows anything."""
+        with self._lock:
+            if not self._followers:
+                self._running = None
+            return self._running is not None
+
+    def _watch(self, run) -> None:
+        while self._still_needed():
+            try:
+                run()
+            except Exception:  # the database went away: try again, streams keep their phones
+                log.warning("push watcher: database check failed; retrying", exc_info=True)
+                time.sleep(1.0)
+
+    def _poll(self) -> None:
+        while self._still_needed():
+            time.sleep(self.check_s)
+            self.check()
+
+    def _listen(self) -> None:
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
+            self.check()  # whatever happened while not listening
+            checked = time.monotonic()
+            while self._still_needed():
+                for note in conn.notifies(timeout=1.0):
+                    public_id, _, version = note.payload.partition(":")
+                    if version.isdigit():
+                        self.changed(public_id, int(version))
+                if time.monotonic() - checked > PG_SAFETY_CHECK_S:
+                    self.check()
+                    checked = time.monotonic()
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("PUSH_CHECK_MS", 75)
+    app.config.setdefault("PUSH_STREAM_SECONDS", 300)
+    watcher = Watcher(app.extensions["sk_reader"], app.config["PUSH_CHECK_MS"] / 1000)
+    app.extensions["sk_push"] = watcher
+
+    def committed(session) -> None:
+        for public_id, version in session.info.pop(store.TOUCHED, {}).items():
+            watcher.changed(public_id, version)
+
+    maker = app.extensions["sk_sessionmaker"]
+    event.listen(maker, "after_commit", committed)
+    event.listen(maker, "after_rollback", lambda session: session.info.pop(store.TOUCHED, None))
+    app.register_blueprint(bp)
+
+
+def _event(version: int) -> str:
+    return f"id: {version}\ndata: {json.dumps({'version': version})}\n\n"
+
+
+def _stream(watcher: Watcher, follower: Follower, seconds: float) -> Iterator[str]:
+    sent = 0
+    ends = time.monotonic() + seconds
+    try:
+        yield f"retry: {RETRY_MS}\n"
+        while True:
+            if follower.version > sent:
+                sent = follower.version
+                yield _event(sent)
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
+            if not follower.bell.wait(min(HEARTBEAT_S, left)):
+                yield ": still here\n\n"
+            follower.bell.clear()
+    finally:
+        watcher.leave(follower)
+
+
+@bp.get("/t/<public_id>/stream")
+def stream(public_id: str):
+    """The table's version now and at each change, as Server-Sent Events."""
+    watcher: Watcher = current_app.extensions["sk_push"]
+    # Follow first, then read: a change between the two is heard, not lost.
+    follower = watcher.follow(public_id)
+    try:
+        row = open_poll_row(public_id)
+    except Exception:
+        watcher.leave(follower)
+        raise
+    follower.hear(row.version)
+    body = _stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]))
+    response = Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: watcher.leave(follower))  # also when the body never started
+    return response

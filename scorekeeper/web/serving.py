@@ -1,0 +1,48 @@
+"""How the app is served: one gunicorn configuration for ``scorekeeper serve`` and the Procfile.
+
+Gunicorn's gevent worker: every connection is a greenlet, not a thread. A phone on a bad
+Wi-Fi that sends its request one byte at a time (or a slowloris attack) costs a few KB of
+memory while it waits, not one of a handful of worker threads; an open push stream
+(``web/push.py``) costs the same. Requests themselves still run one at a time per worker
+between their waits on the network or PostgreSQL (psycopg 3 yields to gevent by itself);
+SQLite calls are short and run without yielding, so a write transaction is never
+interleaved with another request of the same worker.
+
+The Procfile reads this module as gunicorn's configuration (``-c python:…``); ``serve``
+passes the same settings (``options``). Gunicorn's access log stays off: share links carry
+secrets in their paths.
+"""
+from __future__ import annotations
+
+import os
+
+worker_class = "gevent"
+workers = int(os.environ.get("SCOREKEEPER_WORKERS", "2"))
+# Open connections a worker holds at once, push streams included (each a greenlet).
+worker_connections = int(os.environ.get("SCOREKEEPER_CONNECTIONS", "2000"))
+timeout = 30
+graceful_timeout = 5
+keepalive = 5
+accesslog = None
+errorlog = "-"
+loglevel = "warning"
+
+NAMES = ("worker_class", "workers", "worker_connections", "timeout", "graceful_timeout", "keepalive",
+         "accesslog", "errorlog", "loglevel")
+
+
+def options() -> dict:
+    """The settings above, for gunicorn's ``cfg.set``."""
+    return {name: globals()[name] for name in NAMES}
+
+
+def patch() -> None:
+    """Make the standard library cooperative before anything creates a lock or a socket.
+
+    ``scorekeeper serve`` builds the app (and its connection pool) in the master before it
+    forks; a pool built from unpatched locks would block a whole worker when it runs dry.
+    """
+    from gevent import monkey
+
+    if not monkey.is_module_patched("socket"):
+        monkey.patch_all()

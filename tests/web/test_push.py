@@ -1,0 +1,167 @@
+"""Push streams (``web/push.py``): what a following phone hears, on SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from sqlalchemy import update
+
+from scorekeeper.store import tables as store
+from scorekeeper.store.db import make_engine
+from scorekeeper.store.models import Table
+from tests.web.conftest import GO_PIBAK
+
+
+def events_of(body: str) -> list[tuple[int, int]]:
+    """(id, version) of each event of an SSE body."""
+    import json
+
+    out = []
+    for block in body.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if "data" in fields:
+            out.append((int(fields["id"]), json.loads(fields["data"])["version"]))
+    return out
+
+
+@pytest.fixture
+def short_streams(app):
+    app.config["PUSH_STREAM_SECONDS"] = 0.3
+    return app
+
+
+def version_of(table) -> int:
+    return table.state()["version"]
+
+
+def test_stream_starts_with_the_current_version(short_streams, table):
+    r = table.client.get(f"/t/{table.id}/stream")
+    assert r.status_code == 200 and r.mimetype == "text/event-stream"
+    body = r.get_data(as_text=True)
+    assert body.startswith("retry: ")
+    assert events_of(body) == [(version_of(table), version_of(table))]
+
+
+@pytest.mark.parametrize("key, status", [(None, 401), ("wrong-key", 401)])
+def test_stream_needs_the_tables_key(short_streams, client, make_table, key, status):
+    t = make_table()  # this client never entered it: no key in its session
+    headers = {"X-Table-Key": key} if key else {}
+    r = client.get(f"/t/{t.id}/stream", headers=headers)
+    assert r.status_code == status
+    assert short_streams.extensions["sk_push"].followed() == []  # a refused stream follows nothing
+
+
+def test_stream_of_an_unknown_table_is_404(short_streams, client):
+    assert client.get("/t/nosuchtable/stream").status_code == 404
+    assert client.get("/t/" + "x" * 500 + "/stream").status_code == 404
+
+
+def test_view_key_may_follow(short_streams, client, make_table):
+    t = make_table()
+    r = client.get(f"/t/{t.id}/stream", headers={"X-Table-Key": t.view_key})
+    assert r.status_code == 200 and events_of(r.get_data(as_text=True))
+
+
+def test_a_commit_in_this_process_rings_at_once(app, table):
+    """The writer's own process needs no database check: the commit hands the version over."""
+    watcher = app.extensions["sk_push"]
+    hand = table.start_live()
+    follower = watcher.follow(table.id)
+    try:
+        before = version_of(table)
+        table.append(hand, GO_PIBAK[:1])
+        assert follower.bell.is_set() and follower.version == before + 1
+    finally:
+        watcher.leave(follower)
+    assert watcher.followed() == []
+
+
+def test_a_refused_append_rings_nothing(app, table):
+    watcher = app.extensions["sk_push"]
+    hand = table.start_live()
+    follower = watcher.follow(table.id)
+    try:
+        time.sleep(0.3)  # the watcher's first check has told the follower where the table is
+        follower.bell.clear()
+        r = table.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "nonsense"}})
+        assert r.status_code in (400, 422)
+        assert not follower.bell.wait(0.3)
+    finally:
+        watcher.leave(follower)
+
+
+def other_process_change(app, public_id: str) -> int:
+    """A change written by someone else (another worker or server): its own engine, no session hook."""
+    engine = make_engine(app.config["DATABASE_URL"])
+    try:
+        with engine.begin() as conn:
+            conn.execute(update(Table).where(Table.public_id == public_id).values(version=Table.version + 1))
+            if engine.dialect.name == "postgresql":
+                version = store.versions(conn, [public_id])[public_id]
+                conn.execute(store._NOTIFY, {"channel": store.NOTIFY_CHANNEL, "payload": f"{public_id}:{version}"})
+        with engine.connect() as conn:
+            return store.versions(conn, [public_id])[public_id]
+    finally:
+        engine.dispose()
+
+
+def test_a_change_by_another_process_reaches_the_stream(app, table):
+    """SQLite: the watcher's periodic check; PostgreSQL: LISTEN/NOTIFY. Either well within 300 ms."""
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        time.sleep(0.5)  # the watcher is running (PostgreSQL: listening)
+        follower.hear(version_of(table))
+        follower.bell.clear()
+        version = other_process_change(app, table.id)
+        assert follower.bell.wait(2.0), "the change was never heard"
+        assert follower.version == version
+    finally:
+        watcher.leave(follower)
+
+
+def test_stream_sends_each_change_then_ends(app, table):
+    app.config["PUSH_STREAM_SECONDS"] = 1.5
+    hand = table.start_live()
+    start = version_of(table)
+    result = {}
+
+    def read():
+        result["body"] = table.client.get(f"/t/{table.id}/stream").get_data(as_text=True)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(0.3)
+    other = table.client.application.test_client()
+    other.get(f"/j/{table.id}/{table.edit_key}")
+    for seq, event in enumerate(GO_PIBAK[:3]):
+        r = other.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": seq, "event": event},
+                       headers={"X-Table-Key": table.edit_key})
+        assert r.status_code == 201
+        time.sleep(0.1)
+    reader.join(5)
+    heard = [v for _, v in events_of(result["body"])]
+    assert heard[0] == start and heard[-1] == start + 3
+    assert heard == sorted(set(heard))  # each version at most once, in order
+
+
+@pytest.mark.parametrize("tail", ["/version", "/stream"])
+def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, tail):
+    """The version poll and the stream read the table's id, secrets and version, not the table."""
+    from sqlalchemy import event
+
+    engine = short_streams.extensions["sk_engine"]
+    seen: list[str] = []
+
+    def note(_conn, _cursor, statement, *_args):
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        assert table.client.get(f"/t/{table.id}{tail}").status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert len(seen) == 1, seen
+    assert "config" not in seen[0] and "title" not in seen[0], seen[0]
