@@ -74,7 +74,7 @@ class Meter:
         """The server's answer is on the page: nothing on its way, nothing queued."""
         self.page.wait_for_function(
             "() => !document.documentElement.classList.contains('busy')"
-            " && !document.querySelector('#queue .pending-count')"
+            " && !document.querySelector('.pending-count')"
             " && !document.querySelector('[data-pending]')")
 
     def end_turn(self):

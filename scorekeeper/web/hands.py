@@ -70,12 +70,14 @@ def start(public_id: str):
     record = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
     try:
         hand = store.add_hand(db(), state.table, "log", None, record, _expected(form), _validator(state))
-    except Conflict:
-        flash(_("err_conflict"), "error")
-        return _to_table(public_id)
-    except EngineError as err:
-        for e in err.errors:
-            flash(refusal(e), "error")
+    except (Conflict, EngineError) as err:
+        started = _load(public_id, EDIT).live
+        if started is not None:
+            # Two phones tapped "Start" for the same hand: the first one started it; join it.
+            flash(_("live_another_phone"), "ok")
+            return redirect(url_for("hands.show", public_id=public_id, hand_id=started.hand.id), 303)
+        for e in err.errors if isinstance(err, EngineError) else [{"message": _("err_conflict")}]:
+            flash(refusal(e) if isinstance(err, EngineError) else e["message"], "error")
         return _to_table(public_id)
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand.id), 303)
 
@@ -91,7 +93,11 @@ def show(public_id: str, hand_id: int):
 
 @bp.post("/hands/<int:hand_id>/events")
 def append(public_id: str, hand_id: int):
-    """Append one event: checked by replaying the whole log, refused if stale."""
+    """Append one event: checked by replaying the whole log, refused if stale.
+
+    ``then=go|stop`` with an end of turn says the player's answer in the same tap: the
+    End turn button of a player who has reached the target is "Go" and "Stop".
+    """
     state = _load(public_id, EDIT)
     live = state.live if state.live and state.live.hand.id == hand_id else None
     form = EventForm()
@@ -99,9 +105,19 @@ def append(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
+    event = liveview.event_from(form)
+    shown = liveview.shown_cards(state, live.hand)
+    refused = next((c for c in event.get("cards", []) if c in shown), None)
+    if refused:
+        return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=refused))
+    then = request.form.get("then")
     try:
-        store.append_event(db(), state.table, live.hand, form.seq.data, liveview.event_from(form),
-                           service.live_validator(state))
+        events, hand_state = store.append_event(db(), state.table, live.hand, form.seq.data, event,
+                                                service.live_validator(state))
+        if event["type"] == "end_turn" and then in ("go", "stop") and hand_state.must_decide == event.get("player"):
+            state = service.appended(db(), state, events, hand_state)
+            store.append_event(db(), state.table, live.hand, form.seq.data + 1,
+                               {"type": then, "player": event["player"]}, service.live_validator(state))
     except Conflict:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
     except EngineError as err:
