@@ -101,7 +101,7 @@
     }).then(function (r) {
       return r.text().then(function (text) {
         if (!swap(text)) { window.location.reload(); return; }
-        if (r.ok && say) { toast(say(region.dataset.last || "")); }
+        if (r.ok && say && region.hasAttribute("data-live")) { toast(say(region.dataset.last || "")); }
       });
     }).catch(function () {
       showOffline(true);

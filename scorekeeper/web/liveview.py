@@ -11,7 +11,7 @@ from ..engine.hand_events import JUNK_REASONS
 from . import cardview, present, service, threats
 from .access import can_edit, open_table
 from .database import db
-from .i18n import both, current_lang
+from .i18n import both, current_lang, gettext
 from .messages import MESSAGES
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
@@ -52,6 +52,20 @@ def describe(event: dict) -> str:
         parts.append(both(f"junk_{event['reason']}"))
     if event.get("players"):
         parts.append(", ".join(f"{p} {m}" for p, m in event["players"].items()))
+    who = event.get("player")
+    return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
+
+
+def said(event: dict) -> str:
+    """The last-event line and its toast, in the phone's language: "Jun: 5월 초단", "Mina: 흔들기 10월"."""
+    lang = current_lang()
+    kind = event.get("type", "?")
+    parts = [gettext(f"junk_{event['reason']}") if kind == "take_junk" and event.get("reason")
+             else gettext(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS and f"ev_{kind}" in MESSAGES else kind]
+    if kind == "capture":
+        parts = [", ".join(cardview.spoken(c, lang) for c in event.get("cards", []))]
+    if event.get("month"):
+        parts.append(gettext("live_month", m=event["month"]))
     who = event.get("player")
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
 
@@ -103,7 +117,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
                 owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
                 threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
                 paid_at_end=state.config.rules.sitter_paid_at_end,
-                last_event=describe(live.events[-1]) if live.events else "")
+                last_event=said(live.events[-1]) if live.events else "")
 
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:
@@ -125,6 +139,8 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
         return view
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
+    view.update(pi_why=threats.pi_bak_why(deal.result if deal else None,
+                                          state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)))
     view.update(deal=deal, result=deal.result if deal else None, next_dealer=nxt,
                 deal_json=deal.to_json(state.config.chip_value) if deal else None)
     return view

@@ -43,3 +43,25 @@ def if_stopped_now(state: HandState) -> dict[str, Any]:
         out["escapes"] = {name: s["counts"]["junk"] for name, s in scored.items()
                           if name != leader and not any(b["id"] == "pi_bak" for b in out["baks"].get(name, []))}
     return out
+
+
+def pi_bak_why(result: dict | None, threshold: int) -> dict[str, dict]:
+    """For a finished hand's result: each loser's pi-bak, paid or escaped, and how 9a counted.
+
+    {player: {"pi_bak": junk or None, "escaped": junk or None, "cup": "junk" | "animal" | None}}
+    """
+    if not result or not result.get("payments"):
+        return {}
+    scores = result.get("scores") or {}
+    out: dict[str, dict] = {}
+    for pay in result["payments"]:
+        if pay.get("kind", "stop") != "stop":
+            continue
+        winner_junk = any(line.get("id") == "junk" for line in scores.get(pay["to"], {}).get("lines", []))
+        paid = next((s for s in pay.get("trail", []) if s.get("id") == "pi_bak"), None)
+        junk = (scores.get(pay["from"]) or {}).get("counts", {}).get("junk")
+        cup = ((scores.get(pay["from"]) or {}).get("counted_as") or {}).get("9a")
+        out[pay["from"]] = {"pi_bak": paid.get("junk", junk) if paid else None,
+                            "escaped": junk if (winner_junk and not paid) else None,
+                            "cup": cup, "threshold": threshold}
+    return out

@@ -135,3 +135,16 @@ def test_shown_cards_are_distinct_and_cannot_be_captured(make_table, client):
                     data={"seq": 0, "type": "capture", "player": "A", "cards": "1g"})
     assert r.status_code == 422 and b'class="refusal"' in r.data
     assert t.api("GET", f"/hands/{hand}/events").get_json()["seq"] == 0
+
+
+def test_the_result_says_why_a_loser_escapes_or_pays_pi_bak(make_table, client):
+    """RULES: Hana escapes pi-bak with 7 junk, Mina pays it with 4 of 6; the result says so."""
+    t = scripted_table(make_table)
+    hand = t.start_live()
+    t.append(hand, events())
+    html = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    mina = re.search(r'data-pi-why="Mina">.*?</span></span>', html, re.S).group(0)
+    hana = re.search(r'data-pi-why="Hana">.*?</span></span>', html, re.S).group(0)
+    assert "4/6" in mina and ("피박" in mina or "pi-bak" in mina)
+    assert "7" in hana and ("면함" in hana or "escapes" in hana)
+    assert "국진" in hana or "cup 9a" in hana
