@@ -17,6 +17,7 @@
   // End turn bar); the cards and the events stay on the page and the region's data-owners
   // says who holds which card.
   var actor = null;  // the player the card taps are for, when not the engine's player on turn
+  var nextSeq = null;  // while a post is on its way: the log length once it is stored
 
   function markOwners() {
     if (!region || !region.hasAttribute("data-live")) { return; }
@@ -145,6 +146,7 @@
     if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e); }); return; }
     if (busy) { return; }
     var seq = parseInt(data.get("seq"), 10);
+    nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
     var tap = undoing || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
     var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : "✓ " + last; };
     post(form.getAttribute("action"), data, tap, say);
@@ -157,7 +159,13 @@
     if (!region || !region.dataset.refresh) { return Promise.resolve(false); }
     return fetch(region.dataset.refresh, { credentials: "same-origin", headers: { "X-Partial": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (text) { return text ? swap(text) : false; })
+      .then(function (text) {
+        // An answer that left the server before a tap's answer came back is older than the
+        // page: keep the page (the next poll asks again if the table moved on).
+        var v = text && /data-version="(\d+)"/.exec(text);
+        if (v && region && parseInt(v[1], 10) < parseInt(region.dataset.version || "0", 10)) { return false; }
+        return text ? swap(text) : false;
+      })
       .catch(function () { return false; /* offline: the next poll tries again */ });
   }
 
@@ -221,7 +229,7 @@
     var T = cfg.text, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
     var memory = {};      // when localStorage is refused (private mode), this page keeps them
     var sending = null;   // the item on its way to the server
-    var timer = null, delay = 0, status = "", listOpen = false, fresh = false;
+    var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
 
     function load(key) {
       try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return memory[key] || []; }
@@ -449,12 +457,14 @@
     // -- sending ------------------------------------------------------------------------
     function takes() {
       // Once one tap waits, every later one queues behind it: the order is the log's.
-      return load(QKEY).length > 0 || sending !== null || busy || navigator.onLine === false;
+      return load(QKEY).length > 0 || sending !== null || busy || settling || navigator.onLine === false;
     }
 
     function add(ev) {
       var q = load(QKEY);
-      var base = q.length ? q[q.length - 1].seq + 1 : parseInt(region.dataset.seq || "0", 10) + (busy ? 1 : 0);
+      // Behind the post on its way (its answer may already be on the page): after it.
+      var base = q.length ? q[q.length - 1].seq + 1 : (busy && nextSeq !== null ? nextSeq
+        : settling ? settledSeq : parseInt(region.dataset.seq || "0", 10));
       q.push({ id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, event: ev });
       save(QKEY, q);
       redraw();
@@ -539,7 +549,10 @@
       save(QKEY, renumber(q, from));
       delay = 0;
       status = "";
-      refresh().then(function (swapped) { if (!swapped) { redraw(); } flush(); });
+      // Until the refreshed region is on the page, a tap queues (its seq is the server's now).
+      settling = true;
+      settledSeq = from;
+      refresh().then(function (swapped) { settling = false; if (!swapped) { redraw(); } flush(); });
     }
 
     function answer(item, lost, code, body) {
