@@ -389,11 +389,11 @@
       if (panel) { panel.appendChild(el("p", "hint", over ? T.pending_over : T.pending_scores)); }
       var bar = $(".turn-actions", region);
       if (asked && q[q.length - 1].event.type === "end_turn") {
-        // Go or stop may have been asked: only of a player whose known score reaches the
-        // target, or who took cards the server has not scored yet; never at 0 points.
+        // Go or stop may have been asked only of a player whose known score reaches the target
+        // or who took cards the server has not scored yet: never of one at 0 who took nothing.
         var pts = $(".scores [data-player='" + CSS.escape(asked) + "'] [data-points]", region);
         var known = pts ? parseInt(pts.textContent, 10) || 0 : 0;
-        if (known >= parseInt(region.dataset.target || "1", 10) || (took[asked] && known > 0)) {
+        if (known >= parseInt(region.dataset.target || "1", 10) || took[asked]) {
           ask = el("div", "actions ask");
           ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
           ["go", "stop"].forEach(function (t) {
