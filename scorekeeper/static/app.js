@@ -209,7 +209,7 @@
       if (name === "cards") {
         ev.cards = ev.cards || [];
         if (ev.cards.indexOf(value) < 0) { ev.cards.push(value); }
-      } else if (name === "month") { ev.month = parseInt(value, 10); } else if (name === "last_card") {
+      } else if (name === "month" || name === "multiplier") { ev[name] = parseInt(value, 10); } else if (name === "last_card") {
         ev.last_card = true;
       } else { ev[name] = value; }
     });

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, request, url_for
 
 from ..engine.cards import MONTHS
 from ..engine.hand import EVENTS
@@ -32,6 +32,9 @@ def event_from(form) -> dict[str, Any]:
         event["reason"] = form.reason.data
     if "last_card" in fields and form.last_card.data:
         event["last_card"] = True
+    multiplier = request.form.get("multiplier", "")
+    if "multiplier" in fields and multiplier.isdigit() and 1 <= int(multiplier) <= 16:
+        event["multiplier"] = int(multiplier)  # a mission (issue 8): ×2, ×3, ×4 …
     return event
 
 
@@ -131,6 +134,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     view.update(hand=hand, index=index, live=live, events=[(i, describe(e)) for i, e in enumerate(events)][::-1],
                 seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
                 number=index + 1, faces=cardview, initial=cardview.initial, junk_reasons=list(JUNK_REASONS),
+                event_types=set(EVENTS),
                 months=list(MONTHS.items()))
     if can_edit():
         view.update(offline=offline_data(state.table, hand))
