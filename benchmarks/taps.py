@@ -155,7 +155,7 @@ def serve(db: Path):
     return server, f"http://127.0.0.1:{server.server_port}"
 
 
-def run() -> dict:
+def run(viewport: dict | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="taps-"))
@@ -168,7 +168,7 @@ def run() -> dict:
         created = json.load(urllib.request.urlopen(req))
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+            context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                           locale="ko-KR")
             context.set_default_timeout(15_000)
             page = context.new_page()
@@ -186,6 +186,7 @@ def run() -> dict:
     wanted = essentials()
     return {
         "screen": "one-tap" if one_tap else "pick-then-player",
+        "viewport": "{width}x{height}".format(**(viewport or PHONE)),
         "taps": m.taps,
         **wanted,
         "essential_taps": sum(wanted.values()),
@@ -200,8 +201,10 @@ def run() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="also write the JSON to this file")
+    parser.add_argument("--viewport", default="390x844", help="WIDTHxHEIGHT in CSS px (default 390x844)")
     args = parser.parse_args()
-    result = run()
+    width, height = (int(v) for v in args.viewport.split("x"))
+    result = run({"width": width, "height": height})
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:
