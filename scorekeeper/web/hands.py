@@ -125,6 +125,38 @@ def append(public_id: str, hand_id: int):
     return liveview.reply(public_id, hand_id, 200)
 
 
+@bp.post("/hands/<int:hand_id>/shown")
+def correct_shown(public_id: str, hand_id: int):
+    """Correct what the forced sitters showed, during the hand (never a card already captured)."""
+    state = _load(public_id, EDIT)
+    live = state.live if state.live and state.live.hand.id == hand_id else None
+    back = redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    if live is None:
+        flash(_("hand_not_live"), "error")
+        return back
+    sitters = liveview.forced_sitters(state, live.hand)
+    form = quick.prepare_seating(SeatingForm(), sitters)
+    if not sitters or not form.validate_on_submit():
+        flash(_("cannot_start"), "error")
+        return back
+    shown = quick.shown_from(form, sitters)
+    taken = next((c for entry in shown.values() for c in entry["cards"] if c in live.state.captured()), None)
+    if taken:
+        flash(_("live_shown_taken", c=taken), "error")
+        return back
+    seating = {k: v for k, v in (live.hand.seating or {}).items() if k != "shown"} | ({"shown": shown} if shown else {})
+    try:
+        store.update_hand(db(), state.table, live.hand, seating=seating, validate=_validator(state))
+    except Conflict:
+        flash(_("err_conflict"), "error")
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+    else:
+        flash(_("live_shown_fixed"), "ok")
+    return back
+
+
 @bp.post("/hands/<int:hand_id>/undo")
 def undo(public_id: str, hand_id: int):
     """Remove the last event of the last hand (a finished one opens again)."""

@@ -87,6 +87,19 @@ def shown_cards(state: service.TableState, hand) -> dict[str, str]:
     return {code: sitter for sitter, entry in shown.items() for code in (entry or {}).get("cards", [])}
 
 
+def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
+    """The players made to sit out this hand (광팔기): they showed cards and are paid for them."""
+    from ..engine import gwangpalli
+
+    choices = (hand.seating or {}).get("choices")
+    if not (state.config.gwangpalli and choices and state.live):
+        return ()
+    try:
+        return gwangpalli.choose(state.config.players, state.live.setup["dealer"], choices).forced
+    except Exception:  # a refused seating is reported by the series, not here
+        return ()
+
+
 def sitter_claims(state: service.TableState, hand) -> list:
     """광팔기: what each forced sitter is owed for the cards shown (RULES.md §8 pays it at once)."""
     from ..engine import gwangpalli
@@ -119,6 +132,8 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     return dict(st=st, players_view=_players_view(st, classes), owners=owners, shown=shown,
                 owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
                 threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
+                sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
+                         for name in forced_sitters(state, hand)],
                 paid_at_end=state.config.rules.sitter_paid_at_end,
                 last_event=said(live.events[-1]) if live.events else "")
 

@@ -268,6 +268,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_undone": ("되돌림", "Undone"),
     "live_offline_no_go": ("오프라인: 점수가 목표에 닿으면 연결 뒤에 고/스톱을 묻습니다.",
                            "Offline: go or stop is asked once the score reaches the target and the connection is back."),
+    "live_shown_taken": ("{c}: 이미 먹은 패라 보여 준 패로 바꿀 수 없습니다.", "{c} is already captured: it cannot be a shown card."),
+    "live_shown_fixed": ("보여 준 패를 고쳤습니다.", "The shown cards are corrected."),
     # (end of issue 12)
     #
     # == issue 13 (Korean first and the screens around the hand): new keys below this line ==

@@ -148,3 +148,22 @@ def test_the_result_says_why_a_loser_escapes_or_pays_pi_bak(make_table, client):
     assert "4/6" in mina and ("피박" in mina or "pi-bak" in mina)
     assert "7" in hana and ("면함" in hana or "escapes" in hana)
     assert "국진" in hana or "cup 9a" in hana
+
+
+def test_shown_cards_can_be_corrected_during_the_hand(make_table, client):
+    """A sitter's shown cards are corrected after the start; never to a card already captured."""
+    t = make_table(players=("A", "B", "C", "D"))
+    t.enter()
+    r = client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g"]})
+    hand = int(r.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    assert f'action="/t/{t.id}/hands/{hand}/shown"' in page
+    t.append(hand, [{"type": "capture", "player": "A", "cards": ["3g"]}])
+    refused = client.post(f"{t.url}/hands/{hand}/shown", data={"sitters-0-cards": ["1g", "3g"]})
+    assert refused.status_code == 303
+    assert t.api("GET", f"/hands/{hand}").get_json().get("shown") == {"D": {"cards": ["1g"], "shake": False}}
+    fixed = client.post(f"{t.url}/hands/{hand}/shown", data={"sitters-0-cards": ["1g", "11jd"]})
+    assert fixed.status_code == 303
+    html = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    assert "shown" in re.search(r'<button[^>]*data-card="11jd"[^>]*>', html).group(0)
+    assert "광팔기 D: 한 사람당 4점" in html or "광팔기 D: 4 pt from each" in html
