@@ -18,6 +18,12 @@ from .security import EDIT
 bp = Blueprint("hands", __name__, url_prefix="/t/<public_id>")
 
 
+@bp.app_template_global("live_claims")
+def live_claims(state: service.TableState) -> list:
+    """The forced sitters' claims of the hand being played, for the table's standings."""
+    return liveview.sitter_claims(state, state.live.hand) if state.live else []
+
+
 def _load(public_id: str, need: str = "view") -> service.TableState:
     return service.load(db(), open_table(public_id, need))
 

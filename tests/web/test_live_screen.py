@@ -167,3 +167,11 @@ def test_shown_cards_can_be_corrected_during_the_hand(make_table, client):
     html = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
     assert "shown" in re.search(r'<button[^>]*data-card="11jd"[^>]*>', html).group(0)
     assert "광팔기 D: 한 사람당 4점" in html or "광팔기 D: 4 pt from each" in html
+
+
+def test_the_tables_standings_show_the_sitters_pay_during_the_hand(make_table, client):
+    t = make_table(players=("A", "B", "C", "D"))
+    t.enter()
+    client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
+    html = client.get(t.url).get_data(as_text=True)
+    assert "광팔기 D: 한 사람당 4점" in html or "광팔기 D: 4 pt from each" in html
