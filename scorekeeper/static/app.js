@@ -61,7 +61,11 @@
     document.body.classList.toggle("live-page", region.hasAttribute("data-live"));
     var prompt = region.querySelector(".refusal");
     if (!quiet && prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
-    if (!region.hasAttribute("data-live") && !quiet) { window.scrollTo(0, 0); }
+    if (!region.hasAttribute("data-live") && !quiet) {
+      window.scrollTo(0, 0);
+      var t = document.getElementById("toast");
+      if (t) { t.hidden = true; }
+    }
     document.dispatchEvent(new CustomEvent("sk:swapped", { detail: { quiet: !!quiet } }));
     return true;
   }

@@ -244,9 +244,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_close": ("닫기", "Close"),
     "live_month": ("{m}월", "month {m}"),
     "live_which_month": ("{e}: 몇 월?", "{e}: which month?"),
-    "live_recorded": ("기록됨", "Recorded"),
     "live_pick_player": ("{p} 차례로 바꾸기", "Make it {p}'s turn"),
-    "live_takes_for": ("먹는 사람: {p}", "Taken by {p}"),
     "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
     "bak_pi_bak": ("피박", "pi-bak"),
     "bak_gwang_bak": ("광박", "gwang-bak"),
@@ -266,8 +264,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_turn_moved": ("{e}: 그 사이 다른 폰에서 턴이 끝나 저장하지 않았습니다.",
                         "{e}: not saved, another phone ended that turn meanwhile."),
     "live_undone": ("되돌림", "Undone"),
-    "live_offline_no_go": ("오프라인: 점수가 목표에 닿으면 연결 뒤에 고/스톱을 묻습니다.",
-                           "Offline: go or stop is asked once the score reaches the target and the connection is back."),
     "live_shown_taken": ("{c}: 이미 먹은 패라 보여 준 패로 바꿀 수 없습니다.", "{c} is already captured: it cannot be a shown card."),
     "live_shown_fixed": ("보여 준 패를 고쳤습니다.", "The shown cards are corrected."),
     # (end of issue 12)
