@@ -13,8 +13,32 @@
   function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
 
   // -- the region: replaced whole by the server's partial -------------------------------
-  function checkedCards() {
-    return $$("input[name=cards]:checked", region).map(function (i) { return i.value; });
+  // On the live hand the region is the part a tap changes (scores, turn, last event, the
+  // End turn bar); the cards and the events stay on the page and the region's data-owners
+  // says who holds which card.
+  var actor = null;  // the player the card taps are for, when not the engine's player on turn
+  var nextSeq = null;  // while a post is on its way: the log length once it is stored
+
+  function markOwners() {
+    if (!region || !region.hasAttribute("data-live")) { return; }
+    var owners = {};
+    try { owners = JSON.parse(region.dataset.owners || "{}"); } catch (e) { owners = {}; }
+    $$(".picker [data-card]").forEach(function (card) {
+      var o = owners[card.dataset.card];
+      card.className = card.className.replace(/\s*\b(taken|shown|pend|p\d)\b/g, "");
+      if (o) { card.classList.add("taken", o[1]); if (o[3]) { card.classList.add("shown"); } }
+      var label = $(".owner", card);
+      if (label) { label.textContent = o ? o[0] : ""; }
+      if (card.tagName === "BUTTON") { card.disabled = !!o; }
+    });
+  }
+
+  function markActor() {
+    if (!region) { return; }
+    if (actor && actor === region.dataset.current) { actor = null; }
+    $$(".scores .score", region).forEach(function (s) {
+      s.classList.toggle("actor", s.dataset.player === (actor || region.dataset.current));
+    });
   }
 
   // quiet: a redraw of what the server sent last (to lay the pending taps over it again)
@@ -24,19 +48,41 @@
     var fresh = t.content.getElementById("region");
     if (!fresh || !region) { return false; }
     served = fresh.outerHTML;
-    var keep = checkedCards();
     var open = $$("details[id][open]", region).map(function (d) { return d.id; });
+    var turnBefore = region.dataset.turn;
     region.replaceWith(fresh);
     region = fresh;
-    keep.forEach(function (code) {
-      var box = region.querySelector("input[name=cards][value='" + code + "']");
-      if (box && !box.disabled) { box.checked = true; }
-    });
     open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
-    var prompt = region.querySelector(".prompt, .refusal");
+    if (region.dataset.turn !== turnBefore) { actor = null; }
+    markOwners();
+    markActor();
+    // The hand is over: the cards and events go, the result shows.
+    $$(".live-static").forEach(function (s) { s.hidden = !region.hasAttribute("data-live"); });
+    document.body.classList.toggle("live-page", region.hasAttribute("data-live"));
+    var prompt = region.querySelector(".refusal");
     if (!quiet && prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
+    if (!region.hasAttribute("data-live") && !quiet) {
+      window.scrollTo(0, 0);
+      var t = document.getElementById("toast");
+      if (t) { t.hidden = true; }
+    }
     document.dispatchEvent(new CustomEvent("sk:swapped", { detail: { quiet: !!quiet } }));
     return true;
+  }
+
+  var toastTimer = null;
+  function toast(text) {
+    var box = document.getElementById("toast");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "toast";
+      box.setAttribute("role", "status");
+      document.body.appendChild(box);
+    }
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { box.hidden = true; }, 2200);
   }
 
   function setBusy(on) {
@@ -52,45 +98,78 @@
   }
 
   // tap: the event the form makes, queued if the post never reaches the server
-  function post(url, data, tap) {
+  function post(url, data, tap, say) {
     setBusy(true);
     return fetch(url, {
       method: "POST", body: data, credentials: "same-origin",
       headers: { "X-Partial": "1", "Accept": "text/html" }
     }).then(function (r) {
       return r.text().then(function (text) {
-        if (!swap(text)) { window.location.reload(); }
+        if (!swap(text)) { window.location.reload(); return; }
+        if (r.ok && say && region.hasAttribute("data-live")) { toast(say(region.dataset.last || "")); }
       });
     }).catch(function () {
       showOffline(true);
-      if (tap) { queue.unanswered(tap); }
+      if (tap) { tap.forEach(function (t) { queue.unanswered(t); }); }
     }).then(function () { setBusy(false); queue.flush(); });
   }
+
+  function closeSheets(except) {
+    $$("details.sheet[open]").forEach(function (d) { if (d !== except) { d.open = false; } });
+  }
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (d.matches && d.matches("details.sheet") && d.open) { closeSheets(d); }
+  }, true);
+  document.addEventListener("click", function (ev) {
+    var close = ev.target.closest("[data-close-sheet]");
+    if (close) { closeSheets(null); return; }
+    var chip = ev.target.closest("[data-actor]");
+    if (chip && region && region.contains(chip)) {
+      actor = chip.dataset.actor === region.dataset.current ? null : chip.dataset.actor;
+      markActor();
+      toast(chip.title);
+    }
+  });
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (!form.matches("form[data-live]") || !window.fetch || !region) { return; }
     ev.preventDefault();
     var data = new FormData(form, ev.submitter || undefined);
-    if (form.hasAttribute("data-with-cards")) {
-      // The capture buttons live in their own form; the picked cards are in the picker.
-      checkedCards().forEach(function (code) { data.append("cards", code); });
-    }
-    if (form.hasAttribute("data-undo") && queue.undo()) { return; }
-    if (!form.hasAttribute("data-undo") && queue.takes()) { queue.add(eventOf(data)); return; }
+    // The controls outside the region were drawn once: the log length and the player on
+    // turn are the region's, as of now.
+    data.set("seq", region.dataset.seq || "0");
+    if (form.hasAttribute("data-actor")) { data.set("player", actor || region.dataset.now || region.dataset.current || ""); }
+    closeSheets(null);
+    var undoing = form.hasAttribute("data-undo");
+    var events = undoing ? [] : eventsOf(data);
+    var card = data.get("type") === "capture" && ev.submitter && ev.submitter.dataset.card;
+    if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
+    if (undoing && queue.undo()) { return; }
+    if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e); }); return; }
     if (busy) { return; }
-    var tap = form.hasAttribute("data-undo") || !queue.on ? null : { seq: parseInt(data.get("seq"), 10), event: eventOf(data) };
-    // Cards on their way are not picked again by a tap made before the answer comes back.
-    $$("input[name=cards]:checked", region).forEach(function (i) { i.disabled = true; });
-    post(form.getAttribute("action"), data, tap);
+    var seq = parseInt(data.get("seq"), 10);
+    nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
+    var tap = undoing || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
+    var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : "✓ " + last; };
+    post(form.getAttribute("action"), data, tap, say);
   });
+  markOwners();
+  markActor();
 
   // -- live updates: poll the table's version, refresh the region when it moves ---------
   function refresh() {
     if (!region || !region.dataset.refresh) { return Promise.resolve(false); }
     return fetch(region.dataset.refresh, { credentials: "same-origin", headers: { "X-Partial": "1" } })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (text) { return text ? swap(text) : false; })
+      .then(function (text) {
+        // An answer that left the server before a tap's answer came back is older than the
+        // page: keep the page (the next poll asks again if the table moved on).
+        var v = text && /data-version="(\d+)"/.exec(text);
+        if (v && region && parseInt(v[1], 10) < parseInt(region.dataset.version || "0", 10)) { return false; }
+        return text ? swap(text) : false;
+      })
       .catch(function () { return false; /* offline: the next poll tries again */ });
   }
 
@@ -111,6 +190,10 @@
     }).catch(function () { showOffline(true); });
   }
 
+  // The entry point for whatever learns that the table changed (the poll below, a push):
+  // window.sk.refresh() or the "sk:refresh" event fetch the region again.
+  window.sk = { refresh: refresh };
+  document.addEventListener("sk:refresh", function () { refresh(); });
   window.skLive = { refresh: refresh, busy: function () { return busy; } };  // for push.js
 
   if (region && region.dataset.poll) {
@@ -123,19 +206,21 @@
   // one by one. The server's log wins: a stale seq (409) re-bases the queue after the
   // other phone's events, and the engine then takes or refuses each tap; a refused one
   // leaves the queue and is shown as "not saved", never dropped silently.
-  function eventOf(data) {
+  function eventsOf(data) {
     // The form's fields as the server's event_from() reads them: only those the form has.
+    // "then" (Go or Stop on the End turn bar) is the player's answer: a second event.
     var ev = {};
     data.forEach(function (value, name) {
-      if (name === "csrf_token" || name === "seq" || value === "") { return; }
+      if (name === "csrf_token" || name === "seq" || name === "then" || value === "") { return; }
       if (name === "cards") {
         ev.cards = ev.cards || [];
         if (ev.cards.indexOf(value) < 0) { ev.cards.push(value); }
-      } else if (name === "month") { ev.month = parseInt(value, 10); } else if (name === "last_card") {
+      } else if (name === "month" || name === "multiplier") { ev[name] = parseInt(value, 10); } else if (name === "last_card") {
         ev.last_card = true;
       } else { ev[name] = value; }
     });
-    return ev;
+    var then = data.get("then");
+    return then ? [ev, { type: then, player: ev.player }] : [ev];
   }
 
   var queue = (function () {
@@ -144,12 +229,13 @@
     try { cfg = dataEl ? JSON.parse(dataEl.textContent) : null; } catch (e) { cfg = null; }
     if (!cfg || !region || !window.fetch) {
       return { on: false, takes: function () { return false; }, undo: function () { return false; },
-               add: function () {}, unanswered: function () {}, flush: function () {} };
+               add: function () {}, unanswered: function () {}, flush: function () {},
+               mark: function () {}, text: function () { return ""; } };
     }
     var T = cfg.text, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
     var memory = {};      // when localStorage is refused (private mode), this page keeps them
     var sending = null;   // the item on its way to the server
-    var timer = null, delay = 0, status = "", listOpen = false, fresh = false;
+    var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
 
     function load(key) {
       try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return memory[key] || []; }
@@ -189,6 +275,11 @@
       if (!e) { return "HTTP " + status; }
       var ko = cfg.refuse[e.code];
       return ko ? ko + " (" + e.message + ")" : e.message;
+    }
+    var TURN_ENDS = ["end_turn", "go", "stop"];
+    function turnMoved(events) {
+      // The log another phone added: did a turn end in it (an end of turn, or a go)?
+      return events.some(function (e) { return e && (e.type === "go" || (e.type === "end_turn")); });
     }
     function renumber(q, from) {
       q.forEach(function (it, i) { it.seq = from + i; });
@@ -235,6 +326,12 @@
         fresh = false;
       }
       if (!q.length && !(offline && bar)) { return; }
+      if (!offline && !status) {
+        // Online, the taps merely wait for the one on its way: no panel, the cards show it.
+        layOver(q, null);
+        if (bar) { bar.firstElementChild.append(" ", el("span", "badge pending-count", q.length + " " + T.pending)); }
+        return;
+      }
 
       var panel = el("section", "box queue");
       panel.id = "queue";
@@ -270,18 +367,21 @@
 
     function layOver(q, panel) {
       // Cards taken by pending captures, the pending log lines, whose turn it will be.
-      var order = $$("section.player[data-player]", region).map(function (s) { return s.dataset.player; });
+      var order = $$(".scores [data-player]", region).map(function (s) { return s.dataset.player; });
       var current = region.dataset.current || null, deciding = region.dataset.decide || null;
-      var asked = null, over = false, ask = null;
+      var asked = null, over = false, ask = null, took = {};
       var log = $("#log ol", region);
       q.forEach(function (it) {
         var e = it.event;
-        if (e.type === "capture") { (e.cards || []).forEach(function (c) { markCard(c, e.player); }); }
+        if (e.type === "capture") {
+          (e.cards || []).forEach(function (c) { markCard(c, e.player); });
+          took[e.player] = true;
+        }
         if (e.type === "end_turn" && !deciding && current) {
           asked = e.player || current;
           current = order[(order.indexOf(asked) + 1) % order.length];
-        } else if ((e.type === "go" || e.type === "stop") && e.player === deciding) {
-          if (e.type === "go") { current = order[(order.indexOf(deciding) + 1) % order.length]; }
+        } else if ((e.type === "go" || e.type === "stop") && (e.player === deciding || e.player === asked)) {
+          if (e.type === "go") { current = order[(order.indexOf(e.player) + 1) % order.length]; }
           deciding = null;
           asked = null;
         } else { asked = null; }
@@ -292,39 +392,49 @@
           log.insertBefore(li, log.firstChild);
         }
       });
-      var hint = el("p", "hint", over ? T.pending_over : T.pending_scores);
-      panel.appendChild(hint);
+      if (panel) { panel.appendChild(el("p", "hint", over ? T.pending_over : T.pending_scores)); }
+      var bar = $(".turn-actions", region);
       if (asked && q[q.length - 1].event.type === "end_turn") {
-        ask = el("div", "actions ask");
-        ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
-        ["go", "stop"].forEach(function (t) {
-          var b = el("button", "btn " + t, T[t]);
-          b.type = "button";
-          b.setAttribute("data-queue-event", JSON.stringify({ type: t, player: asked }));
-          ask.appendChild(b);
-        });
+        // Go or stop may have been asked only of a player whose known score reaches the target
+        // or who took cards the server has not scored yet: never of one at 0 who took nothing.
+        var pts = $(".scores [data-player='" + CSS.escape(asked) + "'] [data-points]", region);
+        var known = pts ? parseInt(pts.textContent, 10) || 0 : 0;
+        if (known >= parseInt(region.dataset.target || "1", 10) || took[asked]) {
+          ask = el("div", "actions ask");
+          ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
+          ["go", "stop"].forEach(function (t) {
+            var b = el("button", "btn " + t, T[t]);
+            b.type = "button";
+            b.setAttribute("data-queue-event", JSON.stringify({ type: t, player: asked }));
+            ask.appendChild(b);
+          });
+        }
       }
       var prompt = $(".prompt", region);
-      if (prompt && !deciding && region.dataset.decide) { prompt.hidden = true; }
-      var endTurn = formFor("end_turn");
-      // Where the thumb is: just above the End turn button that was tapped.
-      if (ask) { if (endTurn) { endTurn.before(ask); } else { panel.appendChild(ask); } }
-      if (endTurn && current && !over) {
-        endTurn.hidden = !!deciding;
-        endTurn.querySelector("input[name=player]").value = current;
-        endTurn.querySelector("button").textContent = T.end_turn + " · " + current;
+      if (prompt && !deciding && region.dataset.decide) {
+        prompt.hidden = true;
+        var backdrop = $(".prompt-backdrop", region);
+        if (backdrop) { backdrop.hidden = true; }
       }
+      var endTurn = $("form[data-end-turn-form]", region);
+      // Where the thumb is: on the End turn bar that was tapped.
+      if (ask) { if (bar) { bar.prepend(ask); } else if (panel) { panel.appendChild(ask); } }
       if (current && current !== region.dataset.current) {
-        var capture = formFor("capture");
-        $$("button[name=player]", capture || region).forEach(function (b) {
-          b.classList.toggle("primary", b.value === current);
-        });
-        $$("section.player .badge.turn", region).forEach(function (b) { b.remove(); });
-        var who = $("section.player[data-player='" + CSS.escape(current) + "'] header > span", region);
-        if (who) { who.append(" ", el("span", "badge turn pend", "▶")); }
-        var turn = $(".turn-bar > span", region);
+        region.dataset.now = current;  // the card and event taps are for the player on turn now
+        $$("form[data-decide-form]", region).forEach(function (f) { f.hidden = true; });
+        if (endTurn && !over) {
+          endTurn.hidden = !!deciding;
+          endTurn.querySelector("input[name=player]").value = current;
+          endTurn.querySelector("button").textContent = fill(T.live_end_turn, { p: current });
+        }
+        $$(".scores .badge.turn", region).forEach(function (b) { b.remove(); });
+        $$(".scores .score", region).forEach(function (s) { s.classList.toggle("on-turn", s.dataset.player === current); });
+        var who = $(".scores [data-player='" + CSS.escape(current) + "'] .nm", region);
+        if (who) { who.prepend(el("span", "badge turn pend", "▶")); }
+        var turn = $(".turn-bar .now", region);
         if (turn) { turn.append(" ", el("span", "pend", "→ " + current + " ▶")); }
       }
+      if (over && endTurn) { endTurn.hidden = true; }
     }
 
     function formFor(type) {
@@ -333,26 +443,17 @@
     }
 
     function markCard(code, player) {
-      var box = $("input[name=cards][value='" + CSS.escape(code) + "']", region);
-      var label = box && box.closest("label.hc");
-      var section = $("section.player[data-player='" + CSS.escape(player || "") + "']", region);
-      if (!label || box.disabled) { return; }
-      var seat = section ? (section.className.match(/\bp\d\b/) || [""])[0] : "";
-      box.checked = false;
-      box.disabled = true;
-      label.classList.add("taken", "pend");
-      if (seat) { label.classList.add(seat); }
-      label.appendChild(el("span", "owner", (player || "?").charAt(0)));
-      if (!section) { return; }
-      var face = el("span", label.className.replace(/\b(taken|p\d)\b/g, ""));
-      $$("span:not(.owner)", label).forEach(function (s) { face.appendChild(s.cloneNode(true)); });
-      var row = $(".pile.pend", section) || $(".piles", section).appendChild(el("div", "pile pend"));
-      if (!row.children.length) {
-        row.appendChild(el("span", "kind", T.pending));
-        row.appendChild(el("span", "cards"));
-      }
-      row.querySelector(".cards").appendChild(face);
-      var points = $("[data-points]", section);
+      // A pending capture: the card shows taken (dashed) at once, the points wait for the server.
+      var card = $(".picker [data-card='" + CSS.escape(code) + "']");
+      var score = $(".scores [data-player='" + CSS.escape(player || "") + "']", region);
+      if (!card || card.disabled && !card.classList.contains("pend")) { return; }
+      var seat = score ? (score.className.match(/\bp\d\b/) || [""])[0] : "";
+      card.disabled = true;
+      card.classList.add("taken", "pend");
+      if (seat) { card.classList.add(seat); }
+      var label = $(".owner", card);
+      if (label) { label.textContent = player || "?"; }
+      var points = score && $("[data-points]", score);
       if (points) { points.classList.add("stale"); }
     }
 
@@ -362,12 +463,14 @@
     // -- sending ------------------------------------------------------------------------
     function takes() {
       // Once one tap waits, every later one queues behind it: the order is the log's.
-      return load(QKEY).length > 0 || sending !== null || busy || navigator.onLine === false;
+      return load(QKEY).length > 0 || sending !== null || busy || settling || navigator.onLine === false;
     }
 
     function add(ev) {
       var q = load(QKEY);
-      var base = q.length ? q[q.length - 1].seq + 1 : parseInt(region.dataset.seq || "0", 10) + (busy ? 1 : 0);
+      // Behind the post on its way (its answer may already be on the page): after it.
+      var base = q.length ? q[q.length - 1].seq + 1 : (busy && nextSeq !== null ? nextSeq
+        : settling ? settledSeq : parseInt(region.dataset.seq || "0", 10));
       q.push({ id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, event: ev });
       save(QKEY, q);
       redraw();
@@ -452,7 +555,10 @@
       save(QKEY, renumber(q, from));
       delay = 0;
       status = "";
-      refresh().then(function (swapped) { if (!swapped) { redraw(); } flush(); });
+      // Until the refreshed region is on the page, a tap queues (its seq is the server's now).
+      settling = true;
+      settledSeq = from;
+      refresh().then(function (swapped) { settling = false; if (!swapped) { redraw(); } flush(); });
     }
 
     function answer(item, lost, code, body) {
@@ -470,6 +576,14 @@
         var added = body.seq - item.seq;
         note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed);
         q.forEach(function (it) { delete it.lost; });
+        if (turnMoved(body.events.slice(item.seq))) {
+          // Another phone ended the turn these taps were made in: stored now they would land
+          // in the next player's turn. They are refused, each shown; the rest follow.
+          var stale = [];
+          while (q.length && TURN_ENDS.indexOf(q[0].event.type) < 0) { stale.push(q.shift()); }
+          if (q.length && q[0].event.type === "end_turn") { stale.push(q.shift()); }
+          stale.forEach(function (it) { note("refused", fill(T.live_turn_moved, { e: describe(it.event) })); });
+        }
         save(QKEY, renumber(q, body.seq));
         return settle({ id: null }, [], body.seq);
       }
@@ -504,7 +618,8 @@
     document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
     overlay();
     flush();
-    return { on: true, key: cfg.key, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush };
+    return { on: true, key: cfg.key, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush,
+             mark: markCard, text: function (k) { return T[k] || ""; } };
   }());
 
   // -- the installable app: its service worker, and the kept copy of this page ---------

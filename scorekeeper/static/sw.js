@@ -1,7 +1,8 @@
 /* 고스톱 점수판 service worker: the app opens and the live hand reloads with no connection.
    Served at /sw.js (scope: the whole site) with its configuration filled in by the server.
    - the app shell (CSS, JS, icons, manifest) is fetched at install into a cache named after
-     its version; activating a new version deletes the old caches;
+     its version, at the URLs the pages use (each with its content digest, served immutable);
+     activating a new version deletes the old caches;
    - pages (home and live hand pages) are network first: a fresh copy is kept, the kept copy
      answers when the network does not (the page itself keeps it up to date as taps land);
    - everything else (the API, polls, posts) goes to the network untouched. */
@@ -31,7 +32,7 @@ self.addEventListener("activate", function (event) {
 function offlinePage() {
   var html = '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>오프라인 · offline</title>' +
-    '<link rel="stylesheet" href="' + SK.static + 'app.css"></head><body>' +
+    '<link rel="stylesheet" href="' + SK.css + '"></head><body>' +
     '<header class="top"><a class="brand" href="' + SK.home + '">고스톱 점수판</a></header><main>' +
     '<h1>오프라인 · offline</h1><p>이 화면은 아직 이 폰에 없습니다. 연결되면 다시 여세요.</p>' +
     '<p>This page is not kept on this phone yet: open it again when the connection is back.</p>' +

@@ -28,7 +28,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import database, errors, i18n, limits, redact, security, views
+    from . import assets, database, errors, i18n, limits, redact, security, views
 
     redact.install()
     database.init_app(app)
@@ -36,5 +36,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     limits.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
+    assets.init_app(app)
     views.init_app(app)
     return app

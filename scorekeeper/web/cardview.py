@@ -64,6 +64,17 @@ BY_MONTH: list[tuple[int, str, str, list[Face]]] = [
 BONUS_FACES = [FACES[c] for c in BONUS_CARDS]
 
 
+def spoken(code: str, lang: str) -> str:
+    """A card as players say it: "5월 초단", "11월 쌍피"; in English "iris ribbon", "paulownia double junk"."""
+    f = FACES.get(code)
+    if f is None:
+        return code
+    if lang == "ko":
+        return f"{f.month}월 {f.mark}" if f.month else f.mark
+    kind = CARDS[code].label.split(" ", 1)[1] if f.kind in ("animal", "bonus") or f.double else f.kind
+    return f"{f.flower_en} {kind}" if f.month else kind
+
+
 def player_classes(players) -> dict[str, str]:
     """Each player's colour class, by seat at the table."""
     return {p: f"p{i % PLAYER_COLOURS}" for i, p in enumerate(players)}

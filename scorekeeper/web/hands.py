@@ -20,6 +20,12 @@ bp = Blueprint("hands", __name__, url_prefix="/t/<public_id>")
 bp.add_app_template_global(hand_version, "hand_version")
 
 
+@bp.app_template_global("live_claims")
+def live_claims(state: service.TableState) -> list:
+    """The forced sitters' claims of the hand being played, for the table's standings."""
+    return liveview.sitter_claims(state, state.live.hand) if state.live else []
+
+
 def _load(public_id: str, need: str = "view") -> service.TableState:
     return service.load(db(), open_table(public_id, need))
 
@@ -72,12 +78,14 @@ def start(public_id: str):
     record = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
     try:
         hand = store.add_hand(db(), state.table, "log", None, record, _expected(form), _validator(state))
-    except Conflict:
-        flash(_("err_conflict"), "error")
-        return _to_table(public_id)
-    except EngineError as err:
-        for e in err.errors:
-            flash(refusal(e), "error")
+    except (Conflict, EngineError) as err:
+        started = _load(public_id, EDIT).live
+        if started is not None:
+            # Two phones tapped "Start" for the same hand: the first one started it; join it.
+            flash(_("live_another_phone"), "ok")
+            return redirect(url_for("hands.show", public_id=public_id, hand_id=started.hand.id), 303)
+        for e in err.errors if isinstance(err, EngineError) else [{"message": _("err_conflict")}]:
+            flash(refusal(e) if isinstance(err, EngineError) else e["message"], "error")
         return _to_table(public_id)
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand.id), 303)
 
@@ -93,7 +101,11 @@ def show(public_id: str, hand_id: int):
 
 @bp.post("/hands/<int:hand_id>/events")
 def append(public_id: str, hand_id: int):
-    """Append one event: checked by replaying the whole log, refused if stale."""
+    """Append one event: checked by replaying the whole log, refused if stale.
+
+    ``then=go|stop`` with an end of turn says the player's answer in the same tap: the
+    End turn button of a player who has reached the target is "Go" and "Stop".
+    """
     state = _load(public_id, EDIT)
     live = state.live if state.live and state.live.hand.id == hand_id else None
     form = EventForm()
@@ -101,14 +113,56 @@ def append(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
+    event = liveview.event_from(form)
+    shown = liveview.shown_cards(state, live.hand)
+    refused = next((c for c in event.get("cards", []) if c in shown), None)
+    if refused:
+        return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=refused))
+    then = request.form.get("then")
     try:
-        store.append_event(db(), state.table, live.hand, form.seq.data, liveview.event_from(form),
-                           service.live_validator(state))
+        events, hand_state = store.append_event(db(), state.table, live.hand, form.seq.data, event,
+                                                service.live_validator(state))
+        if event["type"] == "end_turn" and then in ("go", "stop") and hand_state.must_decide == event.get("player"):
+            state = service.appended(db(), state, events, hand_state)
+            store.append_event(db(), state.table, live.hand, form.seq.data + 1,
+                               {"type": then, "player": event["player"]}, service.live_validator(state))
     except Conflict:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
     except EngineError as err:
         return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
     return liveview.reply(public_id, hand_id, 200)
+
+
+@bp.post("/hands/<int:hand_id>/shown")
+def correct_shown(public_id: str, hand_id: int):
+    """Correct what the forced sitters showed, during the hand (never a card already captured)."""
+    state = _load(public_id, EDIT)
+    live = state.live if state.live and state.live.hand.id == hand_id else None
+    back = redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
+    if live is None:
+        flash(_("hand_not_live"), "error")
+        return back
+    sitters = liveview.forced_sitters(state, live.hand)
+    form = quick.prepare_seating(SeatingForm(), sitters)
+    if not sitters or not form.validate_on_submit():
+        flash(_("cannot_start"), "error")
+        return back
+    shown = quick.shown_from(form, sitters)
+    taken = next((c for entry in shown.values() for c in entry["cards"] if c in live.state.captured()), None)
+    if taken:
+        flash(_("live_shown_taken", c=taken), "error")
+        return back
+    seating = {k: v for k, v in (live.hand.seating or {}).items() if k != "shown"} | ({"shown": shown} if shown else {})
+    try:
+        store.update_hand(db(), state.table, live.hand, seating=seating, validate=_validator(state))
+    except Conflict:
+        flash(_("err_conflict"), "error")
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+    else:
+        flash(_("live_shown_fixed"), "ok")
+    return back
 
 
 @bp.post("/hands/<int:hand_id>/undo")

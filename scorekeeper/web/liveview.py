@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, request, url_for
 
 from ..engine.cards import MONTHS
 from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
-from . import cardview, present, service
+from . import cardview, present, service, threats
 from .access import can_edit, open_table
 from .database import db
-from .i18n import both, current_lang
+from .i18n import both, current_lang, gettext
 from .messages import MESSAGES
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
@@ -58,12 +58,83 @@ def describe(event: dict) -> str:
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
 
 
+def said(event: dict) -> str:
+    """The last-event line and its toast, in the phone's language: "Jun: 5월 초단", "Mina: 흔들기 10월"."""
+    lang = current_lang()
+    kind = event.get("type", "?")
+    parts = [gettext(f"junk_{event['reason']}") if kind == "take_junk" and event.get("reason")
+             else gettext(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS and f"ev_{kind}" in MESSAGES else kind]
+    if kind == "capture":
+        parts = [", ".join(cardview.spoken(c, lang) for c in event.get("cards", []))]
+    if event.get("month"):
+        parts.append(gettext("live_month", m=event["month"]))
+    who = event.get("player")
+    return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
+
+
 def _players_view(st: dict, classes: dict[str, str]) -> list[dict]:
     out = []
     for p in st["players"]:
         piles = [(key, [cardview.FACES[c] for c in p["captures"][kind]]) for kind, key in KIND_ORDER]
         out.append(p | {"css": classes.get(p["name"], "p0"), "piles": piles})
     return out
+
+
+def shown_cards(state: service.TableState, hand) -> dict[str, str]:
+    """Cards the forced sitters showed at the start of this hand → the sitter who showed them."""
+    shown = (hand.seating or {}).get("shown") or {}
+    return {code: sitter for sitter, entry in shown.items() for code in (entry or {}).get("cards", [])}
+
+
+def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
+    """The players made to sit out this hand (광팔기): they showed cards and are paid for them."""
+    from ..engine import gwangpalli
+
+    choices = (hand.seating or {}).get("choices")
+    if not (state.config.gwangpalli and choices and state.live):
+        return ()
+    try:
+        return gwangpalli.choose(state.config.players, state.live.setup["dealer"], choices).forced
+    except Exception:  # a refused seating is reported by the series, not here
+        return ()
+
+
+def sitter_claims(state: service.TableState, hand) -> list:
+    """광팔기: what each forced sitter is owed for the cards shown (RULES.md §8 pays it at once)."""
+    from ..engine import gwangpalli
+
+    seating = hand.seating or {}
+    if not (state.config.gwangpalli and seating.get("choices") and seating.get("shown")):
+        return []
+    try:
+        seats = gwangpalli.choose(state.config.players, state.live.setup["dealer"], seating["choices"])
+        return [c for c in gwangpalli.claims(seating["shown"], seats, len(state.config.players),
+                                             state.config.rules) if c.points]
+    except Exception:  # a refused seating is reported by the series, not here
+        return []
+
+
+def owners_map(owners: dict[str, str], shown: dict[str, str], classes: dict[str, str]) -> dict[str, list]:
+    """What the picker marks on each card: [owner, colour class, initial] (+ "shown" for a sitter's)."""
+    out = {code: [o, classes.get(o, ""), cardview.initial(o)] for code, o in owners.items()}
+    out |= {code: [o, classes.get(o, ""), cardview.initial(o), "shown"] for code, o in shown.items() if code not in out}
+    return out
+
+
+def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -> dict[str, Any]:
+    st = live.state.to_json()
+    current = st["turn"]["player"] if st["turn"] else None
+    s = live.state
+    eligible = bool(current and not st["must_decide"] and not st["must_answer"] and s.eligible(current))
+    shown = shown_cards(state, hand)
+    owners = s.captured()
+    return dict(st=st, players_view=_players_view(st, classes), owners=owners, shown=shown,
+                owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
+                threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
+                sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
+                         for name in forced_sitters(state, hand)],
+                paid_at_end=state.config.rules.sitter_paid_at_end,
+                last_event=said(live.events[-1]) if live.events else "")
 
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:
@@ -77,16 +148,17 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     view.update(hand=hand, index=index, live=live, events=[(i, describe(e)) for i, e in enumerate(events)][::-1],
                 seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
                 number=index + 1, faces=cardview, initial=cardview.initial, junk_reasons=list(JUNK_REASONS),
+                event_types=set(EVENTS),
                 months=list(MONTHS.items()))
     if can_edit():
         view.update(offline=offline_data(state.table, hand))
     if live:
-        st = live.state.to_json()
-        view.update(st=st, players_view=_players_view(st, classes), owners=live.state.captured(),
-                    current=st["turn"]["player"] if st["turn"] else None)
+        view.update(_live_view(state, hand, live, classes))
         return view
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
+    view.update(pi_why=threats.pi_bak_why(deal.result if deal else None,
+                                          state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)))
     view.update(deal=deal, result=deal.result if deal else None, next_dealer=nxt,
                 deal_json=deal.to_json(state.config.chip_value) if deal else None)
     return view
@@ -94,7 +166,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
 
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
-              "undo_wait", "got_it", "end_turn")
+              "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved")
 QUEUE_BOTH = ("pending", "not_saved", "already_recorded", "go", "stop")
 
 

@@ -243,8 +243,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # (end of issue 11)
     #
     # == issue 12 (the live hand): new keys below this line ==
-    #
-    #
+    "live_turn": ("{p} 차례", "{p}'s turn"),
+    "live_turn_n": ("{n}/{m}턴", "turn {n}/{m}"),
+    "live_tap_cards": ("먹은 패를 한 장씩 누르세요", "Tap each card taken"),
+    "live_nothing_yet": ("아직 기록 없음", "Nothing recorded yet"),
+    "live_end_turn": ("{p} 턴 끝", "End {p}'s turn"),
+    "live_go": ("{p} 고", "{p}: Go"),
+    "live_stop": ("{p} 스톱", "{p}: Stop"),
+    "live_piles": ("먹은 패", "Piles"),
+    "live_more": ("더보기", "More"),
+    "live_close": ("닫기", "Close"),
+    "live_month": ("{m}월", "month {m}"),
+    "live_which_month": ("{e}: 몇 월?", "{e}: which month?"),
+    "live_pick_player": ("{p} 차례로 바꾸기", "Make it {p}'s turn"),
+    "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
+    "bak_pi_bak": ("피박", "pi-bak"),
+    "bak_gwang_bak": ("광박", "gwang-bak"),
+    "bak_meong_dda": ("멍따", "meong-dda"),
+    "bak_go_bak": ("고박", "go-bak"),
+    "live_junk_of": ("피 {n}/{t}", "junk {n}/{t}"),
+    "live_pi_bak_escaped": ("피 {n}장이라 피박 면함", "junk {n}: escapes pi-bak"),
+    "live_cup_animal": ("국진은 열끗으로", "cup 9a as an animal"),
+    "live_cup_junk": ("국진은 쌍피로", "cup 9a as double junk"),
+    "live_shown": ("광팔기로 보여 준 패 · 먹을 수 없음", "Shown by a sitter: cannot be captured"),
+    "live_sitter_paid": ("광팔기 {p}: 한 사람당 {n}점", "광팔기 {p}: {n} pt from each"),
+    "live_sitter_at_end": ("판이 끝나면 진 사람이 냄", "paid by a loser when the hand ends"),
+    "live_shown_fix": ("보여 준 패 고치기", "Correct the shown cards"),
+    "live_shown_card_refused": ("{c}: 광팔기로 보여 준 패라 먹을 수 없습니다.", "{c} was shown by a sitter: it cannot be captured."),
+    "live_another_phone": ("다른 폰이 이 판을 이미 시작했습니다. 그 판을 열었습니다.",
+                           "Another phone has started this hand: here it is."),
+    "live_turn_moved": ("{e}: 그 사이 다른 폰에서 턴이 끝나 저장하지 않았습니다.",
+                        "{e}: not saved, another phone ended that turn meanwhile."),
+    "live_undone": ("되돌림", "Undone"),
+    "live_shown_taken": ("{c}: 이미 먹은 패라 보여 준 패로 바꿀 수 없습니다.", "{c} is already captured: it cannot be a shown card."),
+    "live_shown_fixed": ("보여 준 패를 고쳤습니다.", "The shown cards are corrected."),
     # (end of issue 12)
     #
     # == issue 13 (Korean first and the screens around the hand): new keys below this line ==

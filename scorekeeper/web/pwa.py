@@ -66,6 +66,7 @@ def service_worker():
         "version": shell_version(),
         "shell": [url_for("static", filename=name) for name in SHELL_FILES] + [url_for("pwa.manifest")],
         "static": url_for("static", filename=""),
+        "css": url_for("static", filename="app.css"),  # with its digest: the URL the shell cache holds
         "home": url_for("home.index"),
         # Home and live hand pages are kept for an offline reload (never the table page: it shows share links).
         "pages": "^" + re.escape(url_for("home.index").rstrip("/")) + r"(/|/t/[A-Za-z0-9_-]+/hands/[0-9]+)$",

@@ -24,22 +24,56 @@ def create_table(page, base: str, names=NAMES, shot=None, title: str = "") -> st
     return page.url
 
 
+def choose_player(page, player: str):
+    """Captures are the player on turn's; another player is one tap on their score."""
+    if page.locator(".scores .score.actor").get_attribute("data-player") != player:
+        page.locator(f".scores [data-player='{player}'] button.chip").click()
+        expect(page.locator(".scores .score.actor")).to_have_attribute("data-player", player)
+
+
+def tap_cards(page, player: str, cards):
+    choose_player(page, player)
+    for code in cards:
+        page.locator(f".picker [data-card='{code}']").click()
+
+
 def capture(page, player: str, cards):
+    """One tap a card; each shows taken at once and is confirmed by the server."""
+    log = []
+    page.on("requestfinished", lambda r: log.append((r.method, r.url[-40:], (r.post_data or "")[-120:])))
+    tap_cards(page, player, cards)
     for code in cards:
-        page.locator(f"label.hc:has(input[name=cards][value='{code}'])").click()
-    page.locator(f"form:has(input[name=type][value=capture]) button[value='{player}']").click()
-    for code in cards:
-        expect(page.locator(f"input[name=cards][value='{code}']")).to_be_disabled()
+        card = page.locator(f".picker [data-card='{code}']")
+        try:
+            expect(card).to_be_disabled(timeout=3000)
+        except AssertionError:
+            print("DEBUG", code, log, page.evaluate("() => JSON.stringify(localStorage)"), page.locator("#region").inner_text()[:800])
+            raise
+        expect(card).to_be_disabled()
+        expect(card).not_to_have_class(re.compile(r"\bpend\b"))
+        expect(card.locator(".owner")).to_have_text(player)
+
+
+def seq(page) -> str:
+    return page.locator("#region").get_attribute("data-seq")
 
 
 def end_turn(page):
-    before = page.locator("form[data-live] input[name=seq]").first.get_attribute("value")
-    page.locator("button:has-text('End turn')").click()
-    expect(page.locator("form[data-live] input[name=seq]").first).not_to_have_value(before)
+    before = seq(page)
+    page.locator(".turn-actions [data-end-turn]").click()
+    expect(page.locator("#region")).not_to_have_attribute("data-seq", before)
 
 
 def say(page, what: str):
-    page.locator(f"button.{what}").click()
+    """Go or stop: on the End turn bar of a player at the target, or the engine's prompt."""
+    before = seq(page)
+    bar = page.locator(f".turn-actions [data-decide='{what}']")
+    (bar if bar.count() else page.locator(f".prompt button.{what}")).click()
+    expect(page.locator("#region")).not_to_have_attribute("data-seq", before)
+
+
+def points(page, player: str):
+    return page.locator(f".scores [data-player='{player}'] [data-points]")
 
 
 def other_event(page, kind: str, **selects):
@@ -53,7 +87,7 @@ def other_event(page, kind: str, **selects):
 
 def start_live(page):
     page.locator("button:has-text('Play a hand live'), a:has-text('Play a hand live')").first.click()
-    expect(page.locator(".turn-bar")).to_be_visible()
+    expect(page.locator("#region .turn-bar")).to_be_visible()
 
 
 def payment(page, payer: str, payee: str):
@@ -66,9 +100,10 @@ def test_live_hand_with_go_and_pi_bak(page, live_server, shot):
     start_live(page)
     shot(page, "03-live-start")
     capture(page, "Mina", ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"])
-    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("4")
-    end_turn(page)
-    expect(page.locator(".prompt")).to_contain_text("Mina: go or stop?")
+    expect(points(page, "Mina")).to_have_text("4")
+    # At the target, End turn is Go or Stop: one tap ends the turn and answers.
+    expect(page.locator(".turn-actions [data-end-turn]")).to_be_hidden()
+    expect(page.locator(".turn-actions [data-decide=go]")).to_have_text("Mina: Go")
     shot(page, "04-go-or-stop", full_page=False)
     say(page, "go")
     capture(page, "Jun", ["6j1", "6j2", "7j1", "7j2", "8j1"])
@@ -77,8 +112,6 @@ def test_live_hand_with_go_and_pi_bak(page, live_server, shot):
     end_turn(page)
     capture(page, "Mina", ["11g"])
     shot(page, "05-live-piles")
-    end_turn(page)
-    expect(page.locator(".prompt")).to_be_visible()
     say(page, "stop")
     expect(page.locator("h1")).to_contain_text("Hand 1: result")
     expect(payment(page, "Jun", "Mina")).to_contain_text("12 · ₩1,200")
@@ -121,7 +154,6 @@ def test_nagari_then_doubled(page, live_server, shot):
     expect(page.locator("#region")).to_contain_text("Nagari carry ×2")
     start_live(page)
     capture(page, "Mina", ["1g", "3g", "8g"])
-    end_turn(page)
     say(page, "stop")
     expect(payment(page, "Jun", "Mina")).to_contain_text("12")  # 3 × gwang-bak 2 × nagari 2
     expect(page.locator(".pay[data-payment='Jun-Mina'] .trail")).to_contain_text("×2")
@@ -139,11 +171,14 @@ def test_gwangpalli_four_players(page, live_server, shot):
         page.locator(f"label.hc:has(input[name='sitters-0-cards'][value='{code}'])").click()
     shot(page, "10-gwangpalli-seating")
     page.locator("button:has-text('Start the hand')").click()
-    expect(page.locator("section.player")).to_have_count(3)
-    capture(page, "Jun", ["3g", "8g", "11g"])
+    expect(page.locator(".scores .score")).to_have_count(3)
+    # The sitter's shown cards are out of play, and the sitter's pay shows during the hand.
+    expect(page.locator(".picker [data-card='1g']")).to_have_class(re.compile(r"\bshown\b"))
+    expect(page.locator(".picker [data-card='1g']")).to_be_disabled()
+    expect(page.locator("#region .claims")).to_contain_text("광팔기 Soo")
     end_turn(page)  # Mina, the dealer, plays first
-    expect(page.locator(".turn-bar")).to_contain_text("Jun's turn")
-    end_turn(page)
+    expect(page.locator("#region .turn-bar")).to_contain_text("Jun's turn")
+    capture(page, "Jun", ["3g", "8g", "11g"])
     say(page, "stop")
     expect(page.locator(".pay[data-payment='Jun-Soo']")).to_contain_text("4")
     expect(page.locator(".pay[data-payment='Hana-Soo']")).to_contain_text("광팔기")
@@ -154,9 +189,10 @@ def test_undo(page, live_server):
     create_table(page, live_server)
     start_live(page)
     capture(page, "Mina", ["1g"])
-    page.locator("button:has-text('Undo')").click()
-    expect(page.locator("input[name=cards][value='1g']")).to_be_enabled()
-    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("0")
+    page.locator(".turn-actions button:has-text('Undo')").click()
+    expect(page.locator(".picker [data-card='1g']")).to_be_enabled()
+    expect(page.locator("#toast")).to_contain_text("Undone")
+    expect(points(page, "Mina")).to_have_text("0")
 
 
 def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, shot):
@@ -171,10 +207,12 @@ def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, sh
     viewer.goto(view_link)
     expect(viewer.locator("h1")).to_contain_text("Mina")
     viewer.goto(hand_url)
-    expect(viewer.locator("input[name=cards]")).to_have_count(0)  # no picker for a viewer
+    expect(viewer.locator("button[data-card]")).to_have_count(0)  # cards to look at, not to tap
+    expect(viewer.locator("span[data-card]")).to_have_count(50)
 
     capture(host, "Jun", ["2a", "4a", "8a"])
-    expect(viewer.locator("section.player[data-player=Jun] [data-points]")).to_have_text("5", timeout=2000)
+    expect(points(viewer, "Jun")).to_have_text("5", timeout=2000)
+    expect(viewer.locator("span[data-card='2a'] .owner")).to_have_text("Jun")
     shot(viewer, "12-viewer-follows-ko")
 
     token = re.search(r'name="csrf_token" value="([^"]+)"', viewer.content())
@@ -186,7 +224,7 @@ def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, sh
                             max_redirects=0)
     assert r.status == 403
     viewer.goto(hand_url)
-    expect(viewer.locator("section.player[data-player=Jun] [data-points]")).to_have_text("5")
+    expect(points(viewer, "Jun")).to_have_text("5")
     friend.close()
 
 
@@ -205,8 +243,10 @@ def test_page_fits_the_phone(page, live_server):
     start_live(page)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390
+    # Everything a turn needs is on one screen: nothing to scroll at 390×844.
+    assert page.evaluate("() => document.scrollingElement.scrollHeight") <= 844
     small = page.evaluate("""() => [...document.querySelectorAll('button, a.btn, label.hc')]
-        .filter(e => e.offsetParent && (e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().width < 34))
+        .filter(e => e.offsetParent && e.checkVisibility() && (e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().width < 34))
         .map(e => e.outerHTML.slice(0, 60))""")
     assert small == []
 
@@ -223,9 +263,52 @@ def test_rules_sheet_follows_preset(page, live_server, shot):
     shot(page, "13-rules-sheet-ko", full_page=False)
 
 
-def test_other_events_stay_open_across_updates(page, live_server):
+def test_an_event_confirms_itself_and_the_sheet_closes(page, live_server):
     create_table(page, live_server)
     start_live(page)
     other_event(page, "take_junk", player="Jun", reason="sseul")
-    expect(page.locator("details#more-events")).to_have_attribute("open", "")
+    expect(page.locator("#toast")).to_contain_text("Jun: sseul")
+    expect(page.locator("#region .turn-bar .last")).to_have_text("Jun: sseul")
+    expect(page.locator("details#more-events")).not_to_have_attribute("open", "")
+    page.locator(".events [data-junk=ttadak]").click()  # the frequent ones: one tap, for the player on turn
+    expect(page.locator("#toast")).to_contain_text("Mina: ttadak")
+    page.locator("#piles > summary").click()
     expect(page.locator("#log")).to_contain_text("Jun: 피 뺏기 junk taken · 쓸 sseul")
+
+
+def test_a_second_phone_starting_the_same_hand_is_let_in(new_context, live_server):
+    host = new_context().new_page()
+    table_url = create_table(host, live_server)
+    link = host.locator("p.code").nth(0).inner_text()
+    friend = new_context().new_page()
+    friend.goto(link)
+    friend.goto(live_server + "/lang/en?next=" + table_url.split(live_server, 1)[1])
+    friend.route("**/version", lambda route: route.abort())  # its page has not caught up yet
+    start = "button:has-text('Play a hand live'), a:has-text('Play a hand live')"
+    host.locator(start).first.click()
+    expect(host.locator("#region[data-live]")).to_have_count(1)
+    friend.locator(start).first.click()  # a moment later, the same hand
+    expect(friend.locator(".flash.ok")).to_contain_text("Another phone has started this hand")
+    assert friend.url == host.url
+
+
+def test_the_scripted_hand_by_tapping_only(page, live_server):
+    """Issue 12: the realistic hand costs one tap a card, a turn end, an event: no scrolling."""
+    import json
+    import urllib.request
+
+    from benchmarks.scripted_hand import PLAYERS, PRESET, essentials
+    from benchmarks.taps import Meter, play_one_tap
+
+    body = json.dumps({"players": PLAYERS, "first_dealer": PLAYERS[0], "rules": {"preset": PRESET}}).encode()
+    request = urllib.request.Request(live_server + "/api/v1/tables", body, {"Content-Type": "application/json"})
+    created = json.load(urllib.request.urlopen(request, timeout=5))
+    page.goto(created["edit_link"])
+    page.goto(f"{live_server}/lang/en?next=/t/{created['id']}/hands/new")
+    meter = Meter(page)
+    meter.tap(page.locator("button:has-text('Start the hand')"))
+    play_one_tap(page, meter)
+    expect(page.locator("h1")).to_contain_text("result")
+    assert meter.taps == sum(essentials().values()) == 64
+    assert meter.max_scroll == 0
+    expect(page.locator(".pay[data-payment='Mina-Jun'] .trail")).to_contain_text("피박 pi-bak")

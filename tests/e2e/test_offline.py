@@ -7,6 +7,7 @@ log and shown, never dropped silently; the service worker reloads the live hand 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from .test_journeys import create_table, start_live  # noqa: E402
+from .test_journeys import choose_player, create_table, points, start_live  # noqa: E402
 
 
 def edit_link(page) -> str:
@@ -31,13 +32,18 @@ def api_events(base: str, hand_url: str, key: str) -> list[dict]:
 
 
 def pick(page, player: str, cards):
+    """One tap a card (each its own capture), for the player chosen."""
+    choose_player(page, player)
     for code in cards:
-        page.locator(f"label.hc:has(input[name=cards][value='{code}'])").click()
-    page.locator(f"form:has(input[name=type][value=capture]) button[value='{player}']").click()
+        page.locator(f".picker [data-card='{code}']").click()
+
+
+def card(page, code: str):
+    return page.locator(f".picker [data-card='{code}']")
 
 
 def end_turn(page):
-    page.locator("form:has(input[name=type][value=end_turn]) button").click()
+    page.locator(".turn-actions [data-end-turn]").click()
 
 
 def pending(page):
@@ -52,6 +58,7 @@ def stored(page, n: int):
 
 def wait_saved(page):
     expect(page.locator("#queue")).to_have_count(0, timeout=10_000)
+    expect(page.locator(".pending-count")).to_have_count(0, timeout=10_000)
     expect(page.locator("#pending")).to_be_hidden()
 
 
@@ -68,57 +75,98 @@ def test_taps_offline_wait_and_are_sent_in_order(new_context, live_server, shot)
     start_live(page)
     hand_url = page.url
     pick(page, "Mina", ["1g", "1j1"])  # online: stored at once
-    stored(page, 1)
-    expect(page.locator("input[name=cards][value='1g']")).to_be_disabled()
+    stored(page, 2)
+    expect(card(page, "1g")).to_be_disabled()
     shot(page, "20-live-online", full_page=False)
 
     context.set_offline(True)
     expect(page.locator("#offline")).to_be_visible()
     pick(page, "Mina", ["3g", "8g"])
-    expect(pending(page)).to_have_text("1")
-    expect(page.locator("label.hc.pend:has(input[value='3g'])")).to_be_visible()
-    expect(page.locator("input[name=cards][value='8g']")).to_be_disabled()
-    expect(page.locator("section.player[data-player=Mina] .pile.pend .hc")).to_have_count(2)
-    end_turn(page)
     expect(pending(page)).to_have_text("2")
-    # The turn moves on in the view; the engine settles it when the taps are saved. Three
-    # brights reach the target: whether Mina is asked is the engine's to say, so the phone offers it.
-    expect(page.locator("form:has(input[name=type][value=end_turn]) button")).to_have_text("End turn · Jun")
+    expect(page.locator(".picker [data-card='3g'].pend")).to_be_visible()
+    expect(card(page, "8g")).to_be_disabled()
+    expect(points(page, "Mina")).to_have_class(re.compile(r"\bstale\b"))
+    end_turn(page)
+    expect(pending(page)).to_have_text("3")
+    # The turn moves on in the view; the engine settles it when the taps are saved. Mina took
+    # cards the server has not scored: whether she is asked is the engine's, so the phone offers it.
+    expect(page.locator(".turn-actions [data-end-turn]")).to_have_text("End Jun's turn")
     expect(page.locator(".ask")).to_contain_text("If Mina was asked go or stop:")
     shot(page, "21a-offline-ask-go-stop", full_page=False)
     page.locator(".ask button.go").click()
-    expect(pending(page)).to_have_text("3")
+    expect(pending(page)).to_have_text("4")
     expect(page.locator(".ask")).to_have_count(0)
     pick(page, "Jun", ["2a"])
-    expect(pending(page)).to_have_text("4")
+    expect(pending(page)).to_have_text("5")
     expect(page.locator("#queue")).to_contain_text("대기 중 pending")
     expect(page.locator("#queue")).to_contain_text("No connection")
-    expect(page.locator(".turn-bar a.pending-count")).to_have_text("4 대기 중 pending")
+    expect(page.locator(".turn-bar a.pending-count")).to_have_text("5 대기 중 pending")
     page.locator("#queue details.pending-list > summary").click()
-    expect(page.locator("#queue li.pend")).to_have_count(4)
+    expect(page.locator("#queue li.pend")).to_have_count(5)
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, "21-offline-pending", full_page=False)
     # Undo offline takes back the last pending tap, and nothing reached the server.
     page.locator("form[data-undo] button").click()
-    expect(pending(page)).to_have_text("3")
-    expect(page.locator("input[name=cards][value='2a']")).to_be_enabled()
-    pick(page, "Jun", ["2a", "2r"])
     expect(pending(page)).to_have_text("4")
-    assert len(api_events(live_server, hand_url, key)) == 1
+    expect(card(page, "2a")).to_be_enabled()
+    pick(page, "Jun", ["2a", "2r"])
+    expect(pending(page)).to_have_text("6")
+    assert len(api_events(live_server, hand_url, key)) == 2
 
     context.set_offline(False)
     wait_saved(page)
     assert api_events(live_server, hand_url, key) == [
-        {"type": "capture", "player": "Mina", "cards": ["1g", "1j1"]},
-        {"type": "capture", "player": "Mina", "cards": ["3g", "8g"]},
+        {"type": "capture", "player": "Mina", "cards": ["1g"]},
+        {"type": "capture", "player": "Mina", "cards": ["1j1"]},
+        {"type": "capture", "player": "Mina", "cards": ["3g"]},
+        {"type": "capture", "player": "Mina", "cards": ["8g"]},
         {"type": "end_turn", "player": "Mina"},
         {"type": "go", "player": "Mina"},
-        {"type": "capture", "player": "Jun", "cards": ["2a", "2r"]},
+        {"type": "capture", "player": "Jun", "cards": ["2a"]},
+        {"type": "capture", "player": "Jun", "cards": ["2r"]},
     ]
-    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("3")
-    expect(page.locator(".turn-bar")).to_contain_text("Jun's turn")
+    expect(points(page, "Mina")).to_have_text("3")
+    expect(page.locator("#region .turn-bar")).to_contain_text("Jun's turn")
     expect(page.locator(".notes")).to_have_count(0)  # nothing refused, no conflict
     page.goto(table_url)
+
+
+def test_no_go_or_stop_offered_offline_at_0_points(new_context, live_server):
+    context = new_context()
+    page = context.new_page()
+    create_table(page, live_server)
+    start_live(page)
+    context.set_offline(True)
+    end_turn(page)  # Mina took nothing: she cannot have reached the target
+    expect(pending(page)).to_have_text("1")
+    expect(page.locator(".turn-actions [data-end-turn]")).to_have_text("End Jun's turn")
+    expect(page.locator(".ask")).to_have_count(0)
+
+
+def test_a_tap_queued_in_a_turn_another_phone_ended_is_refused_and_shown(new_context, live_server):
+    host_context = new_context()
+    host = host_context.new_page()
+    create_table(host, live_server)
+    link = edit_link(host)
+    key = link.rsplit("/", 1)[1]
+    start_live(host)
+    hand_url = host.url
+    friend = new_context().new_page()
+    friend.goto(link)
+    friend.goto(hand_url)
+
+    host_context.set_offline(True)
+    pick(host, "Mina", ["1g"])  # on the host, during Mina's turn
+    expect(pending(host)).to_have_text("1")
+    end_turn(friend)  # meanwhile the other phone ends Mina's turn
+    stored(friend, 1)
+
+    host_context.set_offline(False)
+    wait_saved(host)
+    # Stored now, the capture would land in Jun's turn: it is refused, and the phone says why.
+    expect(host.locator(".notes li.refused")).to_contain_text("another phone ended that turn meanwhile")
+    assert api_events(live_server, hand_url, key) == [{"type": "end_turn", "player": "Mina"}]
+    expect(card(host, "1g")).to_be_enabled()
 
 
 def test_conflict_with_another_phone_is_resolved_and_shown(new_context, live_server, shot):
@@ -134,8 +182,7 @@ def test_conflict_with_another_phone_is_resolved_and_shown(new_context, live_ser
     friend.goto(hand_url)
 
     host_context.set_offline(True)
-    pick(host, "Mina", ["1g"])
-    pick(host, "Mina", ["3g"])
+    pick(host, "Mina", ["1g", "3g"])
     end_turn(host)
     expect(pending(host)).to_have_text("3")
 
@@ -157,13 +204,13 @@ def test_conflict_with_another_phone_is_resolved_and_shown(new_context, live_ser
         {"type": "capture", "player": "Mina", "cards": ["3g"]},
         {"type": "end_turn", "player": "Mina"},
     ]
-    expect(host.locator("label.hc.taken:has(input[value='1g']) .owner")).to_have_text("J")
+    expect(host.locator(".picker [data-card='1g'].taken .owner")).to_have_text("Jun")
     # The notes stay until the player has read them, across a reload too.
     host.reload()
     expect(host.locator(".notes li.refused")).to_have_count(1)
     host.locator("[data-dismiss-notes]").click()
     expect(host.locator(".notes")).to_have_count(0)
-    expect(friend.locator(".turn-bar")).to_contain_text("Jun's turn", timeout=5000)
+    expect(friend.locator("#region .turn-bar")).to_contain_text("Jun's turn", timeout=5000)
 
 
 def test_lost_answer_is_not_stored_twice(new_context, live_server):
@@ -203,17 +250,17 @@ def test_offline_reload_keeps_the_hand_and_the_pending_taps(new_context, live_se
     pick(page, "Mina", ["3g"])
     expect(pending(page)).to_have_text("1")
     page.reload()
-    expect(page.locator("section.player[data-player=Mina]")).to_be_visible()
-    expect(page.locator("input[name=cards][value='1g']")).to_be_disabled()  # the saved tap
-    expect(pending(page)).to_have_text("1")                             # the pending one
-    expect(page.locator("label.hc.pend:has(input[value='3g'])")).to_be_visible()
+    expect(page.locator(".scores [data-player=Mina]")).to_be_visible()
+    expect(card(page, "1g")).to_be_disabled()  # the saved tap
+    expect(pending(page)).to_have_text("1")    # the pending one
+    expect(page.locator(".picker [data-card='3g'].pend")).to_be_visible()
     expect(page.locator("#queue")).to_contain_text("연결이 없습니다")
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, "23-offline-reload-ko", full_page=False)
     context.set_offline(False)
     wait_saved(page)
-    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("0")
-    expect(page.locator("label.hc.taken:has(input[value='3g'])")).to_be_visible()
+    expect(points(page, "Mina")).to_have_text("0")
+    expect(page.locator(".picker [data-card='3g'].taken")).to_be_visible()
 
 
 def test_taps_waiting_for_another_hand_are_pointed_at(page, live_server):
@@ -239,7 +286,8 @@ def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, 
     pick(page, "Mina", ["1g"])          # its answer is slow to come
     page.wait_for_function("() => document.documentElement.classList.contains('busy')")
     pick(page, "Mina", ["3g"])          # tapped meanwhile: queued behind it, not ignored
-    expect(pending(page)).to_have_text("1")
+    expect(page.locator(".picker [data-card='3g'].pend")).to_be_visible()
+    expect(page.locator(".turn-bar .pending-count")).to_contain_text("1")
     held[0].continue_()
     wait_saved(page)
     assert [e["cards"] for e in api_events(live_server, hand_url, key)] == [["1g"], ["3g"]]
@@ -252,7 +300,7 @@ def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, 
     expect(page.locator("#queue")).to_contain_text("The server does not answer")
     wait_saved(page)
     assert [e["cards"] for e in api_events(live_server, hand_url, key)] == [["1g"], ["3g"], ["8g"]]
-    expect(page.locator("section.player[data-player=Mina] [data-points]")).to_have_text("3")
+    expect(points(page, "Mina")).to_have_text("3")
 
 
 def test_worker_keeps_the_shell_under_its_version_and_drops_old_ones(new_context, live_server):

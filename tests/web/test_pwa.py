@@ -45,7 +45,12 @@ def test_service_worker_is_served_from_the_root(client):
     assert pwa.CONFIG_MARK not in script
     config = json.loads(re.search(r"var SK = (\{.*?\});", script).group(1))
     assert re.fullmatch(r"[0-9a-f]{12}", config["version"])
-    assert "/static/app.js" in config["shell"] and "/manifest.webmanifest" in config["shell"]
+    assert "/manifest.webmanifest" in config["shell"]
+    # The shell is cached at the URLs the pages ask for: with each file's content digest.
+    page = client.get("/").get_data(as_text=True)
+    for asset in re.findall(r'(?:href|src)="(/static/app\.(?:js|css)\?v=[0-9a-f]{12})"', page):
+        assert asset in config["shell"]
+    assert config["css"] in config["shell"]
     for url in config["shell"]:
         with client.get(url) as got:
             assert got.status_code == 200, url
