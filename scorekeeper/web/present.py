@@ -17,16 +17,12 @@ from ..engine.rules import OPTIONS, PRESET_LABELS, rules_from
 from ..store.tables import EDIT
 from . import cardview
 from .chart import balance_chart
+from .i18n import money_text
 from .service import TableState, record_of
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 
 
-def money_text(value, currency: str) -> str:
-    if currency == "pt":
-        return f"{value:,}"
-    sign = "-" if value < 0 else ""
-    return f"{sign}{currency}{abs(value):,}"
 
 
 def share_links(state: TableState) -> dict[str, str]:

@@ -190,7 +190,7 @@ def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, sh
     friend.close()
 
 
-@pytest.mark.parametrize(("locale", "words"), [("ko-KR", ("새 판 시작", "English")), ("en-US", ("Start a table", "한국어"))])
+@pytest.mark.parametrize(("locale", "words"), [("ko-KR", ("새 방 만들기", "English")), ("en-US", ("Start a table", "한국어"))])
 def test_korean_and_english(new_context, live_server, shot, locale, words):
     page = new_context(locale=locale).new_page()
     page.goto(live_server + "/")

@@ -79,8 +79,9 @@ def test_live_hand_gives_the_offline_queue_what_it_needs(table, client):
     data = json.loads(re.search(r'<script type="application/json" id="live-data">(.*?)</script>', html).group(1))
     assert data["key"] == f"{table.id}.{hand}"
     assert data["events"] == f"/api/v1/tables/{table.id}/hands/{hand}/events"
-    assert data["labels"]["capture"] == "먹기 capture"
-    assert data["text"]["pending"] == "대기 중 pending" and data["text"]["not_saved"] == "저장 안 됨 not saved"
+    # Korean mode is Korean: no English gloss unless the phone asked for one (issue 13)
+    assert data["labels"]["capture"] == "먹기"
+    assert data["text"]["pending"] == "대기 중" and data["text"]["not_saved"] == "저장 안 됨"
     assert 'data-seq="0"' in html and 'data-current="A"' in html
     assert "data-undo hidden" in html  # shown by the script when a pending tap can be taken back
 

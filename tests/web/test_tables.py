@@ -199,7 +199,7 @@ def test_forget(table, client):
     assert client.get(table.url).status_code == 401
 
 
-@pytest.mark.parametrize(("lang", "word"), [("ko", "새 판 시작"), ("en", "Start a table")])
+@pytest.mark.parametrize(("lang", "word"), [("ko", "새 방 만들기"), ("en", "Start a table")])
 def test_language_switch(client, lang, word):
     r = client.get(f"/lang/{lang}?next=/")
     assert r.status_code == 302 and r.headers["Location"] == "/"
@@ -208,7 +208,7 @@ def test_language_switch(client, lang, word):
 
 def test_language_from_browser(client):
     assert "Start a table" in client.get("/", headers={"Accept-Language": "en-US"}).get_data(as_text=True)
-    assert "새 판 시작" in client.get("/", headers={"Accept-Language": "ko-KR"}).get_data(as_text=True)
+    assert "새 방 만들기" in client.get("/", headers={"Accept-Language": "ko-KR"}).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil"])
