@@ -5,7 +5,7 @@ played, so it is finished, no hand can be added and the settle-up is final. The
 change is to the series document's ``length``; everything else is replayed as it was.
 
 >>> from .series import config_from, play
->>> doc = {"players": ["A", "B"], "length": 12}
+>>> doc = {"players": ["A", "B", "C"], "length": 12}
 >>> s = play(config_from(doc), [{"summary": {"captures": {"A": ["1g", "3g", "8g"]},
 ...                                          "outcome": {"type": "stop", "winner": "A"}}}])
 >>> ended = end_early(doc, s)
