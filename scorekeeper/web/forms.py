@@ -169,6 +169,13 @@ class DeleteForm(FlaskForm):
     confirm = BooleanField(validators=[DataRequired()])
 
 
+class EndForm(FlaskForm):
+    """End the series early: ticked to confirm, with the hands the phone saw (a stale end is refused)."""
+
+    confirm = BooleanField(validators=[DataRequired()])
+    count = HiddenField()
+
+
 def attach_errors(form, errors: list[dict], paths: dict[str, str] | None = None) -> list[dict]:
     """Put the engine's coded errors on the fields their paths name; answer the rest."""
     rest = []

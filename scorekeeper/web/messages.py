@@ -73,7 +73,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "on": ("예", "on"), "off": ("아니오", "off"),
     # -- table --
     "hand_n_of_m": ("{m}판 중 {n}판째", "Hand {n} of {m}"),
-    "series_over": ("끝: {m}판 모두 쳤습니다", "Finished: all {m} hands played"),
+    "series_over": ("끝: {n}판을 쳤습니다", "Finished after {n} hand|Finished after {n} hands"),
     "dealer": ("선", "Dealer"),
     "nagari_carry": ("나가리 배수", "Nagari carry"),
     "standings": ("현재 점수", "Standings"),
@@ -352,7 +352,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "create_hint": ("이름만 넣고 만들면 됩니다. 나머지는 아래에서 바꿀 수 있습니다.",
                     "Names are enough: the rest can be changed below."),
     "more_settings": ("선, 판돈, 판 수", "Dealer, stakes, number of hands"),
-    "ko_sep": (" · ", " · "),
+    "hand_n": ("{n}판", "Hand {n}"),
+    "currency_won": ("원 (₩)", "₩ won"), "currency_points": ("점수만", "points only"),
     # -- quick entry: one picker, steppers, the preview kept in view --
     "won": ("이김", "won"),
     "cards_for": ("누구 패:", "Cards of:"),
@@ -383,8 +384,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "gets": ("{p} {v}", "{p} {v}"),
     "log_below": ("기록", "Log"),
     # -- sharing --
-    "share_loopback": ("이 주소(127.0.0.1/localhost)는 이 기기에서만 열립니다. 다른 폰이 들어오려면 서버를 `scorekeeper serve --host 0.0.0.0`으로 켜거나 SCOREKEEPER_PUBLIC_URL을 정하세요.",
-                       "This address (127.0.0.1/localhost) opens only on this device. For other phones to join, start the server with `scorekeeper serve --host 0.0.0.0` or set SCOREKEEPER_PUBLIC_URL."),
+    "share_loopback": ("지금 주소는 이 기기에서만 열립니다. 다른 폰이 들어오려면 서버를 네트워크에 열거나(아래 명령) 공개 주소를 정하세요.",
+                       "This address (127.0.0.1 or localhost) opens only on this device. For other phones to join, start the server on the network (below) or set a public address."),
     "qr_for": ("QR 코드", "QR code"),
     # -- the offline page and the manifest --
     "offline_title": ("오프라인", "Offline"),

@@ -7,6 +7,7 @@ A card is named as players say it (송학 광, 비광, 국진, 똥쌍피), never
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..engine.cards import BRIGHT, CARDS, JUNK, RIBBON
@@ -55,10 +56,14 @@ def preset_label(name: str) -> str:
     return gettext(f"preset_{name}") if f"preset_{name}" in MESSAGES else name
 
 
+_CODE_IN_LABEL = re.compile(r"(?<![\w.])(?:1[0-2]|[1-9])(?:g|a|r|j[12]|jd)(?!\w)|\b(?:b2|b3|bb|bd|bp)\b")
+
+
 def option_label(name: str) -> str:
-    """A house-rule option's label in the phone's language (the engine keeps both)."""
+    """A house-rule option's label in the phone's language (the engine keeps both), cards named."""
     meta = OPTIONS[name].metadata
-    return meta["ko"] if current_lang() == "ko" else meta["en"]
+    label = meta["ko"] if current_lang() == "ko" else meta["en"]
+    return _CODE_IN_LABEL.sub(lambda m: card_name(m.group(0)), label)
 
 
 def option_value(name: str, value: Any) -> str:

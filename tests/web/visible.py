@@ -20,7 +20,7 @@ HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
 # Raw engine codes a person must never read: snake_case ids, card codes, a shake "흔들기 5".
 RAW_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
 CARD_CODE = re.compile(r"(?<![\w.])(?:1[0-2]|[1-9])(?:g|a|r|j[12]|jd)(?![\w])")
-MONTH_AS_COUNT = re.compile(r"(흔들기|폭탄|shake|bomb)s? \d")
+MONTH_AS_COUNT = re.compile(r"(?:흔들기|폭탄) \d+(?!\d|\s*배)|\b(?:shake|bomb)s? \d")
 
 
 class _Visible(HTMLParser):
