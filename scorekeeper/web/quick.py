@@ -132,7 +132,22 @@ def field_problems(form) -> list[dict[str, Any]]:
     return out
 
 
-def render(state, form, seat, result, errors, hand=None):
+def preview(state, record: dict, index: int | None = None):
+    """The deal the record makes in the series, as saving it would: (deal, errors).
+
+    The preview shows the deal's ledger entries — the hand's payments and the fixed
+    ones, 광팔기 compensation, nagari doubling — which are exactly what saving records.
+    """
+    from ..engine.errors import EngineError
+
+    try:
+        series = state.series.append(record) if index is None else state.series.replace(index, record)
+    except EngineError as err:
+        return None, err.errors
+    return series.deals[-1 if index is None else index], []
+
+
+def render(state, form, seat, deal, errors, hand=None):
     from flask import render_template
 
     from . import present
@@ -140,5 +155,5 @@ def render(state, form, seat, result, errors, hand=None):
     view = present.table_view(state)
     template = "hand/_preview.html" if present.wants_partial() else "hand/quick.html"
     status = 422 if errors or form.errors else 200
-    return render_template(template, **view, form=form, seat=seat, result=result, refusals=errors,
+    return render_template(template, **view, form=form, seat=seat, deal=deal, refusals=errors,
                            edit_hand=hand, players=seat.players), status
