@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.gwangpalli import Seating
-from .forms import QuickForm, opts
+from .forms import PlayerEntry, QuickForm, opts
 
 PATHS = {"outcome.month": "month", "outcome": "winner", "dokbak": "dokbak_player", "last_go": "last_go",
          "mission": "mission", "shown": "sitters"}
@@ -23,9 +23,24 @@ def prepare(form: QuickForm, players: tuple[str, ...], sitters: tuple[str, ...] 
     return form
 
 
+def seat_entries(form: QuickForm, players: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """Each player with the form entry of their seat (``entries-<seat>-…``), or an empty one.
+
+    WTForms numbers a FieldList by the indices posted: a seat with nothing posted must not
+    take the next seat's entry.
+    """
+    from flask import request
+
+    posted = {key.split("-")[1] for key in request.form if key.startswith("entries-")} if request.form else None
+    by_seat = {entry.name.rsplit("-", 1)[-1]: entry for entry in form.entries.entries}
+    blank = PlayerEntry(prefix="blank-", formdata=None)
+    return [(p, by_seat.get(str(i), blank) if posted is None or str(i) in posted else blank)
+            for i, p in enumerate(players)]
+
+
 def summary_from(form: QuickForm, players: tuple[str, ...]) -> dict[str, Any]:
     """The summary the form describes; the series adds players, dealer, rules, carry and stakes."""
-    entries = list(zip(players, form.entries.entries))
+    entries = seat_entries(form, players)
     outcome: dict[str, Any] = {"type": form.outcome.data}
     if form.outcome.data in ("stop", "chongtong", "three_ppuk") and form.winner.data:
         outcome["winner"] = form.winner.data
