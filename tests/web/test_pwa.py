@@ -20,7 +20,7 @@ def test_manifest(client):
     assert r.status_code == 200
     assert r.mimetype == "application/manifest+json"
     doc = json.loads(r.data)
-    assert doc["name"] == "고스톱 점수판 · Go-Stop scorekeeper"
+    assert doc["name"] == "고스톱 점수판" and doc["lang"] == "ko"  # the phone's language (issue 13)
     assert doc["start_url"] == doc["scope"] == "/"
     assert doc["display"] == "standalone"
     assert re.fullmatch(r"#[0-9a-f]{6}", doc["theme_color"]) and re.fullmatch(r"#[0-9a-f]{6}", doc["background_color"])

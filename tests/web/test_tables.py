@@ -165,8 +165,13 @@ def test_rules_sheet(make_table, client):
     t.enter()
     html = client.get(f"{t.url}/rules").get_data(as_text=True)
     assert html.count('class="changed"') == 1
-    for spec in OPTIONS.values():
-        assert spec.metadata["en"].replace("'", "&#39;") in html
+    for spec in OPTIONS.values():  # Korean mode: the Korean label of every option
+        assert spec.metadata["ko"] in html
+    # the value's label, never the raw choice (issue 13)
+    assert "고마다 +1" in html and "plus_one_each" not in html
+    client.get("/lang/en")
+    html = client.get(f"{t.url}/rules").get_data(as_text=True)
+    assert "+1 for every go" in html and "Target score, two players" in html
 
 
 def test_export_json_replays(table, client):
