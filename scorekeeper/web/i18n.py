@@ -35,7 +35,7 @@ GLOSSED_KEYS = frozenset({"go", "stop", "nagari", "dokbak", "kind_gwangpalli", "
 def init_app(app: Flask) -> None:
     from .terms import jinja_helpers  # terms reads this module: imported once the app starts
 
-    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext,
+    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext, refusal=refusal,
                                  **jinja_helpers())
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
 
@@ -99,7 +99,7 @@ def money_text(value, currency: str) -> str:
     amount = f"{abs(value):,}"
     if currency == "pt":
         return f"{sign}{points_text(abs(value))}" if value else points_text(0)
-    if currency in ("₩", "KRW", "원"):
+    if currency in ("₩", "KRW"):
         return sign + gettext("won_amount", n=amount)
     return f"{sign}{currency}{amount}"
 
