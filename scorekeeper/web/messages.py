@@ -351,8 +351,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- new table --
     "create_hint": ("이름만 넣고 만들면 됩니다. 나머지는 아래에서 바꿀 수 있습니다.",
                     "Names are enough: the rest can be changed below."),
-    "more_settings": ("선, 판돈, 판 수", "Dealer, stakes, number of hands"),
+    "more_settings": ("방 이름, 선, 점당, 판 수", "Name, dealer, stakes, number of hands"),
     "hand_n": ("{n}판", "Hand {n}"),
+    "cards_n": ("{n}장", "{n} card|{n} cards"),
     "currency_won": ("원 (₩)", "₩ won"), "currency_points": ("점수만", "points only"),
     # -- quick entry: one picker, steppers, the preview kept in view --
     "won": ("이김", "won"),

@@ -16,6 +16,7 @@ from ..engine.rules import OPTIONS, rules_from
 from ..store.tables import EDIT
 from . import cardview, sharing, terms
 from .chart import balance_chart
+from .i18n import gettext as _
 from .i18n import money_text
 from .service import TableState, record_of
 
@@ -133,30 +134,22 @@ class _SafeWriter:
 
 
 def ledger_csv(state: TableState) -> str:
+    """The ledger as a spreadsheet, in the phone's language: kinds, reasons and cards named."""
     out = io.StringIO()
     w = _SafeWriter(out)
     cfg = state.config
-    w.writerow(["hand", "kind", "reason", "from", "to", "points", f"money ({cfg.currency})", "trail"])
+    head = [_(k) for k in ("csv_hand", "csv_kind", "csv_reason", "csv_from", "csv_to", "csv_points")]
+    w.writerow(head + [_("csv_money", c=cfg.currency), _("csv_trail")])
     for e in state.series.ledger:
         row = e.to_json(cfg.chip_value)
-        trail = "; ".join(_trail_text(step) for step in row["trail"])
-        w.writerow([row["hand"], row["kind"], row["reason"], row["from"], row["to"], row["points"], row["money"],
-                    trail])
+        w.writerow([row["hand"], terms.kind_label(row["kind"]), terms.reason_label(row["reason"]), row["from"],
+                    row["to"], row["points"], row["money"], terms.trail_text(row["trail"])])
     w.writerow([])
-    w.writerow(["player", "balance", f"money ({cfg.currency})"])
+    w.writerow([_("csv_player"), _("csv_balance"), _("csv_money", c=cfg.currency)])
     money = state.series.to_json()["balances_money"]
     for p, v in state.series.balances.items():
         w.writerow([p, v, money[p]])
     return out.getvalue()
-
-
-def _trail_text(step: dict) -> str:
-    label = step.get("label") or step.get("id")
-    if "factor" in step:
-        return f"{label} ×{step['factor']}"
-    if "value" in step:
-        return f"{label} {step['value']:+}" if step.get("id") != "base" else f"{label} {step['value']}"
-    return str(label)
 
 
 def card_owner_map(state) -> dict[str, str]:

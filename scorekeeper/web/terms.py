@@ -121,11 +121,38 @@ def cards_text(codes) -> str:
     return ", ".join(card_name(c) for c in codes)
 
 
+def step_amount(step: dict) -> str:
+    """The number of a trail line as it reads: ×2, +1, 5, "3장", "× 2점" (points a card, not added)."""
+    if "factor" in step:
+        return f"×{step['factor']}"
+    value = step.get("value")
+    if value is None:
+        return ""
+    if step.get("id") == "gwangpalli_cards":
+        return str(gettext("cards_n", n=value))
+    if step.get("id") == "per_card":
+        return f"× {gettext('points_n', n=value)}"
+    if str(step.get("id", "")).endswith("_bonus") and isinstance(value, int):
+        return f"{value:+d}"
+    return str(value)
+
+
+def trail_text(steps) -> str:
+    """A payment's trail on one line, for the CSV: "점수 5 · 고 보너스 +1 · 광박 ×2"."""
+    out = []
+    for step in steps:
+        text = f"{step_label(step)} {step_amount(step)}".strip()
+        if step.get("cards"):
+            text += f" ({cards_text(step['cards'])})"
+        out.append(text)
+    return " · ".join(out)
+
+
 def jinja_helpers() -> dict[str, Any]:
     return {
         "step_label": step_label, "line_label": line_label, "note_label": note_label,
         "kind_label": kind_label, "reason_label": reason_label, "card_name": card_name,
         "cards_text": cards_text, "shakes_text": shakes_text, "bombs_text": bombs_text,
-        "option_value": option_value, "option_label": option_label, "preset_label_of": preset_label,
+        "option_value": option_value, "step_amount": step_amount, "option_label": option_label, "preset_label_of": preset_label,
         "month_name": month_name, "presets": list(PRESETS),
     }

@@ -188,8 +188,24 @@ def test_export_json_replays(table, client):
 def test_export_csv(table, client):
     table.add_summary({"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}})
     text = client.get(f"{table.url}/export.csv").get_data(as_text=True)
-    assert "hand,kind,reason,from,to,points" in text
-    assert "B,A,6,600" in text and "광박 gwang-bak ×2" in text
+    assert "판,종류,이유,내는 사람,받는 사람,점수" in text  # the phone's language (issue 13)
+    assert "B,A,6,600" in text and "광박 ×2" in text and "gwang_bak" not in text
+    client.get("/lang/en")
+    text = client.get(f"{table.url}/export.csv").get_data(as_text=True)
+    assert "hand,kind,reason,from,to,points" in text and "광박 gwang-bak ×2" in text
+
+
+def test_export_csv_names_cards_and_reads_as_a_product(make_table, client):
+    """Issue 13: "cards shown +3; points a card +2" read as an addition; cards were codes."""
+    t = make_table(players=("A", "B", "C", "D"))
+    t.enter()
+    t.add_summary({"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}},
+                  choices={"B": "play", "C": "play"}, shown={"D": {"cards": ["11g", "11jd"]}})
+    client.get("/lang/en")
+    text = client.get(f"{t.url}/export.csv").get_data(as_text=True)
+    row = next(line for line in text.splitlines() if "gwangpalli" in line and ",D," in line)
+    assert "2 cards (paulownia bright, paulownia double junk)" in row and "× 2 points" in row, row
+    assert "+2" not in row and "11g" not in row
 
 
 def test_chart_and_settle_up(table, client):
