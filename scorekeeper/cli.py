@@ -152,8 +152,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", metavar="FILE")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("serve", help="run the table app")
-    p.add_argument("--host", default="127.0.0.1")
+    p = sub.add_parser("serve", help="run the table app", description=(
+        "Run the table app. Other phones join by the table's share link or QR code, which must use an "
+        "address they can reach: with --host 0.0.0.0 the server listens on the network and prints this "
+        "machine's Wi-Fi address (share links use it); when hosted behind a domain, set "
+        "SCOREKEEPER_PUBLIC_URL=https://your.domain so links and QR codes use it. On 127.0.0.1 (the "
+        "default) only this device can open the app, and the table page says so."))
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this device only; 0.0.0.0: phones on the Wi-Fi)")
     p.add_argument("--port", type=int, default=5000)
     p.set_defaults(func=cmd_serve)
 

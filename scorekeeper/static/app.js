@@ -727,36 +727,7 @@
     if (apply) { apply.hidden = true; }
   }
 
-  // -- quick entry: the payment previewed by the engine as the form changes ------------
-  var quick = $("form[data-preview]");
-  if (quick && window.fetch) {
-    var timer = null;
-    var exclusive = function () {
-      // A card belongs to one player: taken by one, greyed out for the others.
-      var owner = {};
-      $$("input[type=checkbox][name$='-cards']:checked", quick).forEach(function (i) { owner[i.value] = i.name; });
-      $$("input[type=checkbox][name$='-cards']", quick).forEach(function (i) {
-        var label = i.closest(".hc");
-        if (label) { label.classList.toggle("elsewhere", !!owner[i.value] && owner[i.value] !== i.name); }
-      });
-    };
-    var preview = function () {
-      var data = new FormData(quick);
-      data.set("action", "preview");
-      fetch(quick.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin", headers: { "X-Partial": "1" } })
-        .then(function (r) { return r.text(); })
-        .then(function (html) {
-          var t = document.createElement("template");
-          t.innerHTML = html;
-          var fresh = t.content.getElementById("preview");
-          var old = document.getElementById("preview");
-          if (fresh && old) { old.replaceWith(fresh); }
-        }).catch(function () { /* keep the last preview */ });
-    };
-    quick.addEventListener("change", function () { exclusive(); clearTimeout(timer); timer = setTimeout(preview, 250); });
-    quick.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(preview, 400); });
-    exclusive();
-  }
+  // (quick entry: static/quick.js)
 
   // -- recent tables on this phone ----------------------------------------------------
   var KEY = "sk.recent";

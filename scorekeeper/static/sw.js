@@ -29,14 +29,18 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+// The offline page's words come from the message catalogue (SK.text, both languages):
+// the phone's language picks them, as the app's pages do when no choice was made.
 function offlinePage() {
-  var html = '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>오프라인 · offline</title>' +
+  var lang = (self.navigator.language || "ko").toLowerCase().indexOf("ko") === 0 ? "ko" : "en";
+  var t = SK.text[lang] || SK.text.ko;
+  var esc = function (s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
+  var html = '<!doctype html><html lang="' + lang + '"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + esc(t.offline_title) + '</title>' +
     '<link rel="stylesheet" href="' + SK.css + '"></head><body>' +
-    '<header class="top"><a class="brand" href="' + SK.home + '">고스톱 점수판</a></header><main>' +
-    '<h1>오프라인 · offline</h1><p>이 화면은 아직 이 폰에 없습니다. 연결되면 다시 여세요.</p>' +
-    '<p>This page is not kept on this phone yet: open it again when the connection is back.</p>' +
-    '<p><a class="btn wide" href="' + SK.home + '">처음 · Home</a></p></main></body></html>';
+    '<header class="top"><a class="brand" href="' + SK.home + '">' + esc(t.app_name) + '</a></header><main>' +
+    '<h1>' + esc(t.offline_title) + '</h1><p>' + esc(t.offline_body) + '</p>' +
+    '<p><a class="btn wide" href="' + SK.home + '">' + esc(t.home) + '</a></p></main></body></html>';
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 

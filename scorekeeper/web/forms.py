@@ -183,6 +183,13 @@ class DeleteForm(FlaskForm):
     version = HiddenField()  # the hand's version when the phone showed it (stale: nothing is deleted)
 
 
+class EndForm(FlaskForm):
+    """End the series early: ticked to confirm, with the hands the phone saw (a stale end is refused)."""
+
+    confirm = BooleanField(validators=[DataRequired()])
+    count = HiddenField()
+
+
 def attach_errors(form, errors: list[dict], paths: dict[str, str] | None = None) -> list[dict]:
     """Put the engine's coded errors on the fields their paths name; answer the rest."""
     rest = []

@@ -186,10 +186,10 @@ def undo(public_id: str, hand_id: int):
 
 def _quick(state, form, seat, index=None, store_record=None, hand=None):
     """Preview the form's hand through the engine; on "save", store it and go to its result."""
-    result, errors, stale = None, [], False
+    deal, errors, stale = None, [], False
     if form.validate_on_submit():
         record = quick.record_from(form, seat)
-        result, errors = service.preview(state, record, index)
+        deal, errors = quick.preview(state, record, index)
         if not errors and request.form.get("action") == "save" and not present.wants_partial():
             try:
                 saved = store_record(record, quick.seating_record(seat.seating, seat.choices, record.get("shown")))
@@ -206,7 +206,8 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
                 return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
     elif request.method == "POST":
         errors = quick.field_problems(form)
-    page, status = quick.render(state, form, seat, result, attach_errors(form, errors, quick.PATHS), hand=hand)
+    errors = [e | {"message": refusal(e)} for e in errors]  # in the phone's language
+    page, status = quick.render(state, form, seat, deal, attach_errors(form, errors, quick.PATHS), hand=hand)
     return page, 409 if stale else status
 
 

@@ -8,7 +8,7 @@ from flask import flash, redirect, render_template, request, url_for
 from ..engine.cards import MONTHS
 from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
-from . import cardview, present, service, threats
+from . import cardview, present, service, terms, threats
 from .access import can_edit, open_table
 from .database import db
 from .i18n import both, current_lang, gettext
@@ -46,10 +46,10 @@ def describe(event: dict) -> str:
     kind = event.get("type", "?")
     parts = [both(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS else kind]
     if event.get("cards"):
-        parts.append(" ".join(event["cards"]))
+        parts.append(terms.cards_text(event["cards"]))
     if event.get("month"):
         m = event["month"]
-        parts.append(f"{m}월 {MONTHS[m][0]}" if m in MONTHS else str(m))
+        parts.append(f"{gettext('month_n', n=m)} {terms.month_name(m)}" if m in MONTHS else str(m))
     if event.get("reason"):
         parts.append(both(f"junk_{event['reason']}"))
     if event.get("players"):

@@ -6,7 +6,11 @@ from decimal import Decimal
 from ..engine.errors import EngineError
 from ..engine.rules import OPTIONS, PRESETS, changed_options, rules_from
 from ..engine.series import config_from
-from .forms import TableForm
+from ..engine.cards import DECK
+from . import terms
+from .forms import TableForm, opts
+from .i18n import current_lang
+from .i18n import gettext as _
 
 
 def preset_defaults(preset: str) -> dict:
@@ -70,10 +74,29 @@ def sheet_rows(form: TableForm) -> list[tuple[str, list[tuple]]]:
     return list(groups.items())
 
 
+def default_preset() -> str:
+    """A Korean-language phone starts from the rules Korean tables play; others from pagat."""
+    return "korean-common" if current_lang() == "ko" else "pagat"
+
+
+def localize(form: TableForm) -> TableForm:
+    """The selects' words in the phone's language: presets, choices, currencies, cards drawn."""
+    form.preset.choices = opts((k, terms.preset_label(k)) for k in PRESETS)
+    form.currency.choices = opts([("₩", _("currency_won")), ("$", "$"), ("€", "€"), ("¥", "¥"),
+                                  ("pt", _("currency_points"))])
+    cards = opts([("", "–")] + [(c.code, f"{c.month}. {terms.card_name(c.code)}") for c in DECK])
+    for sub in list(form.draw_cards) + list(form.redraw_cards):
+        sub.choices = cards
+    for name, spec in OPTIONS.items():
+        if spec.metadata["choices"]:
+            form[f"opt_{name}"].choices = opts((c, terms.option_value(name, c)) for c in spec.metadata["choices"])
+    return form
+
+
 def form_for_get(args) -> TableForm:
     """The form on GET: ``?preset=`` fills every option from the preset; other fields kept."""
-    preset = args.get("preset", "pagat")
-    preset = preset if preset in PRESETS else "pagat"
+    preset = args.get("preset", default_preset())
+    preset = preset if preset in PRESETS else default_preset()
     form = TableForm(formdata=args if args else None, data={"preset": preset} | preset_defaults(preset))
     for name, value in preset_defaults(preset).items():
         form[name].data = value

@@ -13,28 +13,29 @@ from flask import current_app, g, request, url_for
 from ..engine.cards import BONUS_CARDS, CARDS, DECK
 from ..engine.facts import FIXED_KINDS
 from ..engine.gwangpalli import nagari_factor, payable
-from ..engine.payout import STEP_LABELS
-from ..engine.rules import OPTIONS, PRESET_LABELS, rules_from
+from ..engine.rules import OPTIONS, rules_from
 from ..store.tables import EDIT
-from . import cardview
+from . import cardview, sharing, terms
 from .chart import balance_chart
+from .i18n import gettext as _
+from .i18n import money_text
 from .service import TableState, record_of
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 
 
-def money_text(value, currency: str) -> str:
-    if currency == "pt":
-        return f"{value:,}"
-    sign = "-" if value < 0 else ""
-    return f"{sign}{currency}{abs(value):,}"
 
 
-def share_links(state: TableState) -> dict[str, str]:
+def share_links(state: TableState) -> dict[str, Any]:
+    """The view (and, for an editor, edit) link from an address other phones can reach."""
     t = state.table
-    links = {"view": url_for("tables.enter", public_id=t.public_id, key=t.view_secret, _external=True)}
+    base, loopback = sharing.share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
+    links: dict[str, Any] = {"loopback": loopback}
+    links["view"] = sharing.rebase(url_for("tables.enter", public_id=t.public_id, key=t.view_secret,
+                                           _external=True), base)
     if g.get("table_level") == EDIT:
-        links["edit"] = url_for("tables.enter", public_id=t.public_id, key=t.edit_secret, _external=True)
+        links["edit"] = sharing.rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
+                                               _external=True), base)
     return links
 
 
@@ -75,7 +76,7 @@ def table_view(state: TableState) -> dict[str, Any]:
         "hands": list(zip(state.hands, s.deals)), "live": state.live, "problem": state.problem,
         "hand_number": s.played + (0 if s.finished else 1), "next": nxt,
         "settle": s.settle_up(), "chart": balance_chart(cfg.players, classes, history),
-        "preset_label": PRESET_LABELS.get(cfg.rules_doc.get("preset"), cfg.rules_doc.get("preset")),
+        "preset_label": terms.preset_label(cfg.rules_doc.get("preset", "pagat")),
         "changed": cfg.rules_doc.get("options") or {},
         "money": lambda v: money_text(v, cfg.currency),
         "can_edit": g.get("table_level") == EDIT,
@@ -98,7 +99,7 @@ def card_lists(rules) -> dict[str, Any]:
         "plain_junk": [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
         "payable": [faces[c.code] for c in DECK if payable(c.code)] + [faces[c] for c in bonus],
         "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
-        "fixed_labels": {k: STEP_LABELS[k] for k in FIXED_KINDS},
+        "fixed_labels": {k: terms.step_label({"id": k}) for k in FIXED_KINDS},
     }
 
 
@@ -140,30 +141,22 @@ class _SafeWriter:
 
 
 def ledger_csv(state: TableState) -> str:
+    """The ledger as a spreadsheet, in the phone's language: kinds, reasons and cards named."""
     out = io.StringIO()
     w = _SafeWriter(out)
     cfg = state.config
-    w.writerow(["hand", "kind", "reason", "from", "to", "points", f"money ({cfg.currency})", "trail"])
+    head = [_(k) for k in ("csv_hand", "csv_kind", "csv_reason", "csv_from", "csv_to", "csv_points")]
+    w.writerow(head + [_("csv_money", c=cfg.currency), _("csv_trail")])
     for e in state.series.ledger:
         row = e.to_json(cfg.chip_value)
-        trail = "; ".join(_trail_text(step) for step in row["trail"])
-        w.writerow([row["hand"], row["kind"], row["reason"], row["from"], row["to"], row["points"], row["money"],
-                    trail])
+        w.writerow([row["hand"], terms.kind_label(row["kind"]), terms.reason_label(row["reason"]), row["from"],
+                    row["to"], row["points"], row["money"], terms.trail_text(row["trail"])])
     w.writerow([])
-    w.writerow(["player", "balance", f"money ({cfg.currency})"])
+    w.writerow([_("csv_player"), _("csv_balance"), _("csv_money", c=cfg.currency)])
     money = state.series.to_json()["balances_money"]
     for p, v in state.series.balances.items():
         w.writerow([p, v, money[p]])
     return out.getvalue()
-
-
-def _trail_text(step: dict) -> str:
-    label = step.get("label") or step.get("id")
-    if "factor" in step:
-        return f"{label} ×{step['factor']}"
-    if "value" in step:
-        return f"{label} {step['value']:+}" if step.get("id") != "base" else f"{label} {step['value']}"
-    return str(label)
 
 
 def card_owner_map(state) -> dict[str, str]:

@@ -13,14 +13,17 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, url_for
 
+from .i18n import LANGS, current_lang, gettext
 from .messages import MESSAGES
+
+OFFLINE_TEXT = ("app_name", "offline_title", "offline_body", "home")
 
 bp = Blueprint("pwa", __name__)
 
 THEME = "#2a2420"       # the top bar
 BACKGROUND = "#f6f3ec"  # the page
 # What a phone needs to open the app with no connection (pages are kept as they are visited).
-SHELL_FILES = ("app.css", "app.js", "push.js", "icon.svg", "icon-192.png", "icon-512.png")
+SHELL_FILES = ("app.css", "screens.css", "app.js", "push.js", "icon.svg", "icon-192.png", "icon-512.png")
 ICONS = (("icon.svg", "any", "image/svg+xml"), ("icon-192.png", "192x192", "image/png"),
          ("icon-512.png", "512x512", "image/png"), ("icon-maskable-512.png", "512x512", "image/png"))
 CONFIG_MARK = "/*SK_CONFIG*/{}"
@@ -42,10 +45,10 @@ def shell_version() -> str:
 def manifest():
     doc = {
         "id": url_for("home.index"),
-        "name": " · ".join(MESSAGES["app_name"]),
-        "short_name": "고스톱",
-        "description": "고스톱 점수 계산 · Go-Stop scores at the table",
-        "lang": "ko",
+        "name": gettext("app_name"),
+        "short_name": gettext("short_name"),
+        "description": gettext("manifest_description"),
+        "lang": current_lang(),
         "start_url": url_for("home.index"),
         "scope": url_for("home.index"),
         "display": "standalone",
@@ -56,7 +59,8 @@ def manifest():
                    **({"purpose": "maskable"} if "maskable" in name else {})} for name, sizes, kind in ICONS],
     }
     body = json.dumps(doc, ensure_ascii=False, indent=1)
-    return Response(body, mimetype="application/manifest+json", headers={"Cache-Control": "no-cache"})
+    return Response(body, mimetype="application/manifest+json",
+                    headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
 
 
 @bp.get("/sw.js")
@@ -69,6 +73,8 @@ def service_worker():
         "css": url_for("static", filename="app.css"),  # with its digest: the URL the shell cache holds
         "home": url_for("home.index"),
         # Home and live hand pages are kept for an offline reload (never the table page: it shows share links).
+        # The offline page's words, from the catalogue: the worker picks the phone's language.
+        "text": {lang: {key: MESSAGES[key][i] for key in OFFLINE_TEXT} for i, lang in enumerate(LANGS)},
         "pages": "^" + re.escape(url_for("home.index").rstrip("/")) + r"(/|/t/[A-Za-z0-9_-]+/hands/[0-9]+)$",
     }
     script = _static("sw.js").read_text(encoding="utf-8").replace(CONFIG_MARK, json.dumps(config), 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.gwangpalli import Seating
-from .forms import QuickForm, opts
+from .forms import PlayerEntry, QuickForm, opts
 
 PATHS = {"outcome.month": "month", "outcome": "winner", "dokbak": "dokbak_player", "last_go": "last_go",
          "mission": "mission", "shown": "sitters"}
@@ -23,9 +23,24 @@ def prepare(form: QuickForm, players: tuple[str, ...], sitters: tuple[str, ...] 
     return form
 
 
+def seat_entries(form: QuickForm, players: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """Each player with the form entry of their seat (``entries-<seat>-…``), or an empty one.
+
+    WTForms numbers a FieldList by the indices posted: a seat with nothing posted must not
+    take the next seat's entry.
+    """
+    from flask import request
+
+    posted = {key.split("-")[1] for key in request.form if key.startswith("entries-")} if request.form else None
+    by_seat = {entry.name.rsplit("-", 1)[-1]: entry for entry in form.entries.entries}
+    blank = PlayerEntry(prefix="blank-", formdata=None)
+    return [(p, by_seat.get(str(i), blank) if posted is None or str(i) in posted else blank)
+            for i, p in enumerate(players)]
+
+
 def summary_from(form: QuickForm, players: tuple[str, ...]) -> dict[str, Any]:
     """The summary the form describes; the series adds players, dealer, rules, carry and stakes."""
-    entries = list(zip(players, form.entries.entries))
+    entries = seat_entries(form, players)
     outcome: dict[str, Any] = {"type": form.outcome.data}
     if form.outcome.data in ("stop", "chongtong", "three_ppuk") and form.winner.data:
         outcome["winner"] = form.winner.data
@@ -132,7 +147,22 @@ def field_problems(form) -> list[dict[str, Any]]:
     return out
 
 
-def render(state, form, seat, result, errors, hand=None):
+def preview(state, record: dict, index: int | None = None):
+    """The deal the record makes in the series, as saving it would: (deal, errors).
+
+    The preview shows the deal's ledger entries — the hand's payments and the fixed
+    ones, 광팔기 compensation, nagari doubling — which are exactly what saving records.
+    """
+    from ..engine.errors import EngineError
+
+    try:
+        series = state.series.append(record) if index is None else state.series.replace(index, record)
+    except EngineError as err:
+        return None, err.errors
+    return series.deals[-1 if index is None else index], []
+
+
+def render(state, form, seat, deal, errors, hand=None):
     from flask import render_template
 
     from . import present
@@ -140,5 +170,5 @@ def render(state, form, seat, result, errors, hand=None):
     view = present.table_view(state)
     template = "hand/_preview.html" if present.wants_partial() else "hand/quick.html"
     status = 422 if errors or form.errors else 200
-    return render_template(template, **view, form=form, seat=seat, result=result, refusals=errors,
+    return render_template(template, **view, form=form, seat=seat, deal=deal, refusals=errors,
                            edit_hand=hand, players=seat.players), status

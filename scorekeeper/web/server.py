@@ -34,17 +34,26 @@ _APP = None
 
 
 def addresses(host: str, port: int) -> list[str]:
-    """The addresses to open, for the terminal: loopback and, on 0.0.0.0, this machine's."""
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    """The addresses to open, for the terminal: loopback and, on 0.0.0.0, this machine's LAN address."""
+    from .sharing import lan_address
+
+    everywhere = host in ("0.0.0.0", "::", "")
+    shown = "127.0.0.1" if everywhere else host
     urls = [f"http://{shown}:{port}/"]
-    if host in ("0.0.0.0", "::", ""):
-        try:
-            lan = socket.gethostbyname(socket.gethostname())
-        except OSError:
-            lan = None
-        if lan and not lan.startswith("127."):
-            urls.append(f"http://{lan}:{port}/  (other phones on this network)")
+    lan = lan_address() if everywhere else None
+    if lan:
+        urls.append(f"http://{lan}:{port}/  (other phones on this Wi-Fi: open this, or scan the table's QR code)")
     return urls
+
+
+def join_hint(host: str) -> str | None:
+    """How other phones join, when the server listens on this machine only."""
+    from .sharing import is_loopback
+
+    if is_loopback(host):
+        return ("other phones cannot reach 127.0.0.1: run `scorekeeper serve --host 0.0.0.0` to let phones on "
+                "this Wi-Fi join, or set SCOREKEEPER_PUBLIC_URL when hosted")
+    return None
 
 
 def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None) -> None:
@@ -61,5 +70,8 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None)
     print(f"  database  {_APP.config['DATABASE_URL'] if 'sqlite' in _APP.config['DATABASE_URL'] else 'DATABASE_URL'}")
     for url in addresses(host, port):
         print(f"  open      {url}")
+    hint = join_hint(host)
+    if hint:
+        print(f"  phones    {hint}")
     print("  stop      Ctrl+C", flush=True)
     _Server(_APP, options).run()

@@ -5,17 +5,18 @@ from flask import (
     Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
 )
 
+from ..engine.ending import end_early
 from ..engine.errors import EngineError
 from ..store import tables as store
 from . import home, present, service, transfer
 from .access import open_poll_row, open_table, table_or_404
 from .database import db
-from .forms import ImportForm, JoinForm, TableForm, attach_errors
+from .forms import EndForm, ImportForm, JoinForm, TableForm, attach_errors
 from .i18n import gettext as _
 from .i18n import refusal
 from .limits import created, refused_key
-from .newtable import ERROR_FIELDS, config_from_form, form_for_get, preset_table, sheet_rows
-from .security import remember_key
+from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
+from .security import EDIT, remember_key
 
 bp = Blueprint("tables", __name__)
 
@@ -34,7 +35,7 @@ def new():
             created()
             remember_key(table.public_id, table.edit_secret)
             return redirect(url_for("tables.show", public_id=table.public_id))
-    return render_template("new_table.html", form=form, presets=preset_table(),
+    return render_template("new_table.html", form=localize(form), presets=preset_table(),
                            groups=sheet_rows(form)), 422 if form.errors else 200
 
 
@@ -121,6 +122,27 @@ def export_csv(public_id: str):
     state = service.load(db(), open_table(public_id))
     return Response("\ufeff" + present.ledger_csv(state), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.csv"})
+
+
+@bp.post("/t/<public_id>/end")
+def end(public_id: str):
+    """End the series early (RULES.md §11.10): after a confirmation, the settle-up is final."""
+    state = service.load(db(), open_table(public_id, EDIT))
+    form = EndForm()
+    if not form.validate_on_submit():
+        flash(_("end_series_hint"), "error")
+        return redirect(url_for("tables.show", public_id=public_id), 303)
+    if form.count.data != str(len(state.hands)):
+        flash(_("err_conflict"), "error")
+        return redirect(url_for("tables.show", public_id=public_id), 303)
+    try:
+        config = end_early(state.table.config, state.series, hand_in_play=state.live is not None)
+    except EngineError as err:
+        flash(_("end_refused_live") if err.errors[0]["code"] == "hand_not_finished" else refusal(err.errors[0]),
+              "error")
+        return redirect(url_for("tables.show", public_id=public_id), 303)
+    store.update_config(db(), state.table, state.table.title, config)
+    return redirect(url_for("tables.show", public_id=public_id), 303)
 
 
 @bp.post("/t/<public_id>/forget")

@@ -114,8 +114,8 @@ def test_live_hand_with_go_and_pi_bak(page, live_server, shot):
     shot(page, "05-live-piles")
     say(page, "stop")
     expect(page.locator("h1")).to_contain_text("Hand 1: result")
-    expect(payment(page, "Jun", "Mina")).to_contain_text("12 · ₩1,200")
-    expect(payment(page, "Hana", "Mina")).to_contain_text("24 · ₩2,400")
+    expect(payment(page, "Jun", "Mina")).to_contain_text("12 points · ₩1,200")
+    expect(payment(page, "Hana", "Mina")).to_contain_text("24 points · ₩2,400")
     expect(page.locator(".pay[data-payment='Hana-Mina'] .trail")).to_contain_text("피박 pi-bak")
     expect(page.locator(".pay[data-payment='Hana-Mina'] .trail")).to_contain_text("고 보너스 go bonus")
     shot(page, "06-result")
@@ -128,19 +128,18 @@ def test_live_hand_with_go_and_pi_bak(page, live_server, shot):
 def test_quick_entry(page, live_server, shot):
     create_table(page, live_server)
     page.locator("a:has-text('Quick entry')").click()
-    page.locator("label:has(input[name=winner][value=Jun])").click()
-    players = page.locator("section.player")
+    page.locator("label.winner-pick:has(input[value=Jun])").click()  # Jun wins, and takes the cards tapped next
     for code in ["1r", "2r", "3r", "6r", "9r", "10r"]:
-        players.nth(1).locator(f"label.hc:has(input[value='{code}'])").click()
-    players.nth(0).locator("input[name$='-junk']").fill("4")
-    players.nth(2).locator("input[name$='-junk']").fill("7")
+        page.locator(f".one-picker [data-code='{code}']").click()
+    page.locator("section.qp[data-name=Mina] .chips.junk label:has(input[value='4'])").click()
+    page.locator("section.qp[data-name=Hana] .chips.junk label:has(input[value='7'])").click()
     # 홍단 3 + 청단 3 + six ribbons 2 = 8: previewed by the engine before saving
-    expect(page.locator("#preview")).to_contain_text("Hana → Jun 8", timeout=5000)
+    expect(page.locator("#preview")).to_contain_text("Hana → Jun 8 points", timeout=5000)
     shot(page, "08-quick-entry")
     page.locator("button[value=save]").click()
     expect(page.locator("h1")).to_contain_text("result")
-    expect(payment(page, "Mina", "Jun")).to_contain_text("8 · ₩800")
-    expect(payment(page, "Hana", "Jun")).to_contain_text("8 · ₩800")
+    expect(payment(page, "Mina", "Jun")).to_contain_text("8 points · ₩800")
+    expect(payment(page, "Hana", "Jun")).to_contain_text("8 points · ₩800")
     expect(page.locator("body")).to_contain_text("Next dealer: Jun")
 
 
@@ -228,7 +227,7 @@ def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, sh
     friend.close()
 
 
-@pytest.mark.parametrize(("locale", "words"), [("ko-KR", ("새 판 시작", "English")), ("en-US", ("Start a table", "한국어"))])
+@pytest.mark.parametrize(("locale", "words"), [("ko-KR", ("새 방 만들기", "English")), ("en-US", ("Start a table", "한국어"))])
 def test_korean_and_english(new_context, live_server, shot, locale, words):
     page = new_context(locale=locale).new_page()
     page.goto(live_server + "/")
@@ -253,6 +252,7 @@ def test_page_fits_the_phone(page, live_server):
 
 def test_rules_sheet_follows_preset(page, live_server, shot):
     page.goto(live_server + "/lang/ko?next=/new")
+    page.locator("details.rules > summary").click()
     expect(page.locator(".opt.changed")).to_have_count(0)
     page.select_option("select[name=preset]", "ogb-matgo")
     expect(page.locator("#opt_chongtong")).to_have_value("50")

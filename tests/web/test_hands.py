@@ -42,8 +42,8 @@ def test_whole_hand_live_with_go_and_pi_bak(table, client):
     html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
     for (payer, payee), points in GO_PIBAK_PAYMENTS.items():
         assert f'data-payment="{payer}-{payee}"' in html
-        assert re.search(rf'data-payment="{payer}-{payee}">\s*<div>.*?<span class="amount">{points} · ', html, re.S)
-    assert "피박 pi-bak" in html and "광박 gwang-bak" in html and "고 보너스 go bonus" in html
+        assert re.search(rf'data-payment="{payer}-{payee}">\s*<div>.*?<span class="amount">{points}점 · ', html, re.S)
+    assert "피박" in html and "광박" in html and "고 보너스" in html and "pi-bak" not in html  # Korean mode: Korean terms
     assert table.state()["balances"] == {"A": 36, "B": -12, "C": -24}
 
 
@@ -130,7 +130,7 @@ def test_quick_entry_preview_and_save(table, client):
     assert page.status_code == 200 and b'id="preview"' in page.data
     r = client.post(f"{table.url}/quick", data=QUICK | {"action": "preview"}, headers=PARTIAL)
     assert r.status_code == 200 and b'id="preview"' in r.data and b"<html" not in r.data
-    assert b"6" in r.data and b"gwang-bak" in r.data
+    assert b"6" in r.data and "광박".encode() in r.data  # Korean mode: the Korean term alone
     assert table.state()["played"] == 0  # a preview stores nothing
     r = client.post(f"{table.url}/quick", data=QUICK | {"action": "save"})
     assert r.status_code == 303

@@ -20,7 +20,7 @@ def test_manifest(client):
     assert r.status_code == 200
     assert r.mimetype == "application/manifest+json"
     doc = json.loads(r.data)
-    assert doc["name"] == "고스톱 점수판 · Go-Stop scorekeeper"
+    assert doc["name"] == "고스톱 점수판" and doc["lang"] == "ko"  # the phone's language (issue 13)
     assert doc["start_url"] == doc["scope"] == "/"
     assert doc["display"] == "standalone"
     assert re.fullmatch(r"#[0-9a-f]{6}", doc["theme_color"]) and re.fullmatch(r"#[0-9a-f]{6}", doc["background_color"])
@@ -84,8 +84,9 @@ def test_live_hand_gives_the_offline_queue_what_it_needs(table, client):
     data = json.loads(re.search(r'<script type="application/json" id="live-data">(.*?)</script>', html).group(1))
     assert data["key"] == f"{table.id}.{hand}"
     assert data["events"] == f"/api/v1/tables/{table.id}/hands/{hand}/events"
-    assert data["labels"]["capture"] == "먹기 capture"
-    assert data["text"]["pending"] == "대기 중 pending" and data["text"]["not_saved"] == "저장 안 됨 not saved"
+    # Korean mode is Korean: no English gloss unless the phone asked for one (issue 13)
+    assert data["labels"]["capture"] == "먹기"
+    assert data["text"]["pending"] == "대기 중" and data["text"]["not_saved"] == "저장 안 됨"
     assert 'data-seq="0"' in html and 'data-current="A"' in html
     assert "data-undo hidden" in html  # shown by the script when a pending tap can be taken back
 

@@ -26,10 +26,10 @@ PUBLIC = {"tables.new", "tables.join", "tables.import_table", "tables.forget",
 FORMS = {"hands.start": {"count": "1"}, "hands.append": {"seq": "1", "type": "nagari"}, "hands.undo": {"seq": "1"},
          "hands.quick_entry": {"outcome": "nagari", "count": "1", "action": "save"},
          "hands.edit": {"outcome": "nagari", "action": "save", "version": "*"},
-         "hands.delete": {"confirm": "y", "version": "*"}}
+         "hands.delete": {"confirm": "y", "version": "*"}, "tables.end": {"confirm": "y", "count": "1"}}
 BODIES = {"api.add_hand": {"summary": STOP_A, "count": 1}, "api.replace_hand": {"summary": {"outcome": {"type": "nagari"}}},
           "api.append_event": {"seq": 1, "event": {"type": "nagari"}}, "api.undo": {"seq": 1}}
-NEEDS_IDLE = {"hands.start", "hands.quick_entry", "api.add_hand"}  # no live hand may be open
+NEEDS_IDLE = {"hands.start", "hands.quick_entry", "api.add_hand", "tables.end"}  # no live hand may be open
 ON_SUMMARY = {"hands.edit", "hands.delete", "api.replace_hand", "api.delete_hand"}
 
 

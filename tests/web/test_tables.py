@@ -165,8 +165,13 @@ def test_rules_sheet(make_table, client):
     t.enter()
     html = client.get(f"{t.url}/rules").get_data(as_text=True)
     assert html.count('class="changed"') == 1
-    for spec in OPTIONS.values():
-        assert spec.metadata["en"].replace("'", "&#39;") in html
+    for spec in OPTIONS.values():  # Korean mode: the Korean label of every option
+        assert spec.metadata["ko"] in html
+    # the value's label, never the raw choice (issue 13)
+    assert "고마다 +1" in html and "plus_one_each" not in html
+    client.get("/lang/en")
+    html = client.get(f"{t.url}/rules").get_data(as_text=True)
+    assert "+1 for every go" in html and "Target score, two players" in html
 
 
 def test_export_json_replays(table, client):
@@ -183,8 +188,24 @@ def test_export_json_replays(table, client):
 def test_export_csv(table, client):
     table.add_summary({"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}})
     text = client.get(f"{table.url}/export.csv").get_data(as_text=True)
-    assert "hand,kind,reason,from,to,points" in text
-    assert "B,A,6,600" in text and "광박 gwang-bak ×2" in text
+    assert "판,종류,이유,내는 사람,받는 사람,점수" in text  # the phone's language (issue 13)
+    assert "B,A,6,600" in text and "광박 ×2" in text and "gwang_bak" not in text
+    client.get("/lang/en")
+    text = client.get(f"{table.url}/export.csv").get_data(as_text=True)
+    assert "hand,kind,reason,from,to,points" in text and "광박 gwang-bak ×2" in text
+
+
+def test_export_csv_names_cards_and_reads_as_a_product(make_table, client):
+    """Issue 13: "cards shown +3; points a card +2" read as an addition; cards were codes."""
+    t = make_table(players=("A", "B", "C", "D"))
+    t.enter()
+    t.add_summary({"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}},
+                  choices={"B": "play", "C": "play"}, shown={"D": {"cards": ["11g", "11jd"]}})
+    client.get("/lang/en")
+    text = client.get(f"{t.url}/export.csv").get_data(as_text=True)
+    row = next(line for line in text.splitlines() if "gwangpalli" in line and ",D," in line)
+    assert "2 cards (paulownia bright, paulownia double junk)" in row and "× 2 points" in row, row
+    assert "+2" not in row and "11g" not in row
 
 
 def test_chart_and_settle_up(table, client):
@@ -199,7 +220,7 @@ def test_forget(table, client):
     assert client.get(table.url).status_code == 401
 
 
-@pytest.mark.parametrize(("lang", "word"), [("ko", "새 판 시작"), ("en", "Start a table")])
+@pytest.mark.parametrize(("lang", "word"), [("ko", "새 방 만들기"), ("en", "Start a table")])
 def test_language_switch(client, lang, word):
     r = client.get(f"/lang/{lang}?next=/")
     assert r.status_code == 302 and r.headers["Location"] == "/"
@@ -208,7 +229,7 @@ def test_language_switch(client, lang, word):
 
 def test_language_from_browser(client):
     assert "Start a table" in client.get("/", headers={"Accept-Language": "en-US"}).get_data(as_text=True)
-    assert "새 판 시작" in client.get("/", headers={"Accept-Language": "ko-KR"}).get_data(as_text=True)
+    assert "새 방 만들기" in client.get("/", headers={"Accept-Language": "ko-KR"}).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil"])
