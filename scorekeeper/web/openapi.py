@@ -144,6 +144,7 @@ def _event_schema() -> dict:
         "cards": {"type": "array", "minItems": 1, "items": {"type": "string"}},
         "from": {"type": "string", "enum": sorted(SOURCES)}, "reason": {"type": "string", "enum": list(JUNK_REASONS)},
         "give": {"type": "object"}, "players": {"type": "object", "additionalProperties": month},
+        "multiplier": {"type": "integer", "minimum": 2, "maximum": 9},  # a mission
     }
     meta = {"note": {}, "at": {}, "by": {}, "id": {}, "seq": {}}
     forms = []
