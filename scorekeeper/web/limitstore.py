@@ -77,7 +77,8 @@ class SQLiteFileStorage(Storage, MovingWindowSupport):
             return False
 
         def acquire(conn, now):
-            (held,) = conn.execute("select count(*) from entries where key = ? and at > ?", (key, now - expiry)).fetchone()
+            (held,) = conn.execute("select count(*) from entries where key = ? and at > ?",
+                                   (key, now - expiry)).fetchone()
             if held + amount > limit:
                 return False
             conn.executemany("insert into entries (key, at, expires) values (?, ?, ?)",
@@ -104,7 +105,8 @@ class SQLiteFileStorage(Storage, MovingWindowSupport):
         return self._write(add)
 
     def get(self, key: str) -> int:
-        row = self._db().execute("select value from counters where key = ? and expires > ?", (key, time.time())).fetchone()
+        row = self._db().execute("select value from counters where key = ? and expires > ?",
+                                 (key, time.time())).fetchone()
         return row[0] if row else 0
 
     def get_expiry(self, key: str) -> float:

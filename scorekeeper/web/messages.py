@@ -226,7 +226,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # == issue 10 (hardening): new keys below this line ==
     "refuse_json_too_deep": ("JSON이 너무 깊게 겹쳐 있습니다.", ""),
     "refuse_non_finite_number": ("숫자는 유한한 값이어야 합니다 (NaN, Infinity 안 됨).", ""),
+    "refuse_bad_player_name": ("이름이 비어 있거나, 보이지 않는 글자나 제어 문자가 들어 있습니다.", ""),
+    "refuse_duplicate_player": ("두 사람의 이름이 같게 읽힙니다.", ""),
     "number_not_finite": ("숫자를 입력하세요.", "Enter a number."),
+    "player_name_bad": ("이름이 비어 있거나 보이지 않는 글자, 제어 문자가 들어 있습니다.",
+                        "A name is empty, invisible, or holds control characters."),
+    "err_bad_host": ("이 서버가 받지 않는 주소(Host)입니다.", "This server does not answer for that host name."),
     "edit_stale": ("그사이 다른 폰이 이 판을 고쳤습니다 (지금 저장된 내용: {now}). 입력하신 내용은 아래에 그대로 있고, "
                    "다시 저장하면 이 내용으로 바뀝니다.",
                    "Another phone changed this hand meanwhile (stored now: {now}). Your entry is kept below; "
