@@ -35,7 +35,7 @@ GLOSSED_KEYS = frozenset({"go", "stop", "nagari", "dokbak", "kind_gwangpalli", "
 def init_app(app: Flask) -> None:
     from .terms import jinja_helpers  # terms reads this module: imported once the app starts
 
-    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext, refusal=refusal,
+    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext, refusal=refusal, glossing=glossing,
                                  **jinja_helpers())
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
 
@@ -47,6 +47,11 @@ def current_lang() -> str:
             chosen = request.accept_languages.best_match(LANGS) or DEFAULT_LANG
         g.lang = chosen
     return g.lang
+
+
+def glossing() -> bool:
+    """Whether this Korean-mode phone asked for the English word beside each game term."""
+    return request.cookies.get(GLOSS_COOKIE) == "1"
 
 
 def glossed(key: str) -> bool:
@@ -83,7 +88,7 @@ def both(key: str) -> str:
     ko, en = MESSAGES[key]
     ko, en = _plural(ko, {}), _plural(en, {})
     if current_lang() == "ko":
-        wants_gloss = request.cookies.get(GLOSS_COOKIE) == "1" and en and en != ko
+        wants_gloss = glossing() and en and en != ko
         return f"{ko} {en}" if wants_gloss else ko
     return f"{ko} {en}" if glossed(key) and ko != en else en
 
