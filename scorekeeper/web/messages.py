@@ -354,6 +354,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "more_settings": ("방 이름, 선, 점당, 판 수", "Name, dealer, stakes, number of hands"),
     "hand_n": ("{n}판", "Hand {n}"),
     "cards_n": ("{n}장", "{n} card|{n} cards"),
+    "choose_file": ("파일 고르기", "Choose a file"),
     "gloss_on": ("용어 옆에 영어도 보기", "Show English beside the terms"),
     "gloss_off": ("용어는 한국어로만 보기", "Terms in Korean only"),
     "currency_won": ("원 (₩)", "₩ won"), "currency_points": ("점수만", "points only"),
