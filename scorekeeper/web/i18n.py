@@ -30,6 +30,7 @@ GLOSS_COOKIE = "gloss"
 # The keys whose Korean word English mode shows too: the terms a table argues in.
 GLOSSED_PREFIXES = ("step_", "line_", "ev_", "junk_", "out_", "dokbak_reason_")
 GLOSSED_KEYS = frozenset({"go", "stop", "nagari", "dokbak", "kind_gwangpalli", "sitter_comp"})
+NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn"})  # plain words, not terms
 
 
 def init_app(app: Flask) -> None:
@@ -90,7 +91,9 @@ def both(key: str) -> str:
     if current_lang() == "ko":
         wants_gloss = glossing() and en and en != ko
         return f"{ko} {en}" if wants_gloss else ko
-    return f"{ko} {en}" if glossed(key) and ko != en else en
+    # Only a single term is glossed ("광박 gwang-bak"); a phrase reads in English alone.
+    single = " " not in ko and ":" not in ko
+    return f"{ko} {en}" if glossed(key) and single and ko != en and key not in NOT_GLOSSED else en
 
 
 def points_text(n) -> str:

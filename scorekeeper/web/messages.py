@@ -275,7 +275,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note_chongtong_cancel": ("총통 셋: 서로 없음", "three chongtong cancel out"),
     "note_pi_bak_exempt": ("피 없음: 피박 면제", "no junk at all: exempt from pi-bak"),
     "note_bright_protection": ("광 보호 조커: 광박 면제", "bright-protection joker: no gwang-bak"),
-    "kind_hand_payment": ("판돈", "the hand"), "kind_fixed": ("정해진 돈", "fixed payment"),
+    "kind_hand_payment": ("판돈", "hand payment"), "kind_fixed": ("정해진 돈", "fixed payment"),
     "kind_gwangpalli": ("광팔기", "gwangpalli"),
     # -- the rules sheet: presets and the options' choices --
     "preset_pagat": ("Pagat 기본", "Pagat (default)"), "preset_ogb-matgo": ("OGB 맞고 (2인)", "OGB Matgo (two players)"),

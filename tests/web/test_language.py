@@ -21,7 +21,8 @@ from .visible import HANGUL_WORD, problems
 NAMES = ("민수", "지영", "현우", "서연")
 LATIN_OK = frozenset({"QR", "CSV", "JSON", "VIP", "OGB", "Pagat"})
 # English mode shows the Korean word of the game's terms, and nothing else in Korean.
-HANGUL_OK = frozenset(w for k, (ko, en) in MESSAGES.items() if glossed(k) for w in HANGUL_WORD.findall(ko))
+HANGUL_OK = frozenset(w for k, (ko, en) in MESSAGES.items() if glossed(k) and " " not in ko and ":" not in ko
+                      for w in HANGUL_WORD.findall(ko))
 
 SHAKE_GO = {"captures": {"민수": ["1g", "3g", "8g", "2a", "4a", "8a", "11jd"], "지영": ["12g"]},
             "junk": {"민수": 6, "지영": 4, "현우": 7}, "gos": {"민수": 1}, "shakes": {"민수": [5]},
