@@ -157,3 +157,17 @@ def test_screenshots_of_every_screen(new_context, live_server, lang):
     snap(page, f"08-finished-{lang}")
     page.goto(live_server + "/t/nothing-here")
     snap(page, f"09-error-{lang}")
+
+
+def test_a_live_hand_ends_on_its_result_at_the_top(page, live_server):
+    from .test_journeys import capture, end_turn, say, start_live
+
+    new_table(page, live_server, ("Mina", "Jun", "Hana"))
+    start_live(page)
+    capture(page, "Mina", ["1g", "3g", "8g"])
+    end_turn(page)
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    say(page, "stop")
+    expect(page.locator("#who-pays")).to_be_visible()
+    page.wait_for_function("() => window.scrollY === 0")
+    assert page.locator("#who-pays").bounding_box()["y"] < 844
