@@ -79,7 +79,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "standings": ("현재 점수", "Standings"),
     "points": ("점", "Points"),
     "money": ("돈", "Money"),
-    "start_live": ("한 판 치며 기록", "Play a hand live"),
+    "start_live": ("새 판 치기 (치면서 기록)", "Play a hand live"),
     "quick_entry": ("빠른 입력", "Quick entry"),
     "continue_live": ("치던 판 계속", "Continue the live hand"),
     "ledger": ("장부", "Ledger"),
