@@ -6,7 +6,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "app_name": ("고스톱 점수판", "Go-Stop scorekeeper"),
     "language": ("언어", "Language"),
     "switch_lang": ("English", "한국어"),
-    "home": ("처음", "Home"),
+    "home": ("처음으로", "Home"),
     "back": ("돌아가기", "Back"),
     "save": ("저장", "Save"),
     "cancel": ("취소", "Cancel"),

@@ -171,3 +171,24 @@ def test_a_live_hand_ends_on_its_result_at_the_top(page, live_server):
     expect(page.locator("#who-pays")).to_be_visible()
     page.wait_for_function("() => window.scrollY === 0")
     assert page.locator("#who-pays").bounding_box()["y"] < 844
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("ko", "ko-KR"), ("en", "en-US")])
+def test_offline_page_speaks_the_phones_language(new_context, live_server, lang, locale):
+    """The service worker's own offline page, built by its offlinePage() with its configuration."""
+    import re
+
+    from tests.web.visible import problems
+
+    page = new_context(locale=locale).new_page()
+    page.goto(live_server + "/healthz")
+    sw = page.request.get(live_server + "/sw.js").text()
+    start = sw.index("function offlinePage")
+    fn = sw[start:sw.index("\n}\n", start) + 2]
+    config = re.search(r"var SK = (\{.*?\});\n", sw).group(1)
+    html = page.evaluate(f"""async () => {{ var SK = {config}; var self = {{navigator: {{language: '{locale}'}}}};
+        {fn}; return await offlinePage().text(); }}""")
+    assert f'<html lang="{lang}">' in html
+    assert problems(html, lang) == []
+    page.set_content(html.replace('href="/static/', f'href="{live_server}/static/'))
+    snap(page, f"10-offline-{lang}")
