@@ -361,8 +361,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- quick entry: one picker, steppers, the preview kept in view --
     "won": ("이김", "won"),
     "cards_for": ("누구 패:", "Cards of:"),
-    "tap_cards_hint": ("사람(이름, 피, 고)을 누른 뒤 그 사람이 먹은 광·열끗·띠·쌍피를 누르세요.",
-                       "Tap a player (name, junk or go), then the brights, animals, ribbons and double junk they took."),
+    "tap_cards_hint": ("사람을 누르고, 그 사람이 먹은 패를 누르세요.", "Tap a player, then the cards they took."),
     "junk_plain": ("피 (쌍피 빼고)", "Junk (not double junk)"),
     "more_for": ("흔들기 · 폭탄", "Shakes · bombs"),
     "dokbak_reason_oe_myeon": ("외면", "oe-myeon"), "dokbak_reason_showdown": ("쇼당", "showdown"),
