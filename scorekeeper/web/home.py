@@ -9,7 +9,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from ..store import tables as store
 from .database import db
 from .forms import ImportForm, JoinForm
-from .i18n import COOKIE, LANGS
+from .i18n import COOKIE, GLOSS_COOKIE, LANGS
 from .security import cookie_secure
 
 bp = Blueprint("home", __name__)
@@ -54,6 +54,15 @@ def switch_lang(code: str):
     if code in LANGS:
         response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True,
                             secure=cookie_secure())
+    return response
+
+
+@bp.get("/gloss/<choice>")
+def switch_gloss(choice: str):
+    """Korean mode with the English word of each game term beside it (광박 gwang-bak), or without."""
+    response = redirect(safe_next(request.args.get("next")))
+    response.set_cookie(GLOSS_COOKIE, "1" if choice == "on" else "0", max_age=60 * 60 * 24 * 365, samesite="Lax",
+                        httponly=True, secure=cookie_secure())
     return response
 
 

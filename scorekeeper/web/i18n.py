@@ -30,12 +30,13 @@ GLOSS_COOKIE = "gloss"
 # The keys whose Korean word English mode shows too: the terms a table argues in.
 GLOSSED_PREFIXES = ("step_", "line_", "ev_", "junk_", "out_", "dokbak_reason_")
 GLOSSED_KEYS = frozenset({"go", "stop", "nagari", "dokbak", "kind_gwangpalli", "sitter_comp"})
+NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn"})  # plain words, not terms
 
 
 def init_app(app: Flask) -> None:
     from .terms import jinja_helpers  # terms reads this module: imported once the app starts
 
-    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext, refusal=refusal,
+    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext, refusal=refusal, glossing=glossing,
                                  **jinja_helpers())
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
 
@@ -47,6 +48,11 @@ def current_lang() -> str:
             chosen = request.accept_languages.best_match(LANGS) or DEFAULT_LANG
         g.lang = chosen
     return g.lang
+
+
+def glossing() -> bool:
+    """Whether this Korean-mode phone asked for the English word beside each game term."""
+    return request.cookies.get(GLOSS_COOKIE) == "1"
 
 
 def glossed(key: str) -> bool:
@@ -83,9 +89,11 @@ def both(key: str) -> str:
     ko, en = MESSAGES[key]
     ko, en = _plural(ko, {}), _plural(en, {})
     if current_lang() == "ko":
-        wants_gloss = request.cookies.get(GLOSS_COOKIE) == "1" and en and en != ko
+        wants_gloss = glossing() and en and en != ko
         return f"{ko} {en}" if wants_gloss else ko
-    return f"{ko} {en}" if glossed(key) and ko != en else en
+    # Only a single term is glossed ("광박 gwang-bak"); a phrase reads in English alone.
+    single = " " not in ko and ":" not in ko
+    return f"{ko} {en}" if glossed(key) and single and ko != en and key not in NOT_GLOSSED else en
 
 
 def points_text(n) -> str:

@@ -59,10 +59,16 @@ def preset_label(name: str) -> str:
 _CODE_IN_LABEL = re.compile(r"(?<![\w.])(?:1[0-2]|[1-9])(?:g|a|r|j[12]|jd)(?!\w)|\b(?:b2|b3|bb|bd|bp)\b")
 
 
+_JOKER_IN_PARENS = re.compile(r"\s*\((?:b2|b3|bb|bd|bp)\)")
+_CODE_AFTER_NAME = re.compile(r"(?<=[A-Za-z]) (?:1[0-2]|[1-9])(?:g|a|r|j[12]|jd)(?=[\s):,]|$)")
+
+
 def option_label(name: str) -> str:
     """A house-rule option's label in the phone's language (the engine keeps both), cards named."""
     meta = OPTIONS[name].metadata
     label = meta["ko"] if current_lang() == "ko" else meta["en"]
+    label = _JOKER_IN_PARENS.sub("", label)  # "Two-junk jokers (b2)": the words already name it
+    label = _CODE_AFTER_NAME.sub("", label)  # "Rain ribbon 12r", "the boar 7a": likewise
     return _CODE_IN_LABEL.sub(lambda m: card_name(m.group(0)), label)
 
 

@@ -157,3 +157,38 @@ def test_screenshots_of_every_screen(new_context, live_server, lang):
     snap(page, f"08-finished-{lang}")
     page.goto(live_server + "/t/nothing-here")
     snap(page, f"09-error-{lang}")
+
+
+def test_a_live_hand_ends_on_its_result_at_the_top(page, live_server):
+    from .test_journeys import capture, end_turn, say, start_live
+
+    new_table(page, live_server, ("Mina", "Jun", "Hana"))
+    start_live(page)
+    capture(page, "Mina", ["1g", "3g", "8g"])
+    end_turn(page)
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    say(page, "stop")
+    expect(page.locator("#who-pays")).to_be_visible()
+    page.wait_for_function("() => window.scrollY === 0")
+    assert page.locator("#who-pays").bounding_box()["y"] < 844
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("ko", "ko-KR"), ("en", "en-US")])
+def test_offline_page_speaks_the_phones_language(new_context, live_server, lang, locale):
+    """The service worker's own offline page, built by its offlinePage() with its configuration."""
+    import re
+
+    from tests.web.visible import problems
+
+    page = new_context(locale=locale).new_page()
+    page.goto(live_server + "/healthz")
+    sw = page.request.get(live_server + "/sw.js").text()
+    start = sw.index("function offlinePage")
+    fn = sw[start:sw.index("\n}\n", start) + 2]
+    config = re.search(r"var SK = (\{.*?\});\n", sw).group(1)
+    html = page.evaluate(f"""async () => {{ var SK = {config}; var self = {{navigator: {{language: '{locale}'}}}};
+        {fn}; return await offlinePage().text(); }}""")
+    assert f'<html lang="{lang}">' in html
+    assert problems(html, lang) == []
+    page.set_content(html.replace('href="/static/', f'href="{live_server}/static/'))
+    snap(page, f"10-offline-{lang}")

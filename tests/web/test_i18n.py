@@ -101,3 +101,16 @@ def test_refusals_in_korean_never_english(app):
         assert i18n.refusal({"code": "some_new_code", "message": "English"}) == "규칙에 맞지 않는 입력입니다."
     finally:
         ctx.pop()
+
+
+def test_a_korean_phone_may_ask_for_glosses(app):
+    client = app.test_client()
+    client.get("/lang/ko")
+    t = client.post("/api/v1/tables", json={"players": ["A", "B", "C"]}).get_json()
+    client.get(f"/j/{t['id']}/{t['edit_key']}")
+    client.post(f"/api/v1/tables/{t['id']}/hands", headers={"X-Table-Key": t["edit_key"]},
+                json={"summary": {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}}})
+    page = client.get(f"/t/{t['id']}/hands/1").get_data(as_text=True)
+    assert "광박" in page and "gwang-bak" not in page
+    client.get("/gloss/on")
+    assert "광박 gwang-bak" in client.get(f"/t/{t['id']}/hands/1").get_data(as_text=True)

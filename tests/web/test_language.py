@@ -18,10 +18,11 @@ from scorekeeper.web.messages import MESSAGES
 
 from .visible import HANGUL_WORD, problems
 
-NAMES = ("민수", "지영", "현우")
+NAMES = ("민수", "지영", "현우", "서연")
 LATIN_OK = frozenset({"QR", "CSV", "JSON", "VIP", "OGB", "Pagat"})
 # English mode shows the Korean word of the game's terms, and nothing else in Korean.
-HANGUL_OK = frozenset(w for k, (ko, en) in MESSAGES.items() if glossed(k) for w in HANGUL_WORD.findall(ko))
+HANGUL_OK = frozenset(w for k, (ko, en) in MESSAGES.items() if glossed(k) and " " not in ko and ":" not in ko
+                      for w in HANGUL_WORD.findall(ko))
 
 SHAKE_GO = {"captures": {"민수": ["1g", "3g", "8g", "2a", "4a", "8a", "11jd"], "지영": ["12g"]},
             "junk": {"민수": 6, "지영": 4, "현우": 7}, "gos": {"민수": 1}, "shakes": {"민수": [5]},
@@ -35,7 +36,7 @@ def app(sqlite_app):
 
 
 def korean_table(client, **config):
-    body = {"players": list(NAMES), "first_dealer": NAMES[0], "name": "금요일",
+    body = {"players": list(NAMES[:3]), "first_dealer": NAMES[0], "name": "금요일",
             "rules": {"preset": "korean-common", "options": {"go_bonus": "plus_two_kept"}}} | config
     r = client.post("/api/v1/tables", json=body)
     assert r.status_code == 201, r.get_json()
@@ -76,6 +77,13 @@ def pages(client):
     yield (("live hand", f"/t/{tid}/hands/{live}", "GET", None))
     yield (("table, playing", f"/t/{tid}", "GET", None))
     yield (("rules sheet", f"/t/{tid}/rules", "GET", None))
+    four = korean_table(client, players=["민수", "지영", "현우", "서연"])
+    yield ("seating, four at the table", f"/t/{four['id']}/hands/new?mode=quick", "GET", None)
+    seated = f"/t/{four['id']}/quick?c1=play&c2=play&chosen=1"
+    yield ("quick entry, a sitter shows cards", seated, "GET", None)
+    yield ("quick entry preview, gwangpalli", seated, "POST",
+           form | {"sitters-0-cards": ["11g", "11jd"], "entries-0-shakes": [], "count": "0"})
+    yield ("edit a hand", f"/t/{tid}/hands/{first}/edit", "GET", None)
     done = korean_table(client, length=1)
     add(client, done, {"summary": SHAKE_GO})
     yield (("finished series", f"/t/{done['id']}", "GET", None))

@@ -57,7 +57,7 @@ class Scene:
     def values(self, hand_id: int | None = None) -> dict[str, object]:
         """A value for each route argument this app uses (a new kind of argument must be added here)."""
         return {"public_id": self.table.id, "hand_id": hand_id or self.live_hand or self.summary_hand,
-                "key": self.table.view_key, "code": "en", "filename": "app.css"}
+                "key": self.table.view_key, "code": "en", "filename": "app.css", "choice": "on"}
 
 
 def build(app, rule, values: dict) -> str:
