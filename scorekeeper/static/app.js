@@ -435,11 +435,6 @@
       if (over && endTurn) { endTurn.hidden = true; }
     }
 
-    function formFor(type) {
-      var input = $("form[data-live] input[name=type][value=" + type + "]", region);
-      return input ? input.form : null;
-    }
-
     function markCard(code, player) {
       // A pending capture: the card shows taken (dashed) at once, the points wait for the server.
       var card = $(".picker [data-card='" + CSS.escape(code) + "']");
