@@ -40,6 +40,15 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 PHONE = {"width": 390, "height": 844}
 
 
+UNCOVER = """el => {
+  if (el.closest('.sheet-body, .prompt')) { return; }   // sheets and the prompt are drawn over the page
+  const bar = document.querySelector('.turn-actions');
+  const hidden = bar && !bar.contains(el) ? bar.getBoundingClientRect().height : 0;
+  const r = el.getBoundingClientRect(), bottom = innerHeight - hidden;
+  if (r.bottom > bottom) { window.scrollBy(0, r.bottom - bottom); } else if (r.top < 0) { window.scrollBy(0, r.top); }
+}"""
+
+
 class Meter:
     """Counts taps, the scrolling they needed and what each cost on the network."""
 
@@ -58,6 +67,8 @@ class Meter:
         locator.wait_for(state="visible")
         before = self.page.evaluate("window.scrollY")
         locator.scroll_into_view_if_needed()
+        # A control under the fixed End turn bar is not reachable either: scroll it clear.
+        self.page.evaluate(UNCOVER, locator.element_handle())
         self.turn_scroll += abs(self.page.evaluate("window.scrollY") - before)
         self._finished.clear()
         start = time.perf_counter()

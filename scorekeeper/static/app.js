@@ -26,7 +26,7 @@
     $$(".picker [data-card]").forEach(function (card) {
       var o = owners[card.dataset.card];
       card.className = card.className.replace(/\s*\b(taken|shown|pend|p\d)\b/g, "");
-      if (o) { card.classList.add("taken", o[1]); if (o[3]) { card.classList.add("shown"); } }
+      if (o) { card.classList.add("taken", o[1]); if (o[2]) { card.classList.add("shown"); } }
       var label = $(".owner", card);
       if (label) { label.textContent = o ? o[0] : ""; }
       if (card.tagName === "BUTTON") { card.disabled = !!o; }
@@ -435,11 +435,6 @@
         if (turn) { turn.append(" ", el("span", "pend", "→ " + current + " ▶")); }
       }
       if (over && endTurn) { endTurn.hidden = true; }
-    }
-
-    function formFor(type) {
-      var input = $("form[data-live] input[name=type][value=" + type + "]", region);
-      return input ? input.form : null;
     }
 
     function markCard(code, player) {

@@ -61,8 +61,6 @@ def _cache_static(response):
         response.headers["Cache-Control"] = IMMUTABLE if fresh else "no-cache"
         if fresh:
             response.headers.pop("Expires", None)
-            # A response every phone may keep for a year carries nobody's session.
-            response.headers.pop("Set-Cookie", None)
         # send_file streams the file, which Flask-Compress (its hook runs after this one)
         # would compress only with its streaming choice of algorithms. Our static files are
         # small: read them, so they are compressed like any answer (br or gzip).

@@ -114,7 +114,7 @@ def append(public_id: str, hand_id: int):
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
     event = liveview.event_from(form)
-    shown = liveview.shown_cards(state, live.hand)
+    shown = liveview.shown_cards(live.hand)
     refused = next((c for c in event.get("cards", []) if c in shown), None)
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=refused))

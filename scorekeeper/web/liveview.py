@@ -6,6 +6,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 
 from ..engine.cards import MONTHS
+from ..engine.errors import EngineError
 from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
 from . import cardview, present, service, terms, threats
@@ -80,44 +81,49 @@ def _players_view(st: dict, classes: dict[str, str]) -> list[dict]:
     return out
 
 
-def shown_cards(state: service.TableState, hand) -> dict[str, str]:
+def shown_cards(hand) -> dict[str, str]:
     """Cards the forced sitters showed at the start of this hand → the sitter who showed them."""
     shown = (hand.seating or {}).get("shown") or {}
     return {code: sitter for sitter, entry in shown.items() for code in (entry or {}).get("cards", [])}
 
 
-def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
-    """The players made to sit out this hand (광팔기): they showed cards and are paid for them."""
+def _seats(state: service.TableState, hand):
+    """The hand's gwangpalli seating (who plays, who was made to sit out), or None."""
     from ..engine import gwangpalli
 
     choices = (hand.seating or {}).get("choices")
     if not (state.config.gwangpalli and choices and state.live):
-        return ()
+        return None
     try:
-        return gwangpalli.choose(state.config.players, state.live.setup["dealer"], choices).forced
-    except Exception:  # a refused seating is reported by the series, not here
-        return ()
+        return gwangpalli.choose(state.config.players, state.live.setup["dealer"], choices)
+    except EngineError:  # a refused seating is reported by the series, not here
+        return None
+
+
+def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
+    """The players made to sit out this hand (광팔기): they showed cards and are paid for them."""
+    seats = _seats(state, hand)
+    return seats.forced if seats else ()
 
 
 def sitter_claims(state: service.TableState, hand) -> list:
     """광팔기: what each forced sitter is owed for the cards shown (RULES.md §8 pays it at once)."""
     from ..engine import gwangpalli
 
-    seating = hand.seating or {}
-    if not (state.config.gwangpalli and seating.get("choices") and seating.get("shown")):
+    seats, shown = _seats(state, hand), (hand.seating or {}).get("shown")
+    if seats is None or not shown:
         return []
     try:
-        seats = gwangpalli.choose(state.config.players, state.live.setup["dealer"], seating["choices"])
-        return [c for c in gwangpalli.claims(seating["shown"], seats, len(state.config.players),
-                                             state.config.rules) if c.points]
-    except Exception:  # a refused seating is reported by the series, not here
+        claims = gwangpalli.claims(shown, seats, len(state.config.players), state.config.rules)
+    except EngineError:
         return []
+    return [c for c in claims if c.points]
 
 
 def owners_map(owners: dict[str, str], shown: dict[str, str], classes: dict[str, str]) -> dict[str, list]:
-    """What the picker marks on each card: [owner, colour class, initial] (+ "shown" for a sitter's)."""
-    out = {code: [o, classes.get(o, ""), cardview.initial(o)] for code, o in owners.items()}
-    out |= {code: [o, classes.get(o, ""), cardview.initial(o), "shown"] for code, o in shown.items() if code not in out}
+    """What the picker marks on each card: [owner, colour class] (+ "shown" for a sitter's card)."""
+    out = {code: [o, classes.get(o, "")] for code, o in owners.items()}
+    out |= {code: [o, classes.get(o, ""), "shown"] for code, o in shown.items() if code not in out}
     return out
 
 
@@ -126,7 +132,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     current = st["turn"]["player"] if st["turn"] else None
     s = live.state
     eligible = bool(current and not st["must_decide"] and not st["must_answer"] and s.eligible(current))
-    shown = shown_cards(state, hand)
+    shown = shown_cards(hand)
     owners = s.captured()
     return dict(st=st, players_view=_players_view(st, classes), owners=owners, shown=shown,
                 owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,

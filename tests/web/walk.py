@@ -45,12 +45,14 @@ class Scene:
     live_hand: int | None
 
     @classmethod
-    def make(cls, make_table, live: bool = True) -> "Scene":
-        t = make_table()
-        summary = t.add_summary(STOP_A)
+    def make(cls, make_table, live: bool = True, gwangpalli: bool = False) -> "Scene":
+        """``gwangpalli``: four at the table, D made to sit out, showing 1g (a hand with a sitter)."""
+        t = make_table(players=("A", "B", "C", "D")) if gwangpalli else make_table()
+        summary = t.add_summary(STOP_A, **({"choices": {"B": "play", "C": "play"}} if gwangpalli else {}))
         hand = None
         if live:
-            hand = t.start_live()
+            seating = {"choices": {"B": "play", "C": "play"}, "shown": {"D": {"cards": ["1g"]}}} if gwangpalli else {}
+            hand = t.start_live(**seating)
             t.append(hand, [ONE_EVENT])
         return cls(t, summary, hand)
 
