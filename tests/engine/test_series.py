@@ -440,3 +440,16 @@ def test_without_the_hand_module_logs_are_refused_with_a_code(monkeypatch):
     out = replay_document({"setup": {"players": ["A", "B"]}, "events": []})
     assert out["errors"][0]["code"] == "hand_log_unavailable"
     assert series("ABC", [stop("B")]).balances["B"] == 6  # summaries need no hand module
+
+
+@pytest.mark.parametrize("note", [5, 1.5, True, [], {}], ids=["int", "float", "bool", "list", "object"])
+def test_a_series_note_is_text(note):
+    """The OpenAPI document says a table's note is a string (or null): anything else is refused, not stored."""
+    with pytest.raises(EngineError) as err:
+        config_from({"players": ["A", "B"], "note": note})
+    assert err.value.errors[0]["code"] == "bad_value" and err.value.errors[0]["path"] == "note"
+
+
+@pytest.mark.parametrize("note", [None, "", "Saturday at Mina's"])
+def test_a_series_note_may_be_text_or_null(note):
+    assert config_from({"players": ["A", "B"], "note": note}).players == ("A", "B")
