@@ -72,7 +72,7 @@ class Rules:
     go_bonus: str = option("plus_two_kept", "고 가산점", "Go bonus", "go", choices=GO_BONUS)
     go_doubling: str = option("double_per_go", "3고부터 배수", "Doubling from the third go", "go", choices=GO_DOUBLING)
     reverse_go: int = option(0, "역고 배수 (0은 없음)",
-                             "Reverse go (역고): a winner who said go after an opponent's go gets this factor "
+                             "Reverse go (yeok-go): a winner who said go after an opponent's go gets this factor "
                              "instead of the go doubling (0: off)", "go", lo=0, hi=16)
     point_multiplier: int = option(1, "점수 곱하기", "Point multiplier (score + go bonus)", "go", lo=1, hi=100)
     # -- doubles (RULES.md §5) --

@@ -99,6 +99,8 @@ def config_from(doc: Any) -> SeriesConfig:
     unknown = sorted(set(doc) - SERIES_FIELDS)
     if unknown:
         raise EngineError("bad_series", f"Unknown field {unknown[0]!r} in the series.", unknown[0])
+    if not isinstance(doc.get("note"), str | None):
+        raise EngineError("bad_value", "note is a line of text (or null).", "note")
     players = _players(doc.get("players"))
     rules, rules_doc = _rules(doc.get("rules"))
     if len(players) == MAX_PLAYERS and not sum(rules.bonus_count(b) for b in BONUS_CARDS):

@@ -7,7 +7,6 @@ So the warning follows the table's rules exactly, pi-bak escapes included.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..engine.errors import EngineError
@@ -25,7 +24,7 @@ def if_stopped_now(state: HandState) -> dict[str, Any]:
     if state.over or scores[leader].toward_target <= 0:
         return out
     try:
-        result = replace(state, outcome=Outcome("stop", (leader,)), must_decide=None).result()
+        result = state.but(outcome=Outcome("stop", (leader,)), must_decide=None).result()
     except EngineError:
         return out
     if not result or not result.get("ok", True):
