@@ -11,7 +11,7 @@ the bridge ``5a`` where the rules allow).
 """
 from __future__ import annotations
 
-from functools import lru_cache, reduce
+from functools import reduce
 from itertools import combinations as subsets, repeat
 from operator import or_
 from typing import Callable, Iterable, NamedTuple
@@ -58,14 +58,22 @@ def codes_of(mask: int) -> list[str]:
     return list(_codes_of(mask))
 
 
-@lru_cache(maxsize=8192)  # score lines show the same sets of cards again and again
+def _byte_codes(shift: int) -> tuple[tuple[str, ...], ...]:
+    """For each value of the mask's byte at ``shift``, the codes of its bits, in order."""
+    return tuple(tuple(_CODE_OF_BIT[1 << (shift + i)] for i in range(8) if value >> i & 1) for value in range(256))
+
+
+# The codes of a mask, a byte at a time: six lookups whatever the cards (48 bits).
+_BYTE_CODES = tuple((shift, _byte_codes(shift)) for shift in range(0, len(DECK), 8))
+
+
 def _codes_of(mask: int) -> tuple[str, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CODE_OF_BIT[low])
-        mask ^= low
-    return tuple(out)
+    out: tuple[str, ...] = ()
+    for shift, table in _BYTE_CODES:
+        byte = mask >> shift & 255
+        if byte:
+            out += table[byte]
+    return out
 
 
 def _kind_mask(test) -> int:
