@@ -228,12 +228,16 @@ def _months(c: _Checker, doc: dict, key: str, players) -> dict[str, tuple[int, .
 
 def _check_months(c: _Checker, shakes, bombs, captures, rules: Rules) -> None:
     """Shakes and bombs: each month held by one player; a bomb's month captured whole."""
+    if not shakes and not bombs:
+        return
     owner: dict[int, str] = {}
     for key, table in (("shakes", shakes), ("bombs", bombs)):
         for p, months in table.items():
             for m in months:
                 if owner.setdefault(m, p) != p:
                     c.add("shake_twice", f"Month {m} is shown by both {owner[m]} and {p}.", f"{key}.{p}")
+    if not bombs:
+        return
     # A flexible cup or bridge may since have left the bomber's pile as double junk (RULES.md §11.5).
     flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible)) if on}
     for p, months in bombs.items():
@@ -344,7 +348,9 @@ def _showdown(c: _Checker, doc: dict, players, outcome: Outcome | None) -> Showd
 
 
 def _fixed(c: _Checker, doc: dict, players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
-    spec = doc.get("fixed") or []
+    spec = doc.get("fixed")
+    if not spec:
+        return ()
     if not isinstance(spec, list):
         c.add("bad_value", "fixed lists {kind, player} payments.", "fixed")
         return ()
@@ -380,8 +386,10 @@ def _extras(c: _Checker, doc: dict, players, rules: Rules) -> dict:
         c.add("rule_off", "The table's rules play no missions.", "mission")
     else:
         out["mission"] = mission
-    weol = doc.get("weol_yak") or []
-    if not isinstance(weol, list):
+    weol = doc.get("weol_yak") or ()
+    if not weol:
+        out["weol_yak"] = ()
+    elif not isinstance(weol, list):
         c.add("bad_value", "weol_yak lists players.", "weol_yak")
     elif weol and not rules.weol_yak:
         c.add("rule_off", "The table's rules play no weol-yak.", "weol_yak")

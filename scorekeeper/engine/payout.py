@@ -371,8 +371,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     for won in eligible:
         choice = _Choice(won, {}, {})
         for loser, ways in loser_ways.items():
-            options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost) for lost in ways]
-            (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
+            if len(ways) == 1:  # the common case: nothing for the loser to choose
+                lost = ways[0]
+                owed = amount(Loss(facts, rules, winner, won, loser, lost, lifted), units)
+            else:
+                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost)
+                           for lost in ways]
+                (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
         if best is None or (choice.total, won.points) > (best.total, best.won.points):
             best = choice
