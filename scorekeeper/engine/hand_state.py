@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import ANIMAL, BONUS, BONUS_CARDS, BRIGHT, CARDS, JUNK, RIBBON
+from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
 from .errors import EngineError
 from .rules import DEFAULT_PRESET, Rules, rules_from
-from .scoring import BIT, Score, best_score_of_mask, codes_of, mask_of
+from .scoring import BIT, Score, best_score_of_mask, codes_of
 
 # RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}
@@ -43,8 +43,8 @@ class Record:
     caches of values derived from the fields (dropped by ``but`` where they could go stale).
     """
 
-    __slots__ = ("__dict__",)
     FIELDS: ClassVar[tuple[str, ...]] = ()
+    DEFAULTS: ClassVar[dict[str, Any]] = {}  # of the fields that may be left out
     CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -52,8 +52,6 @@ class Record:
         values.update(kwargs)
         d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
         object.__setattr__(self, "__dict__", d)
-
-    DEFAULTS: ClassVar[dict[str, Any]] = {}
 
     def but(self, **changes: Any):
         """A copy with ``changes``: the only way to 'change' a record."""
@@ -68,7 +66,8 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: use but({name}=...)")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def _values(self) -> tuple:
         d = self.__dict__

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import reduce
 from itertools import combinations as subsets, repeat
 from operator import or_
-from typing import Callable, Iterable, NamedTuple
+from typing import Iterable, NamedTuple
 
 from .cards import (
     ANIMAL, BONUS, BONUS_CARDS, BRIDGE, BRIGHT, CHEONG_DAN, CHO_DAN, CUP, DECK, DOUBLE_JUNK, GODORI,
