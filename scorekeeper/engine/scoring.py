@@ -85,6 +85,7 @@ ANIMALS = _kind_mask(lambda c: c.kind == ANIMAL)
 RIBBONS = _kind_mask(lambda c: c.kind == RIBBON)
 SINGLE_JUNK = _kind_mask(lambda c: c.kind == JUNK and c.junk == 1)
 DOUBLE_JUNK_CARDS = _kind_mask(lambda c: c.kind == JUNK and c.junk == 2)
+JUNK_CARDS = SINGLE_JUNK | DOUBLE_JUNK_CARDS
 BIRDS = mask_of(GODORI)
 SETS = {name: _kind_mask(lambda c, n=name: c.ribbon_set == n) for name in (HONG_DAN, CHEONG_DAN, CHO_DAN)}
 SET_MASKS = tuple(SETS.items())
@@ -190,9 +191,10 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
 
 def pile_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules, extra_junk: int = 0) -> Pile:
     """The pile of the deck cards in ``mask`` and the bonus cards ``bonus``, nothing counted as junk."""
-    junk = mask & (SINGLE_JUNK | DOUBLE_JUNK_CARDS)
-    value = (extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
-             + sum(_BONUS_VALUE[c] for c in bonus))
+    junk = mask & JUNK_CARDS
+    value = extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
+    if bonus:
+        value += sum(_BONUS_VALUE[c] for c in bonus)
     ribbons = mask & RIBBONS
     if not rules.rain_ribbon_counts and mask & B_RAIN_RIBBON:
         # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
