@@ -183,8 +183,14 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
     """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
     rules = rules or Rules()
     codes = tuple(codes)
-    mask = mask_of(codes)
-    bonus = tuple(c for c in codes if c in _BONUS_VALUE) if len(codes) != mask.bit_count() else ()
+    # Adding the bits is quicker than OR-ing them, and the same when no card repeats: a sum of k
+    # powers of two has k bits set exactly when they are distinct (a repeat carries). A bonus card
+    # adds nothing, so any bonus card or repeat takes the careful way.
+    mask = sum(map(BIT.get, codes, repeat(0)))
+    bonus = ()
+    if len(codes) != mask.bit_count():
+        mask = mask_of(codes)
+        bonus = tuple(c for c in codes if c in _BONUS_VALUE)
     base = pile_of_mask(mask, bonus, rules, extra_junk)
     return counted_as_junk(base, mask_of(as_junk), rules) if as_junk else base
 
