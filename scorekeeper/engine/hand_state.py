@@ -192,15 +192,13 @@ class PlayerState(Record):
     @property
     def captures(self) -> tuple[str, ...]:
         """Every card held, by month and kind; a bonus card may repeat."""
-        d = self.__dict__
-        out = d.get("_captures")
-        if out is None:
-            out = d["_captures"] = (*codes_of(d["mask"]), *d["bonus"])
+        out = self.__dict__.get("_captures")
+        if out is None:  # derived once, kept with the record (a cache, not a field)
+            out = self.__dict__["_captures"] = (*codes_of(self.mask), *self.bonus)
         return out
 
     def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
-        d = self.__dict__
-        mask, bonus = d["mask"], d["bonus"]
+        mask, bonus = self.mask, self.bonus
         for code in removed:
             bit = BIT.get(code)
             if bit is None:
@@ -219,12 +217,11 @@ class PlayerState(Record):
 
     def score(self, rules: Rules) -> Score:
         """The live score (the best counting of the cup), remembered with the pile."""
-        d = self.__dict__
-        hit = d.get("_score")
+        hit = self.__dict__.get("_score")
         if hit is not None and hit[0] is rules:
             return hit[1]
-        best = best_score_of_mask(d["mask"], d["bonus"], rules)
-        d["_score"] = (rules, best)
+        best = best_score_of_mask(self.mask, self.bonus, rules)
+        self.__dict__["_score"] = (rules, best)  # a cache, not a field: equality ignores it
         return best
 
     def grouped(self) -> dict[str, list[str]]:
@@ -333,8 +330,8 @@ class HandState(Record):
     def held(self) -> int:
         """The mask of every deck card captured so far."""
         out = 0
-        for p in self.__dict__["players"]:
-            out |= p.__dict__["mask"]
+        for p in self.players:
+            out |= p.mask
         return out
 
     def opponents(self, name: str) -> tuple[str, ...]:
@@ -343,17 +340,15 @@ class HandState(Record):
     @property
     def current(self) -> str | None:
         """Whose turn it is; None once the hand is over."""
-        d = self.__dict__
-        if d["outcome"] is not None:
+        if self.outcome is not None:
             return None
-        order = d["setup"].order
-        return order[d["turn"] % len(order)]
+        order = self.setup.order
+        return order[self.turn % len(order)]
 
     @property
     def round(self) -> int:
         """The current player's turn number, from 1."""
-        d = self.__dict__
-        return d["turn"] // len(d["players"]) + 1
+        return self.turn // len(self.players) + 1
 
     def on_first_turn(self, name: str) -> bool:
         return self.current == name and self.round == 1
@@ -385,7 +380,7 @@ class HandState(Record):
     @property
     def must_answer(self) -> str | None:
         """Who must answer a showdown offer now (the offerer's right first)."""
-        sd = self.__dict__["showdown"]
+        sd = self.showdown
         if sd is None or sd.refused_by is not None or self.over:
             return None
         i = self.order.index(sd.offered_by)
