@@ -232,7 +232,7 @@ def check_option(name: str, value: Any) -> Any:
 
 def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = None) -> Rules:
     """The preset with ``overrides`` applied, each checked."""
-    if not overrides and preset in PRESETS:
+    if not overrides and isinstance(preset, str) and preset in PRESETS:
         return PRESETS[preset]  # the common case: a preset as it is
     if not isinstance(preset, str):
         find_preset(repr(preset))  # raises the coded error
