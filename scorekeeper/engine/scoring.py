@@ -321,6 +321,11 @@ def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[
     return _ways(pile(codes, rules, extra_junk), rules)
 
 
+def ways_of_mask(mask: int, rules: Rules, extra_junk: int = 0) -> list[Score]:
+    """``all_scores`` of a pile of deck cards given as a mask (no bonus card)."""
+    return _ways(pile_of_mask(mask, (), rules, extra_junk), rules)
+
+
 def _ways(base: Pile, rules: Rules) -> list[Score]:
     flex = flexible_cards(base.mask, rules)
     if not flex:
@@ -331,10 +336,11 @@ def _ways(base: Pile, rules: Rules) -> list[Score]:
 
 def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:
     """The way of counting that gives the most toward the target, then the most points."""
-    return _best(all_scores(codes, rules, extra_junk))
+    return best_of(all_scores(codes, rules, extra_junk))
 
 
-def _best(ways: list[Score]) -> Score:
+def best_of(ways: list[Score]) -> Score:
+    """The way of counting with the most toward the target, then the most points."""
     return ways[0] if len(ways) == 1 else max(ways, key=lambda s: (s.toward_target, s.points))
 
 
@@ -351,6 +357,6 @@ def best_score_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules) -> Score
         return hit[1]
     if len(_BEST_OF_MASK) >= 65536:
         _BEST_OF_MASK.clear()  # bounded; the piles of the hands being played come back at once
-    best = _best(_ways(pile_of_mask(mask, bonus, rules), rules))
+    best = best_of(_ways(pile_of_mask(mask, bonus, rules), rules))
     _BEST_OF_MASK[key] = (rules, best)
     return best
