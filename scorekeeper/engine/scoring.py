@@ -298,6 +298,8 @@ def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, 
 
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
+    if _holds_nothing(p, rules):  # four piles in ten: no unit need look
+        return Score(0, 0, (), p, NO_CATEGORIES)
     lines = []
     for unit, category, counts in _combinations(rules.vip, rules.palssari):
         hit = unit(p, rules)
@@ -314,6 +316,14 @@ def score(p: Pile, rules: Rules) -> Score:
 
 
 NO_CATEGORIES: frozenset[str] = frozenset()
+
+
+def _holds_nothing(p: Pile, rules: Rules) -> bool:
+    """Too few of every kind for any combination: under 3 brights, 5 animals, 2 birds (bidori
+    needs two and the swallow), 3 ribbons (a set), 10 junk, and neither VIP nor palssari played."""
+    return (p.junk_value < 10 and p.brights.bit_count() < 3 and p.animals.bit_count() < 5
+            and p.ribbons.bit_count() < 3 and (p.animals & BIRDS).bit_count() < 2
+            and not rules.vip and not rules.palssari)
 
 
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
