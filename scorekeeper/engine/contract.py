@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from itertools import repeat
 from typing import Any
 
 from .cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
@@ -20,6 +21,7 @@ from .errors import EngineError
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, HandFacts, Outcome, OutcomeType, Showdown
 from .payout import Settlement, money, settle
 from .rules import DEFAULT_PRESET, Rules, rules_from
+from .scoring import BIT
 
 try:  # a dependency; the engine still works on the standard library alone
     import orjson as _orjson
@@ -98,20 +100,24 @@ def _player(c: _Checker, value: Any, players: tuple[str, ...], path: str) -> str
     return value
 
 
-def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[str, ...]]:
+def _captures(c: _Checker, doc: dict, players, rules: Rules,
+              masks: dict[str, int]) -> dict[str, tuple[str, ...]]:
+    """Each player's captures, checked; ``masks`` gets the deck mask of those without bonus cards."""
     out: dict[str, tuple[str, ...]] = {}
-    taken: set[str] = set()  # the deck cards of the players so far
+    taken = 0  # the deck cards of the players so far, as a mask
     bonus_seen: Counter | None = None
     for p, cards in _per_player(c, doc, "captures", players).items():
         if not isinstance(cards, list):
             c.add("bad_value", "captures must list card codes.", f"captures.{p}")
             continue
-        if _plain_and_new(cards, taken):  # the common case, checked in one go
-            taken.update(cards)
+        mask = _plain_mask(cards)
+        if mask is not None and not mask & taken:  # the common case, checked in one go
+            taken |= mask
+            masks[p] = mask
             out[p] = tuple(cards)
             continue
         # The slow path names each problem, and who already holds a card taken twice.
-        seen = {code: q for q, held in out.items() for code in held if code in taken}
+        seen = {code: q for q, held in out.items() for code in held if code in BIT}
         kept = []
         bonus_seen = bonus_seen if bonus_seen is not None else Counter()
         for i, code in enumerate(cards):
@@ -130,22 +136,22 @@ def _captures(c: _Checker, doc: dict, players, rules: Rules) -> dict[str, tuple[
                 c.add("card_twice", f"{code} is captured twice ({seen[code]} and {p}).", path)
             else:
                 seen[code] = p
-                taken.add(code)
+                taken |= BIT[code]
                 kept.append(code)
         out[p] = tuple(kept)
     return out
 
 
-_PLAIN_CODES = frozenset(code for code in CARDS if code not in BONUS_CARDS)
+def _plain_mask(cards: list) -> int | None:
+    """The mask of ``cards`` when they are distinct deck cards (no bonus card), else None.
 
-
-def _plain_and_new(cards: list, taken: set[str]) -> bool:
-    """True when ``cards`` are distinct deck cards (no bonus card) that no one else took."""
+    Adding the cards' bits gives as many set bits as cards exactly when every card is a deck
+    card (an unknown or bonus code adds nothing) and none repeats (a repeat carries)."""
     try:
-        held = set(cards)
+        mask = sum(map(BIT.get, cards, repeat(0)))
     except TypeError:  # an unhashable item: the slow path names it
-        return False
-    return len(held) == len(cards) and held <= _PLAIN_CODES and taken.isdisjoint(held)
+        return None
+    return mask if mask.bit_count() == len(cards) else None
 
 
 def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, int]:
@@ -228,12 +234,16 @@ def _months(c: _Checker, doc: dict, key: str, players) -> dict[str, tuple[int, .
 
 def _check_months(c: _Checker, shakes, bombs, captures, rules: Rules) -> None:
     """Shakes and bombs: each month held by one player; a bomb's month captured whole."""
+    if not shakes and not bombs:
+        return
     owner: dict[int, str] = {}
     for key, table in (("shakes", shakes), ("bombs", bombs)):
         for p, months in table.items():
             for m in months:
                 if owner.setdefault(m, p) != p:
                     c.add("shake_twice", f"Month {m} is shown by both {owner[m]} and {p}.", f"{key}.{p}")
+    if not bombs:
+        return
     # A flexible cup or bridge may since have left the bomber's pile as double junk (RULES.md §11.5).
     flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible)) if on}
     for p, months in bombs.items():
@@ -344,7 +354,9 @@ def _showdown(c: _Checker, doc: dict, players, outcome: Outcome | None) -> Showd
 
 
 def _fixed(c: _Checker, doc: dict, players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
-    spec = doc.get("fixed") or []
+    spec = doc.get("fixed")
+    if not spec:
+        return ()
     if not isinstance(spec, list):
         c.add("bad_value", "fixed lists {kind, player} payments.", "fixed")
         return ()
@@ -380,8 +392,10 @@ def _extras(c: _Checker, doc: dict, players, rules: Rules) -> dict:
         c.add("rule_off", "The table's rules play no missions.", "mission")
     else:
         out["mission"] = mission
-    weol = doc.get("weol_yak") or []
-    if not isinstance(weol, list):
+    weol = doc.get("weol_yak") or ()
+    if not weol:
+        out["weol_yak"] = ()
+    elif not isinstance(weol, list):
         c.add("bad_value", "weol_yak lists players.", "weol_yak")
     elif weol and not rules.weol_yak:
         c.add("rule_off", "The table's rules play no weol-yak.", "weol_yak")
@@ -408,7 +422,8 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     players = c.guard(_players, doc)
     if rules is None or players is None:
         raise EngineError.many(c.errors)
-    captures = _captures(c, doc, players, rules)
+    masks: dict[str, int] = {}
+    captures = _captures(c, doc, players, rules, masks)
     junk = _junk(c, doc, players, captures, rules)
     gos = _gos(c, doc, players)
     last_go_scores = _last_go_scores(c, doc, players, gos)
@@ -421,6 +436,7 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
         fixed=_fixed(c, doc, players, rules, outcome),
         score_at_last_go=last_go_scores,
         reverse_go=_reverse_go(c, doc, players, gos, rules),
+        masks=masks,
         **_extras(c, doc, players, rules),
     )
     if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \

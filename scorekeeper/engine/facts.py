@@ -86,6 +86,7 @@ class HandFacts(NamedTuple):
     dealer: str | None = None
     score_at_last_go: Mapping[str, int] = NOTHING  # where known: a live hand
     reverse_go: tuple[str, ...] = ()  # players who said a go after an opponent's go (역고)
+    masks: Mapping[str, int] = NOTHING  # the deck mask of captures without bonus cards, when known
 
     def opponents(self, player: str) -> tuple[str, ...]:
         return tuple(p for p in self.players if p != player)

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import ANIMAL, BONUS, BONUS_CARDS, BRIGHT, CARDS, JUNK, RIBBON
+from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
 from .errors import EngineError
 from .rules import DEFAULT_PRESET, Rules, rules_from
-from .scoring import BIT, Score, best_score_of_mask, codes_of, mask_of
+from .scoring import BIT, Score, best_score_of_mask, codes_of
 
 # RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}
@@ -43,8 +43,8 @@ class Record:
     caches of values derived from the fields (dropped by ``but`` where they could go stale).
     """
 
-    __slots__ = ("__dict__",)
     FIELDS: ClassVar[tuple[str, ...]] = ()
+    DEFAULTS: ClassVar[dict[str, Any]] = {}  # of the fields that may be left out
     CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -52,8 +52,6 @@ class Record:
         values.update(kwargs)
         d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
         object.__setattr__(self, "__dict__", d)
-
-    DEFAULTS: ClassVar[dict[str, Any]] = {}
 
     def but(self, **changes: Any):
         """A copy with ``changes``: the only way to 'change' a record."""
@@ -68,7 +66,8 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: use but({name}=...)")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def _values(self) -> tuple:
         d = self.__dict__
@@ -193,15 +192,13 @@ class PlayerState(Record):
     @property
     def captures(self) -> tuple[str, ...]:
         """Every card held, by month and kind; a bonus card may repeat."""
-        d = self.__dict__
-        out = d.get("_captures")
-        if out is None:
-            out = d["_captures"] = (*codes_of(d["mask"]), *d["bonus"])
+        out = self.__dict__.get("_captures")
+        if out is None:  # derived once, kept with the record (a cache, not a field)
+            out = self.__dict__["_captures"] = (*codes_of(self.mask), *self.bonus)
         return out
 
     def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
-        d = self.__dict__
-        mask, bonus = d["mask"], d["bonus"]
+        mask, bonus = self.mask, self.bonus
         for code in removed:
             bit = BIT.get(code)
             if bit is None:
@@ -220,12 +217,11 @@ class PlayerState(Record):
 
     def score(self, rules: Rules) -> Score:
         """The live score (the best counting of the cup), remembered with the pile."""
-        d = self.__dict__
-        hit = d.get("_score")
+        hit = self.__dict__.get("_score")
         if hit is not None and hit[0] is rules:
             return hit[1]
-        best = best_score_of_mask(d["mask"], d["bonus"], rules)
-        d["_score"] = (rules, best)
+        best = best_score_of_mask(self.mask, self.bonus, rules)
+        self.__dict__["_score"] = (rules, best)  # a cache, not a field: equality ignores it
         return best
 
     def grouped(self) -> dict[str, list[str]]:
@@ -334,8 +330,8 @@ class HandState(Record):
     def held(self) -> int:
         """The mask of every deck card captured so far."""
         out = 0
-        for p in self.__dict__["players"]:
-            out |= p.__dict__["mask"]
+        for p in self.players:
+            out |= p.mask
         return out
 
     def opponents(self, name: str) -> tuple[str, ...]:
@@ -344,17 +340,15 @@ class HandState(Record):
     @property
     def current(self) -> str | None:
         """Whose turn it is; None once the hand is over."""
-        d = self.__dict__
-        if d["outcome"] is not None:
+        if self.outcome is not None:
             return None
-        order = d["setup"].order
-        return order[d["turn"] % len(order)]
+        order = self.setup.order
+        return order[self.turn % len(order)]
 
     @property
     def round(self) -> int:
         """The current player's turn number, from 1."""
-        d = self.__dict__
-        return d["turn"] // len(d["players"]) + 1
+        return self.turn // len(self.players) + 1
 
     def on_first_turn(self, name: str) -> bool:
         return self.current == name and self.round == 1
@@ -386,7 +380,7 @@ class HandState(Record):
     @property
     def must_answer(self) -> str | None:
         """Who must answer a showdown offer now (the offerer's right first)."""
-        sd = self.__dict__["showdown"]
+        sd = self.showdown
         if sd is None or sd.refused_by is not None or self.over:
             return None
         i = self.order.index(sd.offered_by)

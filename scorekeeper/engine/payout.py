@@ -13,7 +13,7 @@ from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
 from .errors import EngineError
 from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .rules import Rules
-from .scoring import Score, all_scores, best_score
+from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 
 STEP_LABELS: dict[str, str] = {
     "base": "점수 score",
@@ -333,6 +333,9 @@ class _Choice(NamedTuple):
 
 
 def _ways(facts: HandFacts, rules: Rules, player: str) -> list[Score]:
+    mask = facts.masks.get(player)
+    if mask is not None:  # the contract already has the pile as a mask
+        return ways_of_mask(mask, rules, facts.junk.get(player, 0))
     return all_scores(facts.captures.get(player, ()), rules, facts.junk.get(player, 0))
 
 
@@ -371,8 +374,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     for won in eligible:
         choice = _Choice(won, {}, {})
         for loser, ways in loser_ways.items():
-            options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost) for lost in ways]
-            (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
+            if len(ways) == 1:  # the common case: nothing for the loser to choose
+                lost = ways[0]
+                owed = amount(Loss(facts, rules, winner, won, loser, lost, lifted), units)
+            else:
+                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost)
+                           for lost in ways]
+                (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
         if best is None or (choice.total, won.points) > (best.total, best.won.points):
             best = choice
@@ -493,7 +501,7 @@ def settle(facts: HandFacts, rules: Rules) -> Settlement:
         payments, notes = _instant(facts, rules)
     for p in facts.players:
         if p not in scores:
-            scores[p] = best_score(facts.captures.get(p, ()), rules, facts.junk.get(p, 0))
+            scores[p] = best_of(_ways(facts, rules, p))
     for f in facts.fixed:
         payments += fixed_from_each(facts, f.player, f.kind, getattr(rules, f.kind))
     ordered = {p: scores[p] for p in facts.players}

@@ -102,7 +102,7 @@ class Rules:
     # -- fixed payments (RULES.md §6.4), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
     three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)
-    chongtong_zero_still_wins: bool = option(False, "총통 0점이어도 총통으로 끝남",
+    chongtong_zero_still_wins: bool = option(False, "총통이 0점이어도 총통으로 판이 끝남",
                                              "A chongtong worth 0 still ends the hand (0 is not off)", "fixed")
     first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
     first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)

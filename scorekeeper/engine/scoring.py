@@ -1,9 +1,9 @@
 """족보 Scores: a player's captured cards → score lines (RULES.md §3).
 
-``score`` reads a ``Pile`` (the captures counted one way, as bit masks) and the
-rules, and answers every combination it holds as a line; ``all_scores`` and
-``best_score`` try every way of counting the flexible cards (the cup ``9a``, and
-the bridge ``5a`` where the rules allow).
+Each combination is one small function in ``COMBINATIONS``: it reads a ``Pile``
+(the captures counted one way) and the rules, and answers the line it scores or
+``None``. ``score`` runs them all; ``best_score`` tries every way of counting the
+flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 
 >>> s = score(pile(["1g", "3g", "8g", "2a", "4a", "8a"]), Rules())
 >>> s.points, [line.id for line in s.lines]
@@ -58,14 +58,22 @@ def codes_of(mask: int) -> list[str]:
     return list(_codes_of(mask))
 
 
-@lru_cache(maxsize=8192)  # score lines show the same sets of cards again and again
+def _byte_codes(shift: int) -> tuple[tuple[str, ...], ...]:
+    """For each value of the mask's byte at ``shift``, the codes of its bits, in order."""
+    return tuple(tuple(_CODE_OF_BIT[1 << (shift + i)] for i in range(8) if value >> i & 1) for value in range(256))
+
+
+# The codes of a mask, a byte at a time: six lookups whatever the cards (48 bits).
+_BYTE_CODES = tuple((shift, _byte_codes(shift)) for shift in range(0, len(DECK), 8))
+
+
 def _codes_of(mask: int) -> tuple[str, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CODE_OF_BIT[low])
-        mask ^= low
-    return tuple(out)
+    out: tuple[str, ...] = ()
+    for shift, table in _BYTE_CODES:
+        byte = mask >> shift & 255
+        if byte:
+            out += table[byte]
+    return out
 
 
 def _kind_mask(test) -> int:
@@ -77,9 +85,9 @@ ANIMALS = _kind_mask(lambda c: c.kind == ANIMAL)
 RIBBONS = _kind_mask(lambda c: c.kind == RIBBON)
 SINGLE_JUNK = _kind_mask(lambda c: c.kind == JUNK and c.junk == 1)
 DOUBLE_JUNK_CARDS = _kind_mask(lambda c: c.kind == JUNK and c.junk == 2)
+JUNK_CARDS = SINGLE_JUNK | DOUBLE_JUNK_CARDS
 BIRDS = mask_of(GODORI)
 SETS = {name: _kind_mask(lambda c, n=name: c.ribbon_set == n) for name in (HONG_DAN, CHEONG_DAN, CHO_DAN)}
-SET_MASKS = tuple(SETS.items())
 VIP_CARDS = mask_of((CUP, *DOUBLE_JUNK))
 PALSSARI = _kind_mask(lambda c: c.month in (4, 7))
 B_CUP, B_BRIDGE, B_RAIN_BRIGHT, B_RAIN_ANIMAL, B_RAIN_RIBBON = (
@@ -174,17 +182,24 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
     """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
     rules = rules or Rules()
     codes = tuple(codes)
-    mask = mask_of(codes)
-    bonus = tuple(c for c in codes if c in _BONUS_VALUE) if len(codes) != mask.bit_count() else ()
+    # Adding the bits is quicker than OR-ing them, and the same when no card repeats: a sum of k
+    # powers of two has k bits set exactly when they are distinct (a repeat carries). A bonus card
+    # adds nothing, so any bonus card or repeat takes the careful way.
+    mask = sum(map(BIT.get, codes, repeat(0)))
+    bonus = ()
+    if len(codes) != mask.bit_count():
+        mask = mask_of(codes)
+        bonus = tuple(c for c in codes if c in _BONUS_VALUE)
     base = pile_of_mask(mask, bonus, rules, extra_junk)
     return counted_as_junk(base, mask_of(as_junk), rules) if as_junk else base
 
 
 def pile_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules, extra_junk: int = 0) -> Pile:
     """The pile of the deck cards in ``mask`` and the bonus cards ``bonus``, nothing counted as junk."""
-    junk = mask & (SINGLE_JUNK | DOUBLE_JUNK_CARDS)
-    value = (extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
-             + sum(_BONUS_VALUE[c] for c in bonus))
+    junk = mask & JUNK_CARDS
+    value = extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
+    if bonus:
+        value += sum(_BONUS_VALUE[c] for c in bonus)
     ribbons = mask & RIBBONS
     if not rules.rain_ribbon_counts and mask & B_RAIN_RIBBON:
         # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
@@ -200,52 +215,96 @@ def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
     return Pile(base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way)
 
 
-# -- the combinations (RULES.md §3), read top to bottom as the table there -------------------------
+# -- the combinations: each answers (id, points, cards mask) or None ------------------------
+
+def bright_set(p: Pile, r: Rules):
+    n = p.brights.bit_count()
+    if n == 5:
+        return "five_brights", r.five_brights, p.brights
+    if n == 4:
+        return "four_brights", r.four_brights_with_rain if p.brights & B_RAIN_BRIGHT else 4, p.brights
+    if n == 3:
+        return ("rain_three_brights" if p.brights & B_RAIN_BRIGHT else "three_brights",
+                2 if p.brights & B_RAIN_BRIGHT else 3, p.brights)
+    return None
+
+
+def animal_count(p: Pile, r: Rules):
+    n = p.animals.bit_count()
+    return ("animals", n - 4, p.animals) if n >= 5 else None
+
+
+def birds(p: Pile, r: Rules):
+    held = p.animals & BIRDS
+    n = held.bit_count()
+    if r.four_birds and p.animals & B_RAIN_ANIMAL:
+        if n == 3:
+            return "yukdori", 6, held | B_RAIN_ANIMAL
+        if n == 2:
+            return "bidori", 4, held | B_RAIN_ANIMAL
+    return ("godori", r.godori, held) if n == 3 else None
+
+
+def ribbon_count(p: Pile, r: Rules):
+    n = p.ribbons.bit_count()
+    return ("ribbons", n - 4, p.ribbons) if n >= 5 else None
+
+
+def ribbon_set(name: str) -> Callable[[Pile, Rules], tuple | None]:
+    members = SETS[name]
+
+    def unit(p: Pile, r: Rules):
+        return (name, 3, members) if p.ribbons & members == members else None
+
+    unit.__name__ = name
+    return unit
+
+
+def junk_count(p: Pile, r: Rules):
+    return ("junk", p.junk_value - 9, p.junk) if p.junk_value >= 10 else None
+
+
+def vip(p: Pile, r: Rules):
+    if r.vip and p.as_junk & B_CUP and p.mask & VIP_CARDS == VIP_CARDS:
+        return "vip", 3, VIP_CARDS
+    return None
+
+
+def palssari(p: Pile, r: Rules):
+    return ("palssari", 8, PALSSARI) if r.palssari and p.mask & PALSSARI == PALSSARI else None
+
+
+# (unit, category, counts toward the target)
+COMBINATIONS: tuple[tuple[Callable, str, bool], ...] = (
+    (bright_set, BRIGHT, True),
+    (animal_count, ANIMAL, True),
+    (birds, ANIMAL, True),
+    (ribbon_count, RIBBON, True),
+    (ribbon_set(HONG_DAN), RIBBON, True),
+    (ribbon_set(CHEONG_DAN), RIBBON, True),
+    (ribbon_set(CHO_DAN), RIBBON, True),
+    (junk_count, JUNK, True),
+    (vip, JUNK, False),
+    (palssari, BONUS, False),
+)
+
+
+@lru_cache(maxsize=4)
+def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, str, bool], ...]:
+    """The combinations the rules play (VIP and palssari only where they are on)."""
+    off = {vip: not with_vip, palssari: not with_palssari}
+    return tuple(c for c in COMBINATIONS if not off.get(c[0], False))
+
 
 def score(p: Pile, rules: Rules) -> Score:
-    """Every combination ``p`` holds under ``rules``, added up.
-
-    One straight pass over the table of RULES.md §3 (this runs for every way of counting every
-    player's pile, so it makes no call it can avoid): each combination held adds a ``Line``.
-    """
-    lines: list[Line] = []
-    add = lines.append
-    brights, animals, ribbons = p.brights, p.animals, p.ribbons
-    n = brights.bit_count()
-    if n >= 3:
-        rain = brights & B_RAIN_BRIGHT
-        if n == 5:
-            line = ("five_brights", rules.five_brights)
-        elif n == 4:
-            line = ("four_brights", rules.four_brights_with_rain if rain else 4)
-        else:
-            line = ("rain_three_brights", 2) if rain else ("three_brights", 3)
-        if line[1]:
-            add(Line(line[0], line[1], BRIGHT, brights))
-    n = animals.bit_count()
-    if n >= 5:
-        add(Line("animals", n - 4, ANIMAL, animals))
-    birds = animals & BIRDS
-    n = birds.bit_count()
-    if rules.four_birds and animals & B_RAIN_ANIMAL and n >= 2:  # the swallow as a fourth bird
-        add(Line("yukdori", 6, ANIMAL, birds | B_RAIN_ANIMAL) if n == 3 else
-            Line("bidori", 4, ANIMAL, birds | B_RAIN_ANIMAL))
-    elif n == 3 and rules.godori:
-        add(Line("godori", rules.godori, ANIMAL, birds))
-    if ribbons:
-        n = ribbons.bit_count()
-        if n >= 5:
-            add(Line("ribbons", n - 4, RIBBON, ribbons))
-        if n >= 3:
-            for name, members in SET_MASKS:
-                if ribbons & members == members:
-                    add(Line(name, 3, RIBBON, members))
-    if p.junk_value >= 10:
-        add(Line("junk", p.junk_value - 9, JUNK, p.junk, True, p.bonus))
-    if rules.vip and p.as_junk & B_CUP and p.mask & VIP_CARDS == VIP_CARDS:
-        add(Line("vip", 3, JUNK, VIP_CARDS, False))
-    if rules.palssari and p.mask & PALSSARI == PALSSARI:
-        add(Line("palssari", 8, BONUS, PALSSARI, False))
+    """Every combination ``p`` holds under ``rules``, added up."""
+    if _holds_nothing(p, rules):  # four piles in ten: no unit need look
+        return Score(0, 0, (), p, NO_CATEGORIES)
+    lines = []
+    for unit, category, counts in _combinations(rules.vip, rules.palssari):
+        hit = unit(p, rules)
+        if hit and hit[1]:
+            lines.append(Line(hit[0], hit[1], category, hit[2], counts, p.bonus if hit[0] == "junk" else ()))
     if not lines:  # most losers' piles: nothing scores
         return Score(0, 0, (), p, NO_CATEGORIES)
     total = toward = 0
@@ -259,9 +318,22 @@ def score(p: Pile, rules: Rules) -> Score:
 NO_CATEGORIES: frozenset[str] = frozenset()
 
 
+def _holds_nothing(p: Pile, rules: Rules) -> bool:
+    """Too few of every kind for any combination: under 3 brights, 5 animals, 2 birds (bidori
+    needs two and the swallow), 3 ribbons (a set), 10 junk, and neither VIP nor palssari played."""
+    return (p.junk_value < 10 and p.brights.bit_count() < 3 and p.animals.bit_count() < 5
+            and p.ribbons.bit_count() < 3 and (p.animals & BIRDS).bit_count() < 2
+            and not rules.vip and not rules.palssari)
+
+
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:
     """The score for each way of counting the flexible cards (one to four ways)."""
     return _ways(pile(codes, rules, extra_junk), rules)
+
+
+def ways_of_mask(mask: int, rules: Rules, extra_junk: int = 0) -> list[Score]:
+    """``all_scores`` of a pile of deck cards given as a mask (no bonus card)."""
+    return _ways(pile_of_mask(mask, (), rules, extra_junk), rules)
 
 
 def _ways(base: Pile, rules: Rules) -> list[Score]:
@@ -274,10 +346,11 @@ def _ways(base: Pile, rules: Rules) -> list[Score]:
 
 def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:
     """The way of counting that gives the most toward the target, then the most points."""
-    return _best(all_scores(codes, rules, extra_junk))
+    return best_of(all_scores(codes, rules, extra_junk))
 
 
-def _best(ways: list[Score]) -> Score:
+def best_of(ways: list[Score]) -> Score:
+    """The way of counting with the most toward the target, then the most points."""
     return ways[0] if len(ways) == 1 else max(ways, key=lambda s: (s.toward_target, s.points))
 
 
@@ -294,6 +367,6 @@ def best_score_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules) -> Score
         return hit[1]
     if len(_BEST_OF_MASK) >= 65536:
         _BEST_OF_MASK.clear()  # bounded; the piles of the hands being played come back at once
-    best = _best(_ways(pile_of_mask(mask, bonus, rules), rules))
+    best = best_of(_ways(pile_of_mask(mask, bonus, rules), rules))
     _BEST_OF_MASK[key] = (rules, best)
     return best

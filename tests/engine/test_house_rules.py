@@ -221,3 +221,35 @@ def test_scorekeeper_rules_lists_the_new_options():
 def test_rules_defaults_unchanged_for_existing_tables():
     assert Rules().chongtong_played and not Rules(chongtong=0).chongtong_played
     assert Rules(chongtong=0, chongtong_zero_still_wins=True).chongtong_played
+
+
+# -- every new option through a live hand and a series, per value ------------------------------------
+
+LIVE_CASES = [
+    # (option, value, events after which A stops, what B pays)
+    ("meong_bak_five", False, [{"type": "capture", "player": "A", "cards": ANIMALS_5 + HONG_DAN}], 4),
+    ("meong_bak_five", True, [{"type": "capture", "player": "A", "cards": ANIMALS_5 + HONG_DAN}], 8),
+    ("shake_bomb_once", False, [{"type": "shake", "player": "A", "month": 11},
+                                {"type": "shake", "player": "A", "month": 12},
+                                {"type": "capture", "player": "A", "cards": HONG_DAN}], 12),
+    ("shake_bomb_once", True, [{"type": "shake", "player": "A", "month": 11},
+                               {"type": "shake", "player": "A", "month": 12},
+                               {"type": "capture", "player": "A", "cards": HONG_DAN}], 6),
+    # 8 animals with godori: 4 + 5 = 9 points; meong-dda ×2, or ×4 for the eighth animal.
+    ("meong_dda_per_animal", False, [{"type": "capture", "player": "A",
+                                      "cards": ["2a", "4a", "5a", "6a", "7a", "8a", "10a", "12a"]}], 18),
+    ("meong_dda_per_animal", True, [{"type": "capture", "player": "A",
+                                     "cards": ["2a", "4a", "5a", "6a", "7a", "8a", "10a", "12a"]}], 36),
+]
+
+
+@pytest.mark.parametrize("option, value, events, b_pays", LIVE_CASES,
+                         ids=[f"{o}-{v}" for o, v, _, _ in LIVE_CASES])
+def test_new_options_in_a_live_hand_and_a_series(option, value, events, b_pays):
+    options = {option: value}
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options),
+                   events + [{"type": "end_turn"}, {"type": "stop", "player": "A"}])
+    assert paid(state.result())["B"] == b_pays
+    s = series("ABC", [{"log": {"events": events + [{"type": "end_turn"}, {"type": "stop", "player": "A"}]}}],
+               first_dealer="A", rules={"options": options}, length=2)
+    assert s.deals[0].net["B"] == -b_pays

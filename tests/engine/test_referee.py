@@ -221,3 +221,43 @@ def test_a_bomb_of_month_nine_then_the_cup_given_as_double_junk_is_paid():
     # Without a flexible cup the animal is no junk to give, and a bomb without it stays refused.
     fixed = {**summary, "rules": {"options": {"cup_flexible": False}}}
     assert score_summary(fixed)["errors"][0]["code"] == "bomb_cards_missing"
+
+
+# -- the other readings of RULES.md §11, each held by a test ---------------------------------------------
+
+def test_expired_showdown_refusal_leaves_the_offerers_go_bak_in_force():
+    """§11.2: once the refusal expired, the offerer who said go is go-bak again when another wins."""
+    events = [cap("A", "1g 3g 8g"), END, E("go", player="A"), END, END,  # A said go at 3
+              E("showdown_offer", player="A"), E("showdown_refuse", player="B"),
+              END, END, END,  # the round of the refusal passes: nobody won
+              END, cap("B", "1r 2r 3r"), END, E("stop", player="B")]
+    state = replay(three(), events)
+    assert "showdown" not in state.summary()
+    payments = state.result()["payments"]
+    assert [(p["from"], p["points"]) for p in payments] == [("A", 6)]  # A pays both shares: go-bak
+
+
+def test_oe_myeon_holds_when_the_other_loser_played_in_between():
+    """§11.3: B left the card, C played, A takes it on A's next turn and stops: B pays for both."""
+    events = [END, END, END,  # A, B (leaves the card), C
+              cap("A", "1g 3g 8g"), E("oe_myeon", player="B"), END, E("stop", player="A")]
+    payments = replay(three(), events).result()["payments"]
+    assert [(p["from"], p["points"]) for p in payments] == [("B", 12)]  # (3 + 3) gwang-bak ×2 each
+
+
+def test_go_bak_double_own_doubles_every_loser_who_said_go():
+    """§11.4: under the encyclopedia rule both losers who said go pay their own amount ×2."""
+    doc = {"rules": {"preset": "encyclopedia"}, "players": ["A", "B", "C"], "gos": {"B": 1, "C": 1},
+           "captures": {"A": ["1r", "2r", "3r"], "B": ["8a"], "C": ["9a"]}, "outcome": {"type": "stop", "winner": "A"}}
+    payments = score_summary(doc)["payments"]
+    assert sorted((p["from"], p["points"]) for p in payments) == [("B", 6), ("C", 6)]
+
+
+def test_fixed_payments_are_never_multiplied_nor_shifted_to_the_dok_bak_payer():
+    """§11.7: C's first-turn ppuk is paid by A and B themselves, though B pays A's stop for both."""
+    doc = {"players": ["A", "B", "C"], "captures": {"A": ["1g", "3g", "8g"]}, "nagari_carry": 2,
+           "outcome": {"type": "stop", "winner": "A"}, "dokbak": {"player": "B", "reason": "oe_myeon"},
+           "fixed": [{"kind": "first_turn_ppuk", "player": "C"}]}
+    payments = score_summary(doc)["payments"]
+    fixed = sorted((p["from"], p["points"]) for p in payments if p["kind"] == "first_turn_ppuk")
+    assert fixed == [("A", 3), ("B", 3)]

@@ -57,6 +57,8 @@ def test_rules_are_frozen():
 @pytest.mark.parametrize("preset, options, code", [
     pytest.param("hwatu", {}, "unknown_preset", id="unknown-preset"),
     pytest.param(None, {}, "unknown_preset", id="null-preset"),
+    pytest.param(["pagat"], {}, "unknown_preset", id="list-preset-no-overrides"),
+    pytest.param({"name": "pagat"}, None, "unknown_preset", id="object-preset-no-overrides"),
     pytest.param("pagat", {"five_bright": 20}, "unknown_option", id="misspelt-option"),
     pytest.param("pagat", {"five_brights": "20"}, "bad_option", id="number-as-string"),
     pytest.param("pagat", {"five_brights": True}, "bad_option", id="bool-for-number"),

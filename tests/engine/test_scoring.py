@@ -117,3 +117,25 @@ def test_whole_deck_scores_every_set():
     s = score(pile([c.code for c in DECK]), PAGAT)
     assert {line.id for line in s.lines} == {
         "five_brights", "animals", "godori", "ribbons", "hong_dan", "cheong_dan", "cho_dan", "junk"}
+
+
+# -- the quick gate of ``score``: a pile too small for any combination skips the units ----------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from scorekeeper.engine import scoring  # noqa: E402
+
+GATE_RULES = [Rules(), Rules(four_birds=True), Rules(rain_ribbon_counts=False), Rules(godori=0),
+              Rules(vip=True, palssari=True), Rules(bridge_flexible=True)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([c.code for c in DECK]), unique=True, max_size=16),
+       st.sampled_from(GATE_RULES), st.sampled_from([0, 3, 8]))
+def test_the_quick_gate_never_hides_a_line(cards, rules, extra):
+    base = pile(cards, rules, extra)
+    for way in (0, scoring.B_CUP, scoring.B_BRIDGE, scoring.B_CUP | scoring.B_BRIDGE):
+        p = scoring.counted_as_junk(base, way & base.mask, rules)
+        if scoring._holds_nothing(p, rules):
+            hits = [unit(p, rules) for unit, _, _ in scoring._combinations(rules.vip, rules.palssari)]
+            assert not any(hit and hit[1] for hit in hits)
