@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.contract import score_summary
 from ..engine.errors import EngineError
 from ..engine.hand_state import HandState, Outcome
 
@@ -24,7 +25,11 @@ def if_stopped_now(state: HandState) -> dict[str, Any]:
     if state.over or scores[leader].toward_target <= 0:
         return out
     try:
-        result = state.but(outcome=Outcome("stop", (leader,)), must_decide=None).result()
+        # A what-if, not a stop the engine would take now: right after a go the leader may not
+        # stop until the score rises, yet the baks the others face are the ones to warn about.
+        summary = state.but(outcome=Outcome("stop", (leader,)), must_decide=None).summary()
+        summary.pop("score_at_last_go", None)
+        result = score_summary(summary)
     except EngineError:
         return out
     if not result or not result.get("ok", True):
