@@ -326,7 +326,8 @@ class Stats:
         for kind, xs in self.latencies.items():
             if xs:
                 out[kind] = figures(xs, seconds)
-                every += xs
+                if kind != "stream":  # an announcement received, not a request answered
+                    every += xs
         out["all"] = figures(every, seconds) if every else None
         return out
 
