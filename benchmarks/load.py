@@ -326,7 +326,8 @@ class Stats:
         for kind, xs in self.latencies.items():
             if xs:
                 out[kind] = figures(xs, seconds)
-                every += xs
+                if kind != "stream":  # an announcement received, not a request answered
+                    every += xs
         out["all"] = figures(every, seconds) if every else None
         return out
 
@@ -442,6 +443,7 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
     busy = asyncio.Lock()
 
     async def follow() -> None:
+        await asyncio.sleep(random.uniform(0, 2))  # phones do not open the page in step
         while time.monotonic() < stop_at:
             stream = Stream(port, t)
             try:
@@ -763,6 +765,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="each of the runs that measure the server CPU of one poll and of one append")
     parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 × 2 s")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    parser.add_argument("--logs", metavar="DIR", help="keep the servers' logs (and the SQLite file) in DIR")
     args = parser.parse_args(argv)
     # Stopped from outside: unwind, so the servers are stopped and the PostgreSQL schema dropped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -793,7 +796,10 @@ def main(argv: list[str] | None = None) -> int:
                            "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
                            "connections": args.connections, "loadavg_before": os.getloadavg()},
                "args": vars(args), "runs": []}
-    with tempfile.TemporaryDirectory(prefix="sk-load-") as workdir:
+    if args.logs:
+        os.makedirs(args.logs, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="sk-load-") as tmp:
+        workdir = args.logs or tmp
         hello = Gunicorn("load:hello_app()", {}, os.path.join(workdir, "gunicorn-hello.log"))
         try:
             hello.wait_ready("/")

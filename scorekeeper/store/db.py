@@ -1,6 +1,9 @@
 """Database engines and sessions, for SQLite (embedded default) and PostgreSQL."""
 from __future__ import annotations
 
+import sqlite3
+import time
+
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -48,10 +51,39 @@ def make_engine(url: str | URL) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
-        immediate = conn.get_execution_options().get(IMMEDIATE)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        if conn.get_execution_options().get(IMMEDIATE):
+            _begin_immediate(conn.connection.dbapi_connection)
+        else:
+            conn.exec_driver_sql("BEGIN")
 
     return engine
+
+
+LOCK_WAIT_S = 15.0  # as long as the busy timeout above
+
+
+def _begin_immediate(raw) -> None:
+    """Take SQLite's write lock, waiting for it in short naps rather than inside SQLite.
+
+    SQLite's busy handler sleeps in C: under the gevent workers (``web/serving.py``) that
+    stops every request of the worker while another process holds the lock. ``time.sleep``
+    is a gevent nap there, so the worker's other requests run meanwhile (and with threads
+    it is a sleep like SQLite's own).
+    """
+    raw.execute("PRAGMA busy_timeout=0")
+    try:
+        deadline, nap = time.monotonic() + LOCK_WAIT_S, 0.0005
+        while True:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) or time.monotonic() > deadline:
+                    raise
+            time.sleep(nap)
+            nap = min(nap * 2, 0.01)
+    finally:
+        raw.execute("PRAGMA busy_timeout=15000")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -29,7 +29,7 @@ EDIT, VIEW = "edit", "view"
 _TABLE = select(Table).where(Table.public_id == bindparam("public_id"))
 _POLL = select(Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
     Table.public_id == bindparam("public_id"))
-_LOCK = select(Table).where(Table.id == bindparam("id")).with_for_update().execution_options(populate_existing=True)
+_LOCK = select(Table.version).where(Table.id == bindparam("table_id")).with_for_update()
 _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)
 # Under the write lock: what another writer committed meanwhile, not this session's copies.
 _HANDS_FRESH = _HANDS.execution_options(populate_existing=True)
@@ -161,11 +161,17 @@ def table_version(session: Session, public_id: str) -> int | None:
 
 
 def lock_table(session: Session, table: Table) -> Table:
-    """Start a write on ``table``: serialise it against other writers and reload it."""
+    """Start a write on ``table``: serialise it against other writers; its version read again."""
     if session.in_transaction():
         session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
     begin_write(session)
-    return session.scalar(_LOCK, {"id": table.id})
+    if table not in session:  # loaded elsewhere: this session's own copy, read whole
+        table = session.get(Table, table.id, populate_existing=True, with_for_update=True)
+    # Only the version is read again (the row's lock on PostgreSQL): every change moves it,
+    # so writers compare it with what they loaded; title and config are not parsed again.
+    version = session.connection().execute(_LOCK, {"table_id": table.id}).scalar_one()
+    set_committed_value(table, "version", version)
+    return table
 
 
 TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed

@@ -41,6 +41,7 @@ bp = Blueprint("push", __name__)
 HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the stream alive
 RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends or breaks
 PG_SAFETY_CHECK_S = 5.0  # on PostgreSQL, a full check now and then besides the notifications
+_PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHERE public_id = ANY(%s)"
 
 
 class Follower:
@@ -95,13 +96,17 @@ class Watcher:
         for follower in group:
             follower.hear(version)
 
-    def check(self) -> None:
-        """Ask the database for the versions of every followed table (one query)."""
+    def check(self, listening=None) -> None:
+        """Ask the database for the versions of every followed table (one query); on
+        PostgreSQL on the listening connection, which the watcher alone owns."""
         ids = self.followed()
         if not ids:
             return
-        with self.engine.connect() as conn:
-            found = store.versions(conn, ids)
+        if listening is not None:
+            found = dict(listening.execute(_PG_VERSIONS, (ids,)).fetchall())
+        else:
+            with self.engine.connect() as conn:
+                found = store.versions(conn, ids)
         for public_id, version in found.items():
             self.changed(public_id, version)
 
@@ -140,7 +145,7 @@ class Watcher:
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
-            self.check()  # whatever happened while not listening
+            self.check(conn)  # whatever happened while not listening
             checked = time.monotonic()
             while self._still_needed():
                 for note in conn.notifies(timeout=1.0):
@@ -148,7 +153,7 @@ class Watcher:
                     if version.isdigit():
                         self.changed(public_id, int(version))
                 if time.monotonic() - checked > PG_SAFETY_CHECK_S:
-                    self.check()
+                    self.check(conn)
                     checked = time.monotonic()
 
 

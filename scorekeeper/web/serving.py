@@ -27,8 +27,20 @@ accesslog = None
 errorlog = "-"
 loglevel = "warning"
 
+
+
+def post_worker_init(_worker) -> None:
+    """Accept one connection at a time. gevent's server accepts up to 100 a turn: when the
+    phones of an evening connect together, one worker took most of them and kept them (keep-
+    alive, push streams) while the other idled. One a turn, a busy worker leaves the next
+    connection to an idle one."""
+    from gevent import baseserver
+
+    baseserver.BaseServer.max_accept = 1
+
+
 NAMES = ("worker_class", "workers", "worker_connections", "timeout", "graceful_timeout", "keepalive",
-         "accesslog", "errorlog", "loglevel")
+         "accesslog", "errorlog", "loglevel", "post_worker_init")
 
 
 def options() -> dict:

@@ -106,3 +106,52 @@ def test_slow_clients_cost_no_worker(env, command):  # noqa: F811
         assert not slow, f"/healthz took ≥ {HEALTHZ_WITHIN_S} s in {len(slow)} of {len(probes)} probes: {slow}"
     finally:
         stop(proc)
+
+
+def test_a_wait_for_the_sqlite_write_lock_costs_no_worker(env, tmp_path):  # noqa: F811
+    """Another process holds SQLite's write lock (a backup, a migration, the other worker):
+    the writes queue for it, and everything else is still served at once."""
+    import json
+    import sqlite3
+
+    port = free_port()
+    proc = subprocess.Popen(serve_command(port), env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_up(f"http://127.0.0.1:{port}/healthz", proc)
+        created = json.loads(_post(port, "/api/v1/tables", {"players": ["A", "B", "C"]})[1])
+        key = created["edit_key"]
+        path = env["DATABASE_URL"].removeprefix("sqlite:///")
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        results: list[int] = []
+        writers = [threading.Thread(target=lambda: results.append(_post(
+            port, f"/api/v1/tables/{created['id']}/hands", {"summary": {"outcome": {"type": "nagari"}}}, key)[0]))
+            for _ in range(6)]
+        for w in writers:
+            w.start()
+        time.sleep(0.5)  # the writes are waiting for the lock, in both workers
+        probes = [healthz_seconds(port) for _ in range(6)]
+        holder.execute("ROLLBACK")
+        holder.close()
+        for w in writers:
+            w.join(20)
+        slow = [round(p, 2) for p in probes if p >= HEALTHZ_WITHIN_S]
+        assert not slow, f"/healthz took ≥ {HEALTHZ_WITHIN_S} s while writes waited for the lock: {slow}"
+        assert sorted(results) and all(status in (201, 409) for status in results), results
+    finally:
+        stop(proc)
+
+
+def _post(port: int, path: str, body: dict, key: str | None = None) -> tuple[int, bytes]:
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json"} | ({"X-Table-Key": key} if key else {})
+        conn.request("POST", path, json.dumps(body), headers)
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
