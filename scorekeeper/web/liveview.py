@@ -155,7 +155,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
                 seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
                 number=index + 1, faces=cardview, initial=cardview.initial, junk_reasons=list(JUNK_REASONS),
                 event_types=set(EVENTS),
-                months=list(MONTHS.items()))
+                months=list(MONTHS))
     if can_edit():
         view.update(offline=offline_data(state.table, hand))
     if live:
