@@ -261,7 +261,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_more": ("더보기", "More"),
     "live_close": ("닫기", "Close"),
     "live_month": ("{m}월", "month {m}"),
-    "live_which_month": ("{e}: 몇 월?", "{e}: which month?"),
+    "live_which_month": ("{e}: 몇 월?", "Which month for the {e}?"),
     "live_pick_player": ("이제 먹는 사람: {p}", "Cards taken now go to {p}"),
     "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
     "bak_pi_bak": ("피박", "pi-bak"),
