@@ -73,3 +73,31 @@ def test_a_tables_pages_carry_the_words_for_taps_waiting_elsewhere(table, client
     html = client.get(table.url).get_data(as_text=True)
     body = re.search(r"<body[^>]*>", html).group(0)
     assert f'data-waiting="{MESSAGES["live_waiting"][0 if lang == "ko" else 1]}"' in htmllib.unescape(body)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_live_hand_with_a_sitter_speaks_one_language(make_table, client, lang):
+    """광팔기 during the hand (shown cards, the sitter's pay, the correction form, a refused capture of a
+    shown card) in one language, the card named, never coded."""
+    from .test_language import HANGUL_OK, LATIN_OK, NAMES
+    from .visible import problems
+
+    t = make_table(players=NAMES)
+    t.enter()
+    r = client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
+    hand = int(r.headers["Location"].rsplit("/", 1)[1])
+    t.append(hand, [{"type": "shake", "player": NAMES[0], "month": 5}])
+    client.get(f"/lang/{lang}?next=/")
+    page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    refused = client.post(f"{t.url}/hands/{hand}/events", headers={"X-Partial": "1"},
+                          data={"seq": 1, "type": "capture", "player": NAMES[0], "cards": "1g"})
+    assert refused.status_code == 422
+    for html in (page, refused.get_data(as_text=True)):
+        assert problems(html, lang, names=NAMES, latin_ok=LATIN_OK, hangul_ok=HANGUL_OK) == []
+    assert MESSAGES["card_1g"][0 if lang == "ko" else 1] in refused.get_data(as_text=True)
+    # Correcting the shown cards to one already captured: refused, the card named.
+    t.append(hand, [{"type": "capture", "player": NAMES[0], "cards": ["3g"]}], start=1)
+    client.post(f"{t.url}/hands/{hand}/shown", data={"sitters-0-cards": ["1g", "3g"]})
+    after = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    assert MESSAGES["card_3g"][0 if lang == "ko" else 1] in after
+    assert problems(after, lang, names=NAMES, latin_ok=LATIN_OK, hangul_ok=HANGUL_OK) == []
