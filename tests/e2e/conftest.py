@@ -69,9 +69,9 @@ def new_context(browser):
     """Browser contexts at a phone's size; closed after the test."""
     made = []
 
-    def make(locale: str = "en-US"):
+    def make(locale: str = "en-US", **options):
         context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                      locale=locale)
+                                      locale=locale, **options)
         context.set_default_timeout(10_000)
         made.append(context)
         return context

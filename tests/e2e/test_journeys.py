@@ -280,10 +280,11 @@ def test_a_second_phone_starting_the_same_hand_is_let_in(new_context, live_serve
     host = new_context().new_page()
     table_url = create_table(host, live_server)
     link = host.locator("p.code").nth(0).inner_text()
-    friend = new_context().new_page()
+    # Its page has not caught up yet: no poll, no push (and no service worker fetching past the route).
+    friend = new_context(service_workers="block").new_page()
+    friend.route(re.compile(r"/(version|stream)$"), lambda route: route.abort())
     friend.goto(link)
     friend.goto(live_server + "/lang/en?next=" + table_url.split(live_server, 1)[1])
-    friend.route("**/version", lambda route: route.abort())  # its page has not caught up yet
     start = "button:has-text('Play a hand live'), a:has-text('Play a hand live')"
     host.locator(start).first.click()
     expect(host.locator("#region[data-live]")).to_have_count(1)
