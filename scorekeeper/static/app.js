@@ -250,10 +250,14 @@
       return String(text).replace(/\{(\w+)\}/g, function (m, k) { return values[k] != null ? values[k] : m; });
     }
     function describe(ev) {
+      // As the server's log line says it: cards by name, "5월 흔들기" (the month first), "미션 ×2".
       var parts = [cfg.labels[ev.type] || ev.type];
-      if (ev.cards) { parts.push(ev.cards.join(" ")); }
-      if (ev.month) { parts.push(ev.month + "월"); }
+      if (ev.cards) { parts.push(ev.cards.map(function (c) { return cfg.cards[c] || c; }).join(", ")); }
+      if (ev.month && (ev.type === "shake" || ev.type === "bomb")) {
+        parts = [fill(T[ev.type + "_of"], { months: ev.month })];
+      } else if (ev.month) { parts.push(fill(T.live_month, { m: ev.month })); }
       if (ev.reason) { parts.push(cfg.junk[ev.reason] || ev.reason); }
+      if (ev.multiplier) { parts[0] += " ×" + ev.multiplier; }
       return (ev.player ? ev.player + ": " : "") + parts.join(" · ");
     }
     function canonical(ev) {
@@ -273,8 +277,8 @@
     function refusalText(body, status) {
       var e = body && body.errors && body.errors[0];
       if (!e) { return "HTTP " + status; }
-      var ko = cfg.refuse[e.code];
-      return ko ? ko + " (" + e.message + ")" : e.message;
+      // Korean phones read the catalogue's sentence (the engine's own is English), as refusal() on the server.
+      return cfg.refuse[e.code] || cfg.refuse.generic || e.message;
     }
     var TURN_ENDS = ["end_turn", "go", "stop"];
     function turnMoved(events) {
@@ -671,7 +675,7 @@
       var a = document.createElement("a");
       var root = location.pathname.slice(0, location.pathname.indexOf("/t/" + tableId));
       a.href = root + "/t/" + tableId + "/hands/" + encodeURIComponent(hand);
-      a.textContent = "대기 중인 기록이 있습니다 · taps not sent yet: 판 열기 · open the hand";
+      a.textContent = document.body.dataset.waiting || hand;
       p.appendChild(a);
       $("main").insertBefore(p, $("main").firstChild);
     });

@@ -1,7 +1,8 @@
 """The 48 cards as the templates draw them: month, flower, kind, ribbon, owner.
 
 Presentation only: which card is which comes from ``engine.cards``; this module
-adds the CSS classes and the short Korean names the card faces print.
+adds the CSS classes and the short Korean words the card faces print (templates mark
+them lang="ko"). A card's name in words is ``terms.card_name``.
 """
 from __future__ import annotations
 
@@ -20,12 +21,10 @@ PLAYER_COLOURS = 7  # .p0 … .p6 in app.css
 class Face:
     code: str
     month: int
-    flower_ko: str
-    flower_en: str
+    flower_ko: str  # printed on the face, as the mark is (lang="ko"); "" for a bonus card
     kind: str
     mark: str  # the big word on the face: 광, 쌍피, 홍단, the animal's name …
     classes: str
-    title: str  # full name for screen readers and long-press
 
     @property
     def double(self) -> bool:
@@ -52,33 +51,15 @@ def _face(code: str) -> Face:
         mark = ko_name
         if card.bird:
             classes.append("bird")
-    flower_ko, flower_en = MONTHS.get(card.month, ("보너스", "bonus"))
-    title = f"{card.month}월 {flower_ko} {flower_en} · {card.label} ({code})" if card.month else f"{card.label} ({code})"
-    return Face(code, card.month, flower_ko, flower_en, card.kind, mark, " ".join(classes), title)
+    flower_ko = MONTHS[card.month][0] if card.month in MONTHS else ""
+    return Face(code, card.month, flower_ko, card.kind, mark, " ".join(classes))
 
 
 FACES: dict[str, Face] = {code: _face(code) for code in CARDS}
-BY_MONTH: list[tuple[int, str, str, list[Face]]] = [
-    (m, ko, en, [FACES[c.code] for c in DECK if c.month == m]) for m, (ko, en) in MONTHS.items()
-]
+BY_MONTH: list[tuple[int, list[Face]]] = [(m, [FACES[c.code] for c in DECK if c.month == m]) for m in MONTHS]
 BONUS_FACES = [FACES[c] for c in BONUS_CARDS]
-
-
-def spoken(code: str, lang: str) -> str:
-    """A card as players say it: "5월 초단", "11월 쌍피"; in English "iris ribbon", "paulownia double junk"."""
-    f = FACES.get(code)
-    if f is None:
-        return code
-    if lang == "ko":
-        return f"{f.month}월 {f.mark}" if f.month else f.mark
-    kind = CARDS[code].label.split(" ", 1)[1] if f.kind in ("animal", "bonus") or f.double else f.kind
-    return f"{f.flower_en} {kind}" if f.month else kind
 
 
 def player_classes(players) -> dict[str, str]:
     """Each player's colour class, by seat at the table."""
     return {p: f"p{i % PLAYER_COLOURS}" for i, p in enumerate(players)}
-
-
-def initial(name: str) -> str:
-    return (name.strip()[:1] or "?").upper()

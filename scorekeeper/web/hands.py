@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from ..engine.errors import EngineError
 from ..store import tables as store
 from ..store.tables import Conflict, StaleHand, hand_version
-from . import liveview, present, quick, service
+from . import liveview, present, quick, service, terms
 from .access import open_table
 from .database import db
 from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm, attach_errors
@@ -117,7 +117,7 @@ def append(public_id: str, hand_id: int):
     shown = liveview.shown_cards(live.hand)
     refused = next((c for c in event.get("cards", []) if c in shown), None)
     if refused:
-        return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=refused))
+        return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     then = request.form.get("then")
     try:
         events, hand_state = store.append_event(db(), state.table, live.hand, form.seq.data, event,
@@ -150,7 +150,7 @@ def correct_shown(public_id: str, hand_id: int):
     shown = quick.shown_from(form, sitters)
     taken = next((c for entry in shown.values() for c in entry["cards"] if c in live.state.captured()), None)
     if taken:
-        flash(_("live_shown_taken", c=taken), "error")
+        flash(_("live_shown_taken", c=terms.card_name(taken)), "error")
         return back
     seating = {k: v for k, v in (live.hand.seating or {}).items() if k != "shown"} | ({"shown": shown} if shown else {})
     try:

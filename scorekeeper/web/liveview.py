@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 
-from ..engine.cards import MONTHS
+from ..engine.cards import CARDS, MONTHS
 from ..engine.errors import EngineError
 from ..engine.hand import EVENTS
 from ..engine.hand_events import JUNK_REASONS
@@ -42,17 +42,24 @@ def form_problem(form) -> str:
     return "; ".join(f"{name}: {', '.join(map(str, errs))}" for name, errs in form.errors.items())
 
 
+MONTH_FIRST = {"shake": terms.shakes_text, "bomb": terms.bombs_text}  # "5월 흔들기", never "흔들기 5"
+
+
 def describe(event: dict) -> str:
-    """One line of the log: who did what."""
+    """One line of the log: who did what, game terms glossed as the phone asks (``both``)."""
     kind = event.get("type", "?")
     parts = [both(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS else kind]
     if event.get("cards"):
         parts.append(terms.cards_text(event["cards"]))
-    if event.get("month"):
-        m = event["month"]
+    m = event.get("month")
+    if m and kind in MONTH_FIRST:
+        parts = [MONTH_FIRST[kind]([m])]
+    elif m:
         parts.append(f"{gettext('month_n', n=m)} {terms.month_name(m)}" if m in MONTHS else str(m))
     if event.get("reason"):
         parts.append(both(f"junk_{event['reason']}"))
+    if event.get("multiplier"):
+        parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
     if event.get("players"):
         parts.append(", ".join(f"{p} {m}" for p, m in event["players"].items()))
     who = event.get("player")
@@ -60,15 +67,21 @@ def describe(event: dict) -> str:
 
 
 def said(event: dict) -> str:
-    """The last-event line and its toast, in the phone's language: "Jun: 5월 초단", "Mina: 흔들기 10월"."""
-    lang = current_lang()
+    """The last-event line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
     kind = event.get("type", "?")
-    parts = [gettext(f"junk_{event['reason']}") if kind == "take_junk" and event.get("reason")
-             else gettext(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS and f"ev_{kind}" in MESSAGES else kind]
     if kind == "capture":
-        parts = [", ".join(cardview.spoken(c, lang) for c in event.get("cards", []))]
-    if event.get("month"):
-        parts.append(gettext("live_month", m=event["month"]))
+        parts = [terms.cards_text(event.get("cards", []))]
+    elif kind == "take_junk" and event.get("reason"):
+        parts = [gettext(f"junk_{event['reason']}")]
+    else:
+        parts = [gettext(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS and f"ev_{kind}" in MESSAGES else kind]
+    m = event.get("month")
+    if m and kind in MONTH_FIRST:
+        parts = [MONTH_FIRST[kind]([m])]
+    elif m:
+        parts.append(gettext("live_month", m=m))
+    if event.get("multiplier"):
+        parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
     who = event.get("player")
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
 
@@ -153,9 +166,9 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     last = service.last_log_setup(state) if can_edit() else None
     view.update(hand=hand, index=index, live=live, events=[(i, describe(e)) for i, e in enumerate(events)][::-1],
                 seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
-                number=index + 1, faces=cardview, initial=cardview.initial, junk_reasons=list(JUNK_REASONS),
+                number=index + 1, faces=cardview, junk_reasons=list(JUNK_REASONS),
                 event_types=set(EVENTS),
-                months=list(MONTHS.items()))
+                months=list(MONTHS))
     if can_edit():
         view.update(offline=offline_data(state.table, hand))
     if live:
@@ -172,7 +185,8 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
 
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
-              "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved")
+              "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved",
+              "live_month", "shake_of", "bomb_of")
 QUEUE_BOTH = ("pending", "not_saved", "already_recorded", "go", "stop")
 
 
@@ -184,6 +198,7 @@ def offline_data(table, hand) -> dict[str, Any]:
         "events": url_for("api.append_event", public_id=table.public_id, hand_id=hand.id),
         "labels": {t: both(f"ev_{t}") for t in EVENTS if f"ev_{t}" in MESSAGES},
         "junk": {r: both(f"junk_{r}") for r in JUNK_REASONS},
+        "cards": {code: terms.card_name(code) for code in CARDS},  # a pending capture names its cards
         "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH},
         # The engine speaks English; Korean phones get the catalog's words for its codes.
         "refuse": {k[len("refuse_"):]: v[0] for k, v in MESSAGES.items() if k.startswith("refuse_")} if ko else {},

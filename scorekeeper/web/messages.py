@@ -261,7 +261,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_more": ("더보기", "More"),
     "live_close": ("닫기", "Close"),
     "live_month": ("{m}월", "month {m}"),
-    "live_which_month": ("{e}: 몇 월?", "{e}: which month?"),
+    "live_which_month": ("{e}: 몇 월?", "Which month for the {e}?"),
     "live_pick_player": ("이제 먹는 사람: {p}", "Cards taken now go to {p}"),
     "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
     "bak_pi_bak": ("피박", "pi-bak"),
@@ -270,8 +270,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bak_go_bak": ("고박", "go-bak"),
     "live_junk_of": ("피 {n}/{t}", "junk {n}/{t}"),
     "live_pi_bak_escaped": ("피 {n}장이라 피박 면함", "junk {n}: escapes pi-bak"),
-    "live_cup_animal": ("국진은 열끗으로", "cup 9a as an animal"),
-    "live_cup_junk": ("국진은 쌍피로", "cup 9a as double junk"),
+    "live_cup_animal": ("국진은 열끗으로", "sake cup as an animal"),
+    "live_cup_junk": ("국진은 쌍피로", "sake cup as double junk"),
     "live_shown": ("광팔기로 보여 준 패 · 먹을 수 없음", "Shown by a sitter: cannot be captured"),
     "live_sitter_paid": ("광팔기 {p}: 한 사람당 {n}점", "광팔기 {p}: {n} pt from each"),
     "live_sitter_at_end": ("판이 끝나면 진 사람이 냄", "paid by a loser when the hand ends"),
@@ -284,6 +284,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_undone": ("되돌림", "Undone"),
     "live_shown_taken": ("{c}: 이미 먹은 패라 보여 준 패로 바꿀 수 없습니다.", "{c} is already captured: it cannot be a shown card."),
     "live_shown_fixed": ("보여 준 패를 고쳤습니다.", "The shown cards are corrected."),
+    "live_waiting": ("이 폰에 아직 보내지 못한 기록이 있습니다: 그 판 열기", "Taps not sent yet on this phone: open that hand"),
     # (end of issue 12)
     #
     # == issue 13 (Korean first and the screens around the hand): new keys below this line ==

@@ -43,7 +43,10 @@ def live_server(tmp_path_factory):
     from scorekeeper.web import create_app
 
     path = tmp_path_factory.mktemp("e2e") / "e2e.db"
-    app = create_app({"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "e2e", "POLL_INTERVAL_MS": 700})
+    # The rate limits count this session's tables only: the instance's own count outlives the run,
+    # and a morning of e2e runs from 127.0.0.1 would otherwise end in 429 at table creation.
+    app = create_app({"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "e2e", "POLL_INTERVAL_MS": 700,
+                      "RATELIMIT_STORAGE_URI": f"sqlite:///{path.parent / 'ratelimits.db'}"})
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_quiet_handler())
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -69,9 +72,9 @@ def new_context(browser):
     """Browser contexts at a phone's size; closed after the test."""
     made = []
 
-    def make(locale: str = "en-US"):
+    def make(locale: str = "en-US", **options):
         context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                      locale=locale)
+                                      locale=locale, **options)
         context.set_default_timeout(10_000)
         made.append(context)
         return context

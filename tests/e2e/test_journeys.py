@@ -280,9 +280,8 @@ def test_a_second_phone_starting_the_same_hand_is_let_in(new_context, live_serve
     host = new_context().new_page()
     table_url = create_table(host, live_server)
     link = host.locator("p.code").nth(0).inner_text()
-    friend = new_context().new_page()
-    # Its page will not have caught up: neither the poll nor the pushed stream reaches it. The
-    # stream opens with the page, so the route must be there before the page loads.
+    # Its page has not caught up yet: no poll, no push (and no service worker fetching past the route).
+    friend = new_context(service_workers="block").new_page()
     friend.route(re.compile(r"/(version|stream)$"), lambda route: route.abort())
     friend.goto(link)
     friend.goto(live_server + "/lang/en?next=" + table_url.split(live_server, 1)[1])

@@ -196,7 +196,7 @@ def test_conflict_with_another_phone_is_resolved_and_shown(new_context, live_ser
     notes = host.locator(".notes")
     expect(notes).to_contain_text("Another phone saved first (+1 in the log)")
     expect(notes.locator("li.refused")).to_have_count(1)
-    expect(notes.locator("li.refused")).to_contain_text("not saved: Mina: 먹기 capture · 1g")
+    expect(notes.locator("li.refused")).to_contain_text("not saved: Mina: 먹기 capture · pine bright (crane)")  # named, never "1g"
     shot(host, "22-after-conflict", full_page=False)
     # The server's log wins; of the three taps two were taken, the refused one is on screen.
     assert api_events(live_server, hand_url, key) == [
@@ -271,7 +271,7 @@ def test_taps_waiting_for_another_hand_are_pointed_at(page, live_server):
                   f"sk.q.{public_id}.7")
     page.reload()
     expect(page.locator("main > p.refusal a")).to_have_attribute("href", f"/t/{public_id}/hands/7")
-    expect(page.locator("main > p.refusal")).to_contain_text("taps not sent yet")
+    expect(page.locator("main > p.refusal")).to_have_text("Taps not sent yet on this phone: open that hand")
 
 
 def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, live_server):

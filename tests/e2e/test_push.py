@@ -35,7 +35,9 @@ class Served:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'push.db'}", "SECRET_KEY": "push-e2e",
-                                 "PYTHONPATH": str(ROOT), "SCOREKEEPER_WORKERS": "2"}
+                                 "PYTHONPATH": str(ROOT), "SCOREKEEPER_WORKERS": "2",
+                                 # this run's own rate-limit counts, not the instance's (see conftest.live_server)
+                                 "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}"}
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:

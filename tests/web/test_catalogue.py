@@ -27,14 +27,8 @@ SHOWN_BY_SCRIPT = re.compile(
     r"""(?:textContent|innerText|title|placeholder|alert|confirm|prompt)\s*(?:=|\()\s*(["'])((?:(?!\1).)*[A-Za-z가-힣](?:(?!\1).)*)\1""")
 
 
-# Issue 12 is rebuilding these at the same time ('보너스' in the live picker; the offline-queue
-# banner in app.js): strict, so the mark must go once the rebuilt files pass.
-ISSUE_12 = pytest.mark.xfail(strict=True, reason="issue 12 rebuilds the live screen: words still written in")
-
-
-def _params(paths, base, owned=("hand/_live.html", "app.js")):
-    return [pytest.param(p, id=str(p.relative_to(base)), marks=[ISSUE_12] if str(p.relative_to(base)) in owned else [])
-            for p in paths]
+def _params(paths, base):
+    return [pytest.param(p, id=str(p.relative_to(base))) for p in paths]
 
 
 def template_words(path: Path) -> list[str]:

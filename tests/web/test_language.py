@@ -96,7 +96,7 @@ def fetch(client, method, path, data):
     return r.get_data(as_text=True)
 
 
-LIVE = "live hand"  # issue 12 rebuilds templates/hand/_live.html: checked on its own below
+LIVE = "live hand"  # the live hand screen: checked on its own below
 
 
 def walk(client, lang, only=None, skip=None):
@@ -119,9 +119,6 @@ def test_every_page_speaks_one_language(client, lang):
     assert not found, "\n".join(f"{page}: {', '.join(words)}" for page, words in found.items())
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12 owns the live hand screen (hand/_live.html): it still shows "
-                   "'흔들기 5' for a shake of month 5, Korean month names and name initials in English mode; "
-                   "remove this mark when the rebuilt screen passes")
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_live_hand_page_speaks_one_language(client, lang):
     found = walk(client, lang, only=LIVE)

@@ -147,7 +147,7 @@ def test_the_result_says_why_a_loser_escapes_or_pays_pi_bak(make_table, client):
     hana = re.search(r'data-pi-why="Hana">.*?</span></span>', html, re.S).group(0)
     assert "4/6" in mina and ("피박" in mina or "pi-bak" in mina)
     assert "7" in hana and ("면함" in hana or "escapes" in hana)
-    assert "국진" in hana or "cup 9a" in hana
+    assert "국진" in hana or "sake cup" in hana
 
 
 def test_shown_cards_can_be_corrected_during_the_hand(make_table, client):
