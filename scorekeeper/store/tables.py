@@ -238,16 +238,22 @@ def update_hand(session: Session, table: Table, hand: Hand, summary: Any = _KEEP
     """
     table = lock_table(session, table)
     records = hands(session, table, fresh=True)
-    target = next((h for h in records if h.id == hand.id), None)
-    if target is None:
-        session.rollback()
-        raise Conflict("That hand was deleted meanwhile.", len(records))
-    _check_version(session, target, expected_version, len(records))
+    target = _current(session, records, hand, expected_version)
     if summary is not _KEEP:
         target.summary = summary
     if seating is not _KEEP:
         target.seating = seating
     return _store(session, table, target, records, validate)
+
+
+def _current(session, records, hand: Hand, expected_version) -> Hand:
+    """The hand as stored now, read under the write lock; a deleted or changed one is a conflict."""
+    target = next((h for h in records if h.id == hand.id), None)
+    if target is None:
+        session.rollback()
+        raise Conflict("That hand was deleted meanwhile.", len(records))
+    _check_version(session, target, expected_version, len(records))
+    return target
 
 
 def _store(session, table, hand, records, validate) -> Hand:
@@ -273,12 +279,7 @@ def delete_hand(session: Session, table: Table, hand: Hand,
     """Delete a hand and its log; ``expected_version`` as for ``update_hand``."""
     table = lock_table(session, table)
     if expected_version is not None:
-        records = hands(session, table, fresh=True)
-        target = next((h for h in records if h.id == hand.id), None)
-        if target is None:
-            session.rollback()
-            raise Conflict("That hand was deleted meanwhile.", len(records))
-        _check_version(session, target, expected_version, len(records))
+        _current(session, hands(session, table, fresh=True), hand, expected_version)
     session.execute(delete(Event).where(Event.hand_id == hand.id))
     session.execute(delete(Hand).where(Hand.id == hand.id, Hand.table_id == table.id))
     touch(session, table)
