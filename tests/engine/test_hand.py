@@ -1,7 +1,6 @@
 """The live hand: every event, every refusal, and whole hands played event by event."""
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
@@ -15,40 +14,7 @@ from scorekeeper.engine.hand import EVENTS, HandSetup, apply, replay, replay_han
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
 
 
-# -- a compact notation: cap("A", "1g 1j1"), END, E("go", player="A") ------------------------
-
-def E(type_: str, **fields) -> dict:
-    return {"type": type_, **fields}
-
-
-def cap(player: str, cards: str, **fields) -> dict:
-    return E("capture", player=player, cards=cards.split(), **fields)
-
-
-def junk(player: str, reason: str, **fields) -> dict:
-    return E("take_junk", player=player, reason=reason, **fields)
-
-
-END = E("end_turn")
-
-
-def three(preset: str = "pagat", **options) -> HandSetup:
-    """A, B, C at the table; A deals, so A plays first, then B, then C."""
-    return HandSetup.create(["A", "B", "C"], "A", preset, options)
-
-
-def two(preset: str = "pagat", **options) -> HandSetup:
-    return HandSetup.create(["A", "B"], "A", preset, options)
-
-
-def refusal(setup: HandSetup, events: list[dict], event: dict) -> str:
-    """The code ``event`` is refused with after ``events``; the state is left as it was."""
-    state = replay(setup, events)
-    before = copy.deepcopy(state)
-    with pytest.raises(EngineError) as err:
-        apply(state, event)
-    assert state == before
-    return err.value.code
+from .hand_cases import END, E, cap, junk, refusal, three, two  # noqa: F401 (the notation)
 
 
 # The three brights 1g 3g 8g score 3: the three-player target.

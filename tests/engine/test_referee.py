@@ -1,37 +1,12 @@
 """Issue 8: what the outside referee found, each defect's own input as a test (RULES.md §11)."""
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from scorekeeper.engine.contract import score_summary
-from scorekeeper.engine.errors import EngineError
-from scorekeeper.engine.hand import HandSetup, apply, replay, replay_hand_document
+from scorekeeper.engine.hand import apply, replay, replay_hand_document
 
-
-def E(type_: str, **fields) -> dict:
-    return {"type": type_, **fields}
-
-
-def cap(player: str, cards: str) -> dict:
-    return E("capture", player=player, cards=cards.split())
-
-
-END = E("end_turn")
-
-
-def three(**options) -> HandSetup:
-    return HandSetup.create(["A", "B", "C"], "A", "pagat", options)
-
-
-def refusal(setup: HandSetup, events: list[dict], event: dict) -> str:
-    state = replay(setup, events)
-    before = copy.deepcopy(state)
-    with pytest.raises(EngineError) as err:
-        apply(state, event)
-    assert state == before
-    return err.value.code
+from .hand_cases import END, E, cap, refusal, three
 
 
 # -- defect 1: the cup choice after a go (RULES.md §4, §5 item 5, §11.1) ------------------------------
