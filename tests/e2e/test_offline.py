@@ -143,7 +143,8 @@ def test_no_go_or_stop_offered_offline_at_0_points(new_context, live_server):
     expect(page.locator(".ask")).to_have_count(0)
 
 
-def test_a_tap_queued_in_a_turn_another_phone_ended_is_refused_and_shown(new_context, live_server):
+def two_phones_on_a_live_hand(new_context, live_server):
+    """The host starts a live hand; a friend opens it by the edit link. Returns both, the key, the hand's URL."""
     host_context = new_context()
     host = host_context.new_page()
     create_table(host, live_server)
@@ -154,6 +155,11 @@ def test_a_tap_queued_in_a_turn_another_phone_ended_is_refused_and_shown(new_con
     friend = new_context().new_page()
     friend.goto(link)
     friend.goto(hand_url)
+    return host_context, host, friend, key, hand_url
+
+
+def test_a_tap_queued_in_a_turn_another_phone_ended_is_refused_and_shown(new_context, live_server):
+    host_context, host, friend, key, hand_url = two_phones_on_a_live_hand(new_context, live_server)
 
     host_context.set_offline(True)
     pick(host, "Mina", ["1g"])  # on the host, during Mina's turn
@@ -170,16 +176,7 @@ def test_a_tap_queued_in_a_turn_another_phone_ended_is_refused_and_shown(new_con
 
 
 def test_conflict_with_another_phone_is_resolved_and_shown(new_context, live_server, shot):
-    host_context = new_context()
-    host = host_context.new_page()
-    create_table(host, live_server)
-    link = edit_link(host)
-    key = link.rsplit("/", 1)[1]
-    start_live(host)
-    hand_url = host.url
-    friend = new_context().new_page()
-    friend.goto(link)
-    friend.goto(hand_url)
+    host_context, host, friend, key, hand_url = two_phones_on_a_live_hand(new_context, live_server)
 
     host_context.set_offline(True)
     pick(host, "Mina", ["1g", "3g"])
