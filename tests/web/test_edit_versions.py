@@ -148,3 +148,17 @@ def test_appends_and_new_hands_stay_safe(make_table):
     t.append(live, [{"type": "capture", "player": "B", "cards": ["1j1"]}])
     r = t.api("POST", f"/hands/{live}/events", json={"seq": 0, "event": {"type": "capture", "player": "B", "cards": ["2j1"]}})
     assert r.status_code == 409
+
+
+@pytest.mark.parametrize("lang, now", [("ko", "나가리"), ("en", "nagari")])
+def test_a_stale_edit_names_the_stored_outcome_in_the_phones_language(table, client, lang, now):
+    """Issue 13: the conflict says what is stored now in words, never the engine's id in Korean mode."""
+    hand = table.add_summary(STOP_A)
+    version = _version(client.get(f"{table.url}/hands/{hand}/edit").data)
+    assert table.api("PUT", f"/hands/{hand}", json={"summary": {**STOP_A, "outcome": {"type": "nagari"}}},
+                     headers={"If-Match": _etag(table, hand)}).status_code == 200
+    client.set_cookie("lang", lang)
+    r = client.post(f"{table.url}/hands/{hand}/edit", data=QUICK | {"action": "save", "version": version})
+    assert r.status_code == 409
+    said = re.search(r'data-code="conflict"[^>]*>(.*?)</', r.get_data(as_text=True), re.S).group(1)
+    assert now in said and (lang == "en" or "nagari" not in said), said
