@@ -190,6 +190,7 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
     if form.validate_on_submit():
         record = quick.record_from(form, seat)
         deal, errors = quick.preview(state, record, index)
+        errors = _said(errors)
         if not errors and request.form.get("action") == "save" and not present.wants_partial():
             try:
                 saved = store_record(record, quick.seating_record(seat.seating, seat.choices, record.get("shown")))
@@ -199,23 +200,27 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
                 form.version.data, stale = hand_version(err.hand), True
                 errors = [{"code": "conflict", "message": _("edit_stale", now=_stored_outcome(err.hand)), "path": ""}]
             except Conflict:
-                errors = [{"code": "conflict", "message": _("err_conflict"), "path": ""}]
+                errors = _said([{"code": "conflict", "message": _("err_conflict"), "path": ""}])
             except EngineError as err:
-                errors = err.errors
+                errors = _said(err.errors)
             else:
                 return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
     elif request.method == "POST":
-        errors = quick.field_problems(form)
-    errors = [e | {"message": refusal(e)} for e in errors]  # in the phone's language
+        errors = _said(quick.field_problems(form))
     page, status = quick.render(state, form, seat, deal, attach_errors(form, errors, quick.PATHS), hand=hand)
     return page, 409 if stale else status
+
+
+def _said(errors: list[dict]) -> list[dict]:
+    """Coded refusals in the phone's language (the stale edit above is written in it already)."""
+    return [e | {"message": refusal(e)} for e in errors]
 
 
 def _stored_outcome(hand) -> str:
     """How a stored summary ended, in a few words: "stop · B", "nagari"."""
     outcome = (hand.summary or {}).get("outcome") or {}
     winners = outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else [])
-    return " · ".join(str(p) for p in [outcome.get("type", "?"), *winners])
+    return " · ".join(str(p) for p in [terms.outcome_label(outcome.get("type", "?")), *winners])
 
 
 @bp.route("/quick", methods=["GET", "POST"])

@@ -43,6 +43,12 @@ def kind_label(kind: str) -> str:
     return _lookup("kind_", kind)
 
 
+def outcome_label(kind: str) -> str:
+    """How a hand ended, in plain words: 스톱, 나가리 / stop, nagari (no gloss: it reads in a sentence)."""
+    key = f"out_{kind}"
+    return gettext(key) if key in MESSAGES else kind
+
+
 def reason_label(reason: str) -> str:
     """Why a ledger entry moved: ``stop`` or a fixed payment's id or ``gwangpalli``."""
     if reason == "stop":
