@@ -1,4 +1,4 @@
-"""Render the app icons (PNG) from scorekeeper/static/icon.svg with Debian's Chromium.
+"""Render the app icons (PNG) from static/icon.svg with Debian's Chromium.
 
     python scripts/make_icons.py
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-STATIC = Path(__file__).resolve().parents[1] / "scorekeeper" / "static"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync"]

@@ -7,6 +7,7 @@ mode unless ``DEVELOPMENT`` is set: the debugger runs any code a visitor sends.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from flask import Flask
 
@@ -16,7 +17,7 @@ from . import config as settings
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the environment's settings."""
     app = Flask(__name__, instance_relative_config=True,
-                template_folder="../templates", static_folder="../static")
+                template_folder=_shipped("templates"), static_folder=_shipped("static"))
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(settings.defaults(app.instance_path))
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -39,3 +40,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     views.init_app(app)
     return app
+
+
+def _shipped(folder: str) -> str:
+    """Where ``templates/`` or ``static/`` is: inside the package when installed from a wheel
+    (pyproject maps the top-level folders into it), else at the top of the source tree."""
+    package = Path(__file__).resolve().parent.parent
+    installed = package / folder
+    return str(installed if installed.is_dir() else package.parent / folder)

@@ -15,7 +15,7 @@ from scorekeeper.web.messages import MESSAGES
 
 from .visible import HANGUL_WORD, visible_text
 
-ROOT = Path(__file__).resolve().parents[2] / "scorekeeper"
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 SCRIPTS = sorted((ROOT / "static").glob("*.js"))
 # Words that are the same in both languages: file formats, the QR code.
@@ -57,7 +57,7 @@ def test_scripts_show_no_words_of_their_own(path):
                                     "terms.py", "sharing.py"])
 def test_modules_write_no_korean_of_their_own(module):
     """Korean in a module's strings (not its docstrings) is a word outside the catalogue."""
-    tree = ast.parse((ROOT / "web" / module).read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "scorekeeper" / "web" / module).read_text(encoding="utf-8"))
     docs = {id(n.body[0].value) for n in ast.walk(tree)
             if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
             and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
