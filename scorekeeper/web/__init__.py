@@ -29,7 +29,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import assets, database, errors, i18n, limits, redact, security, views
+    from . import api, assets, database, errors, hands, home, i18n, limits, redact, security, tables
+    from .home import pwa
+    from .tables import push
 
     redact.install()
     database.init_app(app)
@@ -38,7 +40,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
-    views.init_app(app)
+    for blueprint in (home.bp, pwa.bp, tables.bp, hands.bp, api.bp):
+        app.register_blueprint(blueprint)
+    push.init_app(app)  # its blueprint, and the watcher that wakes the streams
     return app
 
 

@@ -12,40 +12,8 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
-from ..engine.errors import EngineError
+from ..tables.refusals import WEB_ERROR_CODES, CodedRefusal  # noqa: F401  (the web layer's codes)
 from .i18n import gettext as _
-
-WEB_ERROR_CODES: dict[str, str] = {
-    "bad_request": "The request is malformed.",
-    "bad_host": "The Host of the request is not one this server answers for (TRUSTED_HOSTS).",
-    "invalid_json": "The request body is not a JSON object.",
-    "json_too_deep": "The JSON body nests too deeply.",
-    "non_finite_number": "A number in the JSON body is NaN, Infinity or too large to be finite.",
-    "csrf": "The form's CSRF token is missing or stale.",
-    "no_access": "The table needs its edit or read-only secret.",
-    "read_only": "The read-only secret cannot change anything.",
-    "not_found": "No such table, hand or page.",
-    "method_not_allowed": "That method is not allowed here.",
-    "conflict": "Someone else changed this first.",
-    "precondition_required": "An edit or delete needs If-Match: the hand's ETag it was made against.",
-    "not_last_hand": "Only the last hand's log can be undone.",
-    "too_large": "The request body is too large.",
-    "rate_limited": "Too many tables created, or ids, codes and keys refused, from this address: wait.",
-    "bad_import": "No file, or not a table's JSON export.",
-    "bad_player_name": "A player's name is empty, invisible, or holds control or bidi-override characters.",
-    "duplicate_player": "Two players' names read the same (compared after Unicode normalisation).",
-    "server_error": "An unexpected error.",
-}
-
-
-class CodedRefusal(EngineError):
-    """A refusal of the web layer with one of ``WEB_ERROR_CODES``, answered as the engine's are (422)."""
-
-    def __init__(self, code: str, message: str, path: str = ""):
-        assert code in WEB_ERROR_CODES, code
-        ValueError.__init__(self, message)
-        self.errors = [{"code": code, "message": message, "path": path}]
-
 
 _BY_STATUS = {
     400: ("bad_request", "err_bad_request"), 401: ("no_access", "err_no_access"),

@@ -19,7 +19,7 @@ from . import cardview, sharing, terms
 from .chart import balance_chart
 from .i18n import gettext as _
 from .i18n import money_text
-from .service import TableState, record_of
+from ..tables.service import TableState, record_of
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 

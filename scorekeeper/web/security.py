@@ -14,13 +14,16 @@ compared in constant time (``store.tables.access_level``).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, current_app, has_request_context, request, session
+from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..store.tables import EDIT, VIEW, access_level
-from .jsonbody import StrictJSONProvider
+from ..tables import jsonbody
 
 csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
@@ -145,3 +148,10 @@ def level_for(table) -> str | None:
 
 
 __all__ = ["csrf", "EDIT", "VIEW", "KEY_HEADER", "remember_key", "forget_key", "presented_key", "level_for"]
+
+
+class StrictJSONProvider(DefaultJSONProvider):
+    """Flask's JSON provider, reading with ``jsonbody.loads`` (``request.get_json`` and Flask-WTF)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return jsonbody.loads(s)

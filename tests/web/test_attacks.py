@@ -270,7 +270,7 @@ def test_options_on_import_advertises_only_post(web):
 
 
 def test_every_documented_operation_is_what_options_advertises(sqlite_app):
-    from scorekeeper.web.openapi import document
+    from scorekeeper.web.api.openapi import document
 
     client = sqlite_app.test_client()
     made = client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()
@@ -282,7 +282,7 @@ def test_every_documented_operation_is_what_options_advertises(sqlite_app):
 
 
 def _properties(name: str) -> dict:
-    from scorekeeper.web.openapi import document
+    from scorekeeper.web.api.openapi import document
 
     return document()["components"]["schemas"][name]["properties"]
 

@@ -19,8 +19,8 @@ from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config._checks import PositiveDataAcceptanceConfig
 
 from scorekeeper.engine.errors import ERROR_CODES
-from scorekeeper.web.errors import WEB_ERROR_CODES
-from scorekeeper.web.openapi import document
+from scorekeeper.tables.refusals import WEB_ERROR_CODES
+from scorekeeper.web.api.openapi import document
 
 from .walk import Scene, counts, rows_of
 

@@ -100,7 +100,7 @@ def test_limits_off_by_config(client):
 
 
 def test_every_api_operation_documents_the_429():
-    from scorekeeper.web.openapi import document
+    from scorekeeper.web.api.openapi import document
 
     for path, ops in document()["paths"].items():
         for method, op in ops.items():

@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from scorekeeper.web import pwa
+from scorekeeper.web.home import pwa
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.errors import ERROR_CODES, EngineError
-from ..engine.facts import OutcomeType
-from ..engine.hand import EVENTS
-from ..engine.hand_events import JUNK_REASONS, SOURCES
-from ..engine.rules import PRESETS
-from ..engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
-from ..store.tables import hand_version
-from .errors import WEB_ERROR_CODES
-from .service import TableState
+from ...engine.errors import ERROR_CODES, EngineError
+from ...engine.facts import OutcomeType
+from ...engine.hand import EVENTS
+from ...engine.hand_events import JUNK_REASONS, SOURCES
+from ...engine.rules import PRESETS
+from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ...store.tables import hand_version
+from ..errors import WEB_ERROR_CODES
+from ...tables.service import TableState
+from ...tables.transfer import MAX_SEQ
 
-MAX_SEQ = 100_000
 
 
 def _int(v: Any, lo: int, hi: int) -> bool:

@@ -1,21 +1,24 @@
 """Hands: start one live, append its events, undo; quick entry; results; edit, delete."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 
-from ..engine.errors import EngineError
-from ..store import tables as store
-from ..store.tables import Conflict, StaleHand, hand_version
-from . import liveview, present, quick, service, terms
-from .access import open_table
-from .database import db
-from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm, attach_errors
-from .i18n import gettext as _
-from .i18n import refusal
-from .seating import next_seating, seat_args
-from .security import EDIT
+from ...engine.errors import EngineError
+from ...store import tables as store
+from ...store.tables import Conflict, StaleHand, hand_version
+from . import liveview, quick
+from .. import present, terms
+from ...tables import service
+from ..access import open_table
+from ..database import db
+from ..forms import attach_errors
+from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm
+from ..i18n import gettext as _
+from ..i18n import refusal
+from ...tables.seating import next_seating, seat_args
+from ..security import EDIT
+from . import bp
 
-bp = Blueprint("hands", __name__, url_prefix="/t/<public_id>")
 # The delete form carries the hand's version, as the edit form does (``store.hand_version``).
 bp.add_app_template_global(hand_version, "hand_version")
 

@@ -2,23 +2,25 @@
 from __future__ import annotations
 
 from flask import (
-    Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
+    Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
 )
 
-from ..engine.ending import end_early
-from ..engine.errors import EngineError
-from ..store import tables as store
-from . import home, present, service, transfer
-from .access import open_poll_row, open_table, table_or_404
-from .database import db
-from .forms import EndForm, ImportForm, JoinForm, TableForm, attach_errors
-from .i18n import gettext as _
-from .i18n import refusal
-from .limits import created, refused_key
+from ...engine.ending import end_early
+from ...engine.errors import EngineError
+from ...store import tables as store
+from ..home import routes as home
+from .. import present
+from ...tables import service, transfer
+from ..access import open_poll_row, open_table, table_or_404
+from ..database import db
+from ..forms import attach_errors
+from .forms import EndForm, ImportForm, JoinForm, TableForm
+from ..i18n import gettext as _
+from ..i18n import refusal
+from ..limits import created, refused_key
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
-from .security import EDIT, remember_key
-
-bp = Blueprint("tables", __name__)
+from ..security import EDIT, remember_key
+from . import bp
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -4,15 +4,15 @@ from __future__ import annotations
 import unicodedata
 from urllib.parse import urlsplit
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import redirect, render_template, request, session, url_for
 
-from ..store import tables as store
-from .database import db
-from .forms import ImportForm, JoinForm
-from .i18n import COOKIE, GLOSS_COOKIE, LANGS
-from .security import cookie_secure
+from ...store import tables as store
+from ..database import db
+from ..tables.forms import ImportForm, JoinForm
+from ..i18n import COOKIE, GLOSS_COOKIE, LANGS
+from ..security import cookie_secure
+from . import bp
 
-bp = Blueprint("home", __name__)
 # Control and format characters (tab, newline, zero-width, bidi): never part of a path we send back.
 UNSAFE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 

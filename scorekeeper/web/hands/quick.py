@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.gwangpalli import Seating
-from .forms import PlayerEntry, QuickForm, opts
+from ...engine.gwangpalli import Seating
+from ..forms import opts
+from .forms import PlayerEntry, QuickForm
 
 PATHS = {"outcome.month": "month", "outcome": "winner", "dokbak": "dokbak_player", "last_go": "last_go",
          "mission": "mission", "shown": "sitters"}
@@ -122,7 +123,7 @@ def record_from(form: QuickForm, seat) -> dict[str, Any]:
 
 
 def past_seating(deal, hand):
-    from .seating import NextSeating
+    from ...tables.seating import NextSeating
 
     choices = (hand.seating or {}).get("choices")
     return NextSeating(deal.seating, choices, [], bool(choices))
@@ -153,7 +154,7 @@ def preview(state, record: dict, index: int | None = None):
     The preview shows the deal's ledger entries — the hand's payments and the fixed
     ones, 광팔기 compensation, nagari doubling — which are exactly what saving records.
     """
-    from ..engine.errors import EngineError
+    from ...engine.errors import EngineError
 
     try:
         series = state.series.append(record) if index is None else state.series.replace(index, record)
@@ -165,7 +166,7 @@ def preview(state, record: dict, index: int | None = None):
 def render(state, form, seat, deal, errors, hand=None):
     from flask import render_template
 
-    from . import present
+    from .. import present
 
     view = present.table_view(state)
     template = "hand/_preview.html" if present.wants_partial() else "hand/quick.html"

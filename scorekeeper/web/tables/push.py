@@ -32,8 +32,8 @@ from flask import Blueprint, Flask, Response, current_app
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from ..store import tables as store
-from .access import open_poll_row
+from ...store import tables as store
+from ..access import open_poll_row
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)

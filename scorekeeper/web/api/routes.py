@@ -6,25 +6,25 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, make_response, request, url_for
+from flask import jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
 from werkzeug.routing import BaseConverter
 
-from ..engine.contract import score_summary
-from ..engine.errors import EngineError
-from ..engine.series import config_from
-from ..store import tables as store
-from ..store.tables import Conflict, StaleHand
-from . import jsonbody, names, openapi, service, transfer
-from .access import open_table
-from .database import db, reader_engine
-from .errors import error_response
-from .jsonbody import JSONRefused
-from .limits import created, refused_key
-from .security import KEY_HEADER, csrf, level_for, presented_key
-
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+from ...engine.contract import score_summary
+from ...engine.errors import EngineError
+from ...engine.series import config_from
+from ...store import tables as store
+from ...store.tables import Conflict, StaleHand
+from ...tables import jsonbody, names, service, transfer
+from . import openapi
+from ..access import open_table
+from ..database import db, reader_engine
+from ..errors import error_response
+from ...tables.jsonbody import JSONRefused
+from ..limits import created, refused_key
+from ..security import KEY_HEADER, csrf, level_for, presented_key
+from . import bp
 
 
 class TableIdConverter(BaseConverter):

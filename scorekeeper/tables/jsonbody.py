@@ -4,7 +4,7 @@ Python's ``json`` accepts ``NaN``, ``Infinity`` and ``1e400`` (→ inf), none of
 stored on SQLite they made a table's events and export unreadable elsewhere, and PostgreSQL
 refused them with a 500. A body nested thousands deep raised ``RecursionError`` (a 500)
 before any view ran. Both are refused here, at the door, with a coded error; the app's JSON
-provider uses the same parser, so Flask-WTF reading a JSON body gets the same answer.
+provider (``web.security``) uses the same parser, so Flask-WTF reading a JSON body gets the same answer.
 """
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ import json
 import math
 from typing import Any
 
-from flask.json.provider import DefaultJSONProvider
-
-from .errors import CodedRefusal
+from .refusals import CodedRefusal
 
 # A table's export, the deepest document the app takes, nests 7 deep (hands → log → events → cards).
 MAX_DEPTH = 32
@@ -61,10 +59,3 @@ def loads(data: str | bytes) -> Any:
     if not _depth_at_most(doc, MAX_DEPTH):
         raise JSONRefused("json_too_deep", f"The JSON nests too deeply (at most {MAX_DEPTH} levels).")
     return doc
-
-
-class StrictJSONProvider(DefaultJSONProvider):
-    """Flask's JSON provider, reading with ``loads`` above (``request.get_json`` and Flask-WTF)."""
-
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        return loads(s)

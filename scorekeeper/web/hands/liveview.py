@@ -5,15 +5,17 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 
-from ..engine.cards import CARDS, MONTHS
-from ..engine.errors import EngineError
-from ..engine.hand import EVENTS
-from ..engine.hand_events import JUNK_REASONS
-from . import cardview, present, service, terms, threats
-from .access import can_edit, open_table
-from .database import db
-from .i18n import both, current_lang, gettext
-from .messages import MESSAGES
+from ...engine.cards import CARDS, MONTHS
+from ...engine.errors import EngineError
+from ...engine.hand import EVENTS
+from ...engine.hand_events import JUNK_REASONS
+from .. import cardview, present, terms
+from ...tables import service
+from . import threats
+from ..access import can_edit, open_table
+from ..database import db
+from ..i18n import both, current_lang, gettext
+from ..messages import MESSAGES
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
 
@@ -102,7 +104,7 @@ def shown_cards(hand) -> dict[str, str]:
 
 def _seats(state: service.TableState, hand):
     """The hand's gwangpalli seating (who plays, who was made to sit out), or None."""
-    from ..engine import gwangpalli
+    from ...engine import gwangpalli
 
     choices = (hand.seating or {}).get("choices")
     if not (state.config.gwangpalli and choices and state.live):
@@ -121,7 +123,7 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
 
 def sitter_claims(state: service.TableState, hand) -> list:
     """광팔기: what each forced sitter is owed for the cards shown (RULES.md §8 pays it at once)."""
-    from ..engine import gwangpalli
+    from ...engine import gwangpalli
 
     seats, shown = _seats(state, hand), (hand.seating or {}).get("shown")
     if seats is None or not shown:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .errors import CodedRefusal
+from .refusals import CodedRefusal
 
 # Characters that show nothing: trimmed from the ends, and a name of only these is empty.
 INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad\u034f\u3164\u115f\u1160\uffa0\u2800")

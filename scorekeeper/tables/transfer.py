@@ -18,9 +18,9 @@ from ..store import tables as store
 from ..store.models import Table
 from . import jsonbody, names, service
 from .jsonbody import JSONRefused
-from .openapi import MAX_SEQ
 
 MAX_HANDS = 1000
+MAX_SEQ = 100_000  # events in one hand's log, and the highest seq a phone may name
 RECORD_KEYS = frozenset({"summary", "log", "choices", "shown"})
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.contract import score_summary
-from ..engine.errors import EngineError
-from ..engine.hand_state import HandState, Outcome
+from ...engine.contract import score_summary
+from ...engine.errors import EngineError
+from ...engine.hand_state import HandState, Outcome
 
 BAKS = ("pi_bak", "gwang_bak", "meong_dda", "go_bak")
 

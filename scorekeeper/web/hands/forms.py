@@ -1,0 +1,83 @@
+"""The forms of a hand: quick entry after the fact, who sits out, one live event, undo, delete."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from ...engine.cards import MONTHS
+from ...engine.facts import FIXED_KINDS
+from ...engine.hand import EVENTS
+from ...engine.hand_events import JUNK_REASONS
+from ...engine.series import MAX_NAME
+from ..forms import CARD_CHOICES, MONTH_CHOICES, MultiCheckboxField, opts
+
+OUTCOMES = ["stop", "nagari", "chongtong", "three_ppuk", "void_deal"]
+
+
+class PlayerEntry(Form):
+    """One player's part of a quick entry."""
+
+    cards = MultiCheckboxField(choices=CARD_CHOICES)
+    junk = IntegerField(default=0, validators=[Optional(), NumberRange(0, 60)])
+    gos = IntegerField(default=0, validators=[Optional(), NumberRange(0, 20)])
+    shakes = MultiCheckboxField(choices=MONTH_CHOICES, coerce=int)
+    bombs = MultiCheckboxField(choices=MONTH_CHOICES, coerce=int)
+    fixed = MultiCheckboxField(choices=opts((k, k) for k in FIXED_KINDS))
+
+
+class SitterEntry(Form):
+    """What a player sitting out shows (gwangpalli)."""
+
+    cards = MultiCheckboxField(choices=CARD_CHOICES)
+    shake = BooleanField()
+
+
+class QuickForm(FlaskForm):
+    """A whole hand after it ended."""
+
+    outcome = SelectField(choices=opts((o, o) for o in OUTCOMES), default="stop")
+    winner = SelectField(choices=[], validate_choice=False, default="")
+    month = SelectField(choices=opts([("", "–")] + [(str(m), str(m)) for m in MONTHS]), default="")
+    entries = FieldList(FormField(PlayerEntry), min_entries=2, max_entries=3)
+    dokbak_player = SelectField(choices=[], validate_choice=False, default="")
+    dokbak_reason = SelectField(choices=opts([("oe_myeon", "oe_myeon"), ("showdown", "showdown"), ("go_bak", "go_bak")]),
+                                default="oe_myeon")
+    last_go = SelectField(choices=[], validate_choice=False, default="")
+    mission = IntegerField(default=1, validators=[Optional(), NumberRange(1, 9)])
+    sitters = FieldList(FormField(SitterEntry), min_entries=0, max_entries=5)
+    count = HiddenField()  # hands the phone saw: a stale save is a conflict
+    version = HiddenField()  # editing a past hand: the version it was made against (stale: a conflict)
+
+
+class SeatingForm(FlaskForm):
+    """Gwangpalli: who plays, and what the sitters show (a live hand's start)."""
+
+    sitters = FieldList(FormField(SitterEntry), min_entries=0, max_entries=5)
+    count = HiddenField()
+
+
+class EventForm(FlaskForm):
+    """One event of the live hand, as the buttons post it."""
+
+    type = SelectField(choices=opts((t, t) for t in EVENTS), validators=[DataRequired()])
+    player = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    cards = SelectMultipleField(choices=CARD_CHOICES, validate_choice=True)
+    month = SelectField(choices=opts([("", "–")] + [(str(m), str(m)) for m in MONTHS]), default="")
+    reason = SelectField(choices=opts([("", "–")] + [(r, r) for r in JUNK_REASONS]), default="")
+    last_card = BooleanField()
+    multiplier = IntegerField(validators=[Optional(), NumberRange(2, 9)])  # a mission's, 2× to 9×
+    seq = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000)])
+
+
+class SeqForm(FlaskForm):
+    """Undo: the phone says how long the log was when it asked."""
+
+    seq = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000)])
+
+
+class DeleteForm(FlaskForm):
+    confirm = BooleanField(validators=[DataRequired()])
+    version = HiddenField()  # the hand's version when the phone showed it (stale: nothing is deleted)
