@@ -23,7 +23,9 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is None:
-        engine = make_engine(config.get_main_option("sqlalchemy.url"))
+        url = config.get_main_option("sqlalchemy.url")
+        assert url, "alembic.ini or the caller names the database (sqlalchemy.url)"
+        engine = make_engine(url)
         engine.pool = pool.NullPool(engine.pool._creator)
         with engine.connect() as connection:
             _run(connection)

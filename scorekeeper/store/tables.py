@@ -99,7 +99,7 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 
 
 def import_table(session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]],
-                 validate: Callable[[Table, list[Hand], dict[int, list[dict[str, Any]]]], None]) -> Table:
+                 validate: Callable[[Table, list[Hand], dict[int, list[dict[str, Any]]]], object]) -> Table:
     """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs.
 
     Each record is ``{"kind", "summary", "seating", "events"}``. Everything is written in one
@@ -156,17 +156,15 @@ def access_level(table: Table, key: str | None) -> str | None:
     return EDIT if is_edit else VIEW if is_view else None
 
 
-def table_version(session: Session, public_id: str) -> int | None:
-    return session.scalar(select(Table.version).where(Table.public_id == public_id))
-
-
 def lock_table(session: Session, table: Table) -> Table:
     """Start a write on ``table``: serialise it against other writers; its version read again."""
     if session.in_transaction():
         session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
     begin_write(session)
     if table not in session:  # loaded elsewhere: this session's own copy, read whole
-        table = session.get(Table, table.id, populate_existing=True, with_for_update=True)
+        mine = session.get(Table, table.id, populate_existing=True, with_for_update=True)
+        assert mine is not None, "tables are never deleted"
+        table = mine
     # Only the version is read again (the row's lock on PostgreSQL): every change moves it,
     # so writers compare it with what they loaded; title and config are not parsed again.
     version = session.connection().execute(_LOCK, {"table_id": table.id}).scalar_one()
@@ -205,10 +203,6 @@ def update_config(session: Session, table: Table, title: str, config: dict[str, 
 
 def hands(session: Session, table: Table, fresh: bool = False) -> list[Hand]:
     return list(session.scalars(_HANDS_FRESH if fresh else _HANDS, {"table_id": table.id}))
-
-
-def get_hand(session: Session, table: Table, hand_id: int) -> Hand | None:
-    return session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.id == hand_id))
 
 
 def add_hand(session: Session, table: Table, kind: str, summary: dict[str, Any] | None,

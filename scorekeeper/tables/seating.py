@@ -1,9 +1,10 @@
 """Who plays the next hand: everyone at two or three, by choice at four to seven."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from werkzeug.datastructures import MultiDict
 
 from ..engine import gwangpalli
 from ..engine.errors import EngineError
@@ -27,7 +28,7 @@ class NextSeating:
         return self.seating.forced if self.seating else ()
 
 
-def choices_from(args: MultiDict, state: TableState) -> dict[str, str]:
+def choices_from(args: Mapping[str, str], state: TableState) -> dict[str, str]:
     """``c0=play&c3=sit`` (seats at the table) → {player: choice}."""
     out = {}
     for i, name in enumerate(state.config.players):
@@ -37,7 +38,7 @@ def choices_from(args: MultiDict, state: TableState) -> dict[str, str]:
     return out
 
 
-def next_seating(state: TableState, args: MultiDict) -> NextSeating:
+def next_seating(state: TableState, args: Mapping[str, str]) -> NextSeating:
     nxt, cfg = state.series.next, state.config
     if not cfg.gwangpalli:
         return NextSeating(Seating(cfg.players), None, [], False)
@@ -52,7 +53,7 @@ def next_seating(state: TableState, args: MultiDict) -> NextSeating:
         return NextSeating(None, choices, err.errors, True)
 
 
-def seat_args(state: TableState, choices: dict[str, str] | None) -> dict[str, str]:
+def seat_args(state: TableState, choices: dict[str, str] | None) -> dict[str, Any]:
     """The query arguments that carry ``choices`` to the next step."""
     if not choices:
         return {}

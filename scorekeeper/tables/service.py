@@ -51,12 +51,17 @@ class TableState:
     def players(self) -> tuple[str, ...]:
         return self.config.players
 
-    def deal_of(self, hand: Hand):
-        """The series' deal for a hand row, or None (live or refused)."""
-        index = next((i for i, h in enumerate(self.hands) if h.id == hand.id), None)
-        if index is None or index >= len(self.series.deals):
-            return None
-        return self.series.deals[index]
+    def hand(self, hand_id: int) -> Hand | None:
+        """The table's hand row with this id, or None."""
+        return next((h for h in self.hands if h.id == hand_id), None)
+
+    def live_of(self, hand_id: int) -> Live | None:
+        """The live hand when it is this row, else None (the row is finished, or not live)."""
+        return self.live if self.live is not None and self.live.hand.id == hand_id else None
+
+    def without(self, hand_id: int) -> list[Hand]:
+        """The rows without this one (what deleting it would leave)."""
+        return [h for h in self.hands if h.id != hand_id]
 
     @property
     def can_start(self) -> bool:
@@ -86,7 +91,7 @@ def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> Tabl
     try:
         return TableState(table, config, hands, _play_series(table, config, records), logs=logs)
     except EngineError as err:
-        index = err.errors[0].get("index", len(records) - 1)
+        index = int(err.errors[0].get("index", len(records) - 1))
         before = series_engine.play(config, records[:index])
         hand = hands[index]
         if index == len(records) - 1 and hand.kind == "log" and err.code == "hand_not_finished":
@@ -217,6 +222,7 @@ def live_validator(state: TableState):
     then need not read it again).
     """
     live = state.live
+    assert live is not None, "only a live hand's log is validated"
     setup = HandSetup.from_json(live.setup)
 
     def validate(events: list[dict]) -> HandState:
@@ -227,7 +233,7 @@ def live_validator(state: TableState):
                 pass
         return hand_engine.replay(setup, events)
 
-    validate.known = (state.table.version, live.events)
+    validate.known = (state.table.version, live.events)  # type: ignore[attr-defined]
     return validate
 
 
@@ -271,6 +277,7 @@ def _check_shown(state: TableState, row: Hand) -> None:
 
     seating = row.seating or {}
     if state.config.gwangpalli and seating.get("choices"):
+        assert state.live is not None, "shown cards are checked on the live hand"
         seats = gwangpalli.choose(state.config.players, state.live.setup["dealer"], seating["choices"])
         gwangpalli.claims(seating.get("shown"), seats, len(state.config.players), state.config.rules, "shown")
 

@@ -55,10 +55,11 @@ def init_app(app: Flask) -> None:
             return err
         code, key = _BY_STATUS.get(err.code or 500, ("server_error", "err_server"))
         message = err.description if getattr(err, "sk_message", False) else _(key)
-        response = error_response(err.code or 500, code, message)
-        if err.code == 405 and err.valid_methods:  # type: ignore[attr-defined]
+        response = error_response(err.code or 500, code, message or _(key))
+        allowed = getattr(err, "valid_methods", None)  # set on werkzeug's MethodNotAllowed
+        if err.code == 405 and allowed:
             resp = app.make_response(response)
-            resp.headers["Allow"] = ", ".join(err.valid_methods)
+            resp.headers["Allow"] = ", ".join(allowed)
             return resp
         return response
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import unicodedata
 from typing import Any
 
@@ -37,10 +36,6 @@ def share_links(state: TableState) -> dict[str, Any]:
         links["edit"] = sharing.rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
                                                _external=True), base)
     return links
-
-
-def join_code(public_id: str, key: str) -> str:
-    return f"{public_id}.{key}"
 
 
 def qr_svg(text: str) -> str:
@@ -103,13 +98,6 @@ def card_lists(rules) -> dict[str, Any]:
     }
 
 
-def html_safe_json(doc: Any) -> str:
-    """JSON whose strings carry no raw ``<``, ``>``, ``&`` or ``'``: markup in a name stays inert
-    wherever the file is opened. ``json.loads`` reads back the very same strings."""
-    text = json.dumps(doc, ensure_ascii=False, indent=1)
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e").replace("'", "\\u0027")
-
-
 def series_document(state: TableState) -> dict[str, Any]:
     """The table as a series document (``scorekeeper replay`` reads it back)."""
     doc = dict(state.table.config)
@@ -157,11 +145,6 @@ def ledger_csv(state: TableState) -> str:
     for p, v in state.series.balances.items():
         w.writerow([p, v, money[p]])
     return out.getvalue()
-
-
-def card_owner_map(state) -> dict[str, str]:
-    """Every captured card → who holds it, for the picker."""
-    return state.captured() if state is not None else {}
 
 
 def wants_partial() -> bool:

@@ -90,8 +90,10 @@ def trusted_hosts(setting) -> list[str] | None:
 def init_app(app: Flask) -> None:
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
-    app.wsgi_app = _SchemeOfTheSocket(app.wsgi_app)
+        # Flask's documented way to wrap its WSGI app in middleware (mypy sees a method replaced).
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    app.wsgi_app = _SchemeOfTheSocket(app.wsgi_app)  # type: ignore[method-assign]
     app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"))
     app.session_interface = _SessionInterface()
     app.json = StrictJSONProvider(app)
@@ -128,12 +130,6 @@ def remember_key(public_id: str, key: str) -> None:
     session.permanent = True
 
 
-def forget_key(public_id: str) -> None:
-    keys = dict(session.get("keys") or {})
-    if keys.pop(public_id, None) is not None:
-        session["keys"] = keys
-
-
 def presented_key(public_id: str) -> str | None:
     """The secret this request presents for a table: header first, then session."""
     header = request.headers.get(KEY_HEADER)
@@ -147,7 +143,7 @@ def level_for(table) -> str | None:
     return access_level(table, presented_key(table.public_id))
 
 
-__all__ = ["csrf", "EDIT", "VIEW", "KEY_HEADER", "remember_key", "forget_key", "presented_key", "level_for"]
+__all__ = ["csrf", "EDIT", "VIEW", "KEY_HEADER", "remember_key", "presented_key", "level_for"]
 
 
 class StrictJSONProvider(DefaultJSONProvider):

@@ -64,7 +64,7 @@ def table_json(state: TableState) -> dict:
 def hand_json(state: TableState, hand, brief: bool = False) -> dict:
     index = state.hands.index(hand)
     deal = state.series.deals[index] if index < len(state.series.deals) else None
-    live = state.live if state.live and state.live.hand.id == hand.id else None
+    live = state.live_of(hand.id)
     out: dict[str, Any] = {
         "ok": True, "id": hand.id, "index": index, "kind": hand.kind, "live": live is not None,
         "deal": deal.to_json(state.config.chip_value) if deal else None,
@@ -82,7 +82,7 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
 
 
 def events_json(state: TableState, hand) -> dict:
-    live = state.live if state.live and state.live.hand.id == hand.id else None
+    live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
     return {"ok": True, "hand": hand.id, "seq": len(events), "events": events,
             "state": live.state.to_json() if live else None, "version": state.table.version}

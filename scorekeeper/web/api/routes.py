@@ -162,11 +162,11 @@ def add_hand(public_id: str):
     except Conflict as err:
         raise _Refusal(409, "conflict", str(err), "count", {"count": err.current}) from None
     state = service.load(db(), state.table)
-    return jsonify(openapi.hand_json(state, next(h for h in state.hands if h.id == hand.id))), 201
+    return jsonify(openapi.hand_json(state, state.hand(hand.id))), 201
 
 
 def _hand(state, hand_id: int):
-    hand = next((h for h in state.hands if h.id == hand_id), None)
+    hand = state.hand(hand_id)
     if hand is None:
         raise _Refusal(404, "not_found", "No such hand at this table.")
     return hand
@@ -234,7 +234,7 @@ def delete_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     expected = _if_match()
-    service.replay_rows(state.table, [h for h in state.hands if h.id != hand.id], state.logs)
+    service.replay_rows(state.table, state.without(hand.id), state.logs)
     try:
         store.delete_hand(db(), state.table, hand, expected)
     except StaleHand as err:
@@ -256,7 +256,7 @@ def append_event(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     seq, event = openapi.parse_append(_body())
-    if state.live is None or state.live.hand.id != hand.id:
+    if state.live_of(hand.id) is None:
         raise _Refusal(409, "hand_over", "This hand is not being played: no more events.", "",
                        openapi.events_json(state, hand))
     try:

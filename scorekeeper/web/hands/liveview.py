@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, url_for
 
 from ...engine.cards import CARDS, MONTHS
 from ...engine.errors import EngineError
@@ -163,7 +163,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     view = present.table_view(state)
     classes = view["classes"]
     index = state.hands.index(hand)
-    live = state.live if state.live and state.live.hand.id == hand.id else None
+    live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
     last = service.last_log_setup(state) if can_edit() else None
     view.update(hand=hand, index=index, live=live, events=[(i, describe(e)) for i, e in enumerate(events)][::-1],
@@ -211,7 +211,7 @@ def reply(public_id: str, hand_id: int, status: int, message: str | None = None)
     """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get)."""
     if present.wants_partial():
         state = service.load(db(), open_table(public_id))
-        hand = next((h for h in state.hands if h.id == hand_id), None)
+        hand = state.hand(hand_id)
         if hand is None:
             return render_template("hand/_gone.html", message=message), 404 if status == 200 else status
         return render_template("hand/_region.html", **hand_view(state, hand), message=message,

@@ -1,6 +1,8 @@
 """Hands: start one live, append its events, undo; quick entry; results; edit, delete."""
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...engine.errors import EngineError
@@ -34,7 +36,7 @@ def _load(public_id: str, need: str = "view") -> service.TableState:
 
 
 def _hand(state: service.TableState, hand_id: int):
-    hand = next((h for h in state.hands if h.id == hand_id), None)
+    hand = state.hand(hand_id)
     if hand is None:
         abort(404)
     return hand
@@ -110,7 +112,7 @@ def append(public_id: str, hand_id: int):
     End turn button of a player who has reached the target is "Go" and "Stop".
     """
     state = _load(public_id, EDIT)
-    live = state.live if state.live and state.live.hand.id == hand_id else None
+    live = state.live_of(hand_id)
     form = EventForm()
     if live is None:
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
@@ -140,7 +142,7 @@ def append(public_id: str, hand_id: int):
 def correct_shown(public_id: str, hand_id: int):
     """Correct what the forced sitters showed, during the hand (never a card already captured)."""
     state = _load(public_id, EDIT)
-    live = state.live if state.live and state.live.hand.id == hand_id else None
+    live = state.live_of(hand_id)
     back = redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
     if live is None:
         flash(_("hand_not_live"), "error")
@@ -232,7 +234,8 @@ def quick_entry(public_id: str):
     state = _load(public_id, EDIT)
     seat = next_seating(state, request.args)
     if not state.can_start or seat.seating is None:
-        return redirect(url_for("hands.new", public_id=public_id, mode="quick", **request.args.to_dict()), 303)
+        asked: dict[str, Any] = request.args.to_dict()
+        return redirect(url_for("hands.new", public_id=public_id, mode="quick", **asked), 303)
     form = quick.prepare(QuickForm(), seat.players, seat.sitters)
 
     def add(record, seating):
@@ -274,7 +277,7 @@ def delete(public_id: str, hand_id: int):
     if not form.validate_on_submit():
         flash(_("delete_confirm"), "error")
         return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
-    rest = [h for h in state.hands if h.id != hand.id]
+    rest = state.without(hand.id)
     try:
         service.replay_rows(state.table, rest, state.logs)
         store.delete_hand(db(), state.table, hand, form.version.data or "")

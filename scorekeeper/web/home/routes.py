@@ -41,7 +41,8 @@ def index():
 
 def page(import_form: ImportForm | None = None, import_errors: list[dict] | None = None) -> str:
     """The home page; an import refused shows its coded errors."""
-    keys = session.get("keys") if isinstance(session.get("keys"), dict) else {}
+    remembered = session.get("keys")
+    keys: dict[str, str] = remembered if isinstance(remembered, dict) else {}
     found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
     recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
     return render_template("home.html", recent=recent, join_form=JoinForm(), import_form=import_form or ImportForm(),

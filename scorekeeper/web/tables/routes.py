@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import (
     Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
 )
+from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.ending import end_early
 from ...engine.errors import EngineError
@@ -115,7 +116,9 @@ def rules(public_id: str):
 @bp.get("/t/<public_id>/export.json")
 def export_json(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return Response(present.html_safe_json(present.series_document(state)), mimetype="application/json",
+    # Jinja's HTML-safe JSON: markup in a name stays inert wherever the file is opened.
+    text = str(htmlsafe_json_dumps(present.series_document(state), ensure_ascii=False, indent=1))
+    return Response(text, mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"})
 
 
