@@ -72,8 +72,17 @@ def test_the_check_passes_on_the_committed_reference():
     assert main(["rules-doc", "--check"]) == 0
 
 
+def _heading_ids(text: str) -> set[str]:
+    """GitHub's ids of the headings (the app's page builds the same: ``slugify_unicode``)."""
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.M)}
+
+
 def test_in_page_links_point_at_headings():
-    """The contents' links use GitHub's heading ids, which the app's page builds the same way."""
-    headings = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-")
-                for h in re.findall(r"^#+ (.+)$", TEXT, re.M)}
-    assert [a for a in re.findall(r"\]\(#([^)]+)\)", TEXT) if a not in headings] == []
+    assert [a for a in re.findall(r"\]\(#([^)]+)\)", TEXT) if a not in _heading_ids(TEXT)] == []
+
+
+def test_the_readme_links_to_the_reference_not_outside_the_repository():
+    readme = (rulesdoc.DOC.parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "../shared/" not in readme
+    links = re.findall(r"\]\(scorekeeper/docs/rules\.md(?:#([^)]+))?\)", readme)
+    assert links and [a for a in links if a and a not in _heading_ids(TEXT)] == []
