@@ -17,8 +17,9 @@ import argparse
 import dataclasses
 import re
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .engine.cards import ANIMAL, BONUS_CARDS, BRIGHT, DECK, JUNK, KINDS, MONTHS, RIBBON
 from .engine.rules import CHOICE_LABELS, DEFAULT_PRESET, PRESET_LABELS, PRESETS, Rules
@@ -138,14 +139,14 @@ def end_marker(name: str) -> str:
 
 
 def _block(name: str) -> re.Pattern[str]:
-    return re.compile(re.escape(begin_marker(name)) + r"\n(.*?)\n?" + re.escape(end_marker(name)), re.S)
+    return re.compile(re.escape(begin_marker(name)) + r"\n(.*?)\n?" + re.escape(end_marker(name)), re.DOTALL)
 
 
 def rewrite(text: str, sections: Mapping[str, Callable[[], str]] | None = None) -> str:
     """``text`` with every generated section rendered afresh (a section without markers stays absent)."""
     for name, render in (SECTIONS if sections is None else sections).items():
-        body = render()
-        text = _block(name).sub(lambda _: f"{begin_marker(name)}\n{body}\n{end_marker(name)}", text)
+        fresh = f"{begin_marker(name)}\n{render()}\n{end_marker(name)}"
+        text = _block(name).sub(lambda _, fresh=fresh: fresh, text)  # a function: the body's backslashes stay
     return text
 
 

@@ -56,7 +56,7 @@ def test_a_preset_value_that_differs_from_the_default_is_bold():
 def test_check_fails_on_a_stale_or_missing_section(tmp_path, capsys, section):
     stale = tmp_path / "rules.md"
     block = re.compile(re.escape(rulesdoc.begin_marker(section)) + r"\n.*?" + re.escape(rulesdoc.end_marker(section)),
-                       re.S)
+                       re.DOTALL)
     stale.write_text(block.sub(lambda m: f"{rulesdoc.begin_marker(section)}\n{rulesdoc.end_marker(section)}", TEXT),
                      encoding="utf-8")
     assert main(["rules-doc", "--check", "--path", str(stale)]) == 1
@@ -74,7 +74,7 @@ def test_the_check_passes_on_the_committed_reference():
 
 def _heading_ids(text: str) -> set[str]:
     """GitHub's ids of the headings (the app's page builds the same: ``slugify_unicode``)."""
-    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.M)}
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
 
 
 def test_in_page_links_point_at_headings():
