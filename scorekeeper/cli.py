@@ -1,4 +1,4 @@
-"""The ``scorekeeper`` command: score, rules, replay, serve.
+"""The ``scorekeeper`` command: score, rules, rules-doc, replay, serve.
 
 The engine commands import nothing of the web app, so scoring a file starts fast.
 """
@@ -105,6 +105,13 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_rules_doc(args) -> int:
+    """Rewrite the generated parts of the rules reference (``--check``: only report)."""
+    from .rulesdoc import run
+
+    return run(args)
+
+
 def cmd_replay(args) -> int:
     """Replay a hand log or a series from a JSON file and print its state as JSON."""
     from .engine.replay import replay_document
@@ -147,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("preset", nargs="?", default="pagat")
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.set_defaults(func=cmd_rules)
+
+    from .rulesdoc import add_arguments
+
+    p = sub.add_parser("rules-doc", help="regenerate the card list and option tables of scorekeeper/docs/rules.md")
+    add_arguments(p)
+    p.set_defaults(func=cmd_rules_doc)
 
     p = sub.add_parser("replay", help="replay a hand log or a series from a JSON file")
     p.add_argument("file", metavar="FILE")

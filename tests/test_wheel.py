@@ -1,5 +1,6 @@
 """A plain ``pip install .`` (a wheel, not the editable checkout) serves the pages and their
-static files: the top-level ``templates/`` and ``static/`` travel inside the package."""
+static files and the rules reference: the top-level ``templates/`` and ``static/`` travel inside
+the package."""
 from __future__ import annotations
 
 import subprocess
@@ -22,7 +23,8 @@ client = app.test_client()
 home = client.get("/", headers={"Accept-Language": "ko"})
 script = client.get("/static/app.js")
 new = client.get("/new")
-print(home.status_code, script.status_code, new.status_code, "<form" in home.get_data(as_text=True),
+rules = client.get("/rules")
+print(home.status_code, script.status_code, new.status_code, rules.status_code, "<form" in home.get_data(as_text=True),
       len(script.data), app.template_folder.startswith(sys.prefix))
 """
 
@@ -39,6 +41,6 @@ def test_wheel_installs_and_serves_pages_and_static_files(tmp_path):
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
                     str(wheel)], check=True, cwd=tmp_path)
     out = subprocess.run([str(python), "-c", SERVE], check=True, cwd=tmp_path, capture_output=True, text=True)
-    home, script, new, has_form, size, from_wheel = out.stdout.split()
-    assert (home, script, new, has_form, from_wheel) == ("200", "200", "200", "True", "True")
+    home, script, new, rules, has_form, size, from_wheel = out.stdout.split()
+    assert (home, script, new, rules, has_form, from_wheel) == ("200", "200", "200", "200", "True", "True")
     assert int(size) == len((ROOT / "static" / "app.js").read_bytes())

@@ -30,7 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
     from . import api, assets, database, errors, hands, home, i18n, limits, redact, security, tables
-    from .home import pwa
+    from .home import pwa, rulesdoc
     from .tables import push
 
     redact.install()
@@ -40,7 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
-    for blueprint in (home.bp, pwa.bp, tables.bp, hands.bp, api.bp):
+    for blueprint in (home.bp, pwa.bp, rulesdoc.bp, tables.bp, hands.bp, api.bp):
         app.register_blueprint(blueprint)
     push.init_app(app)  # its blueprint, and the watcher that wakes the streams
     return app

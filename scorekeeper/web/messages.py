@@ -456,4 +456,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     #
     # (end of issue 13)
     #
+    # == issue 9: rules reference ==
+    "rules_reference": ("규칙 설명", "Rules reference"),
+    "rules_reference_hint": ("점수와 돈 계산, 모든 규칙 선택 사항을 설명합니다 (영어, 한국어 용어와 함께).",
+                             "How the app scores and pays, with every house rule and its presets."),
+    "rules_reference_link": ("규칙 설명 보기", "How each rule works"),
+    # (end of issue 9)
 }
