@@ -13,7 +13,8 @@ configuration of ``scorekeeper serve`` (``scorekeeper/web/serving.py``: gevent w
    connection. ``--model push`` (the web page's way since issue 11): each phone also holds the
    table's push stream open and fetches the live hand when it announces a new version.
    ``--model poll`` (the fallback, and the only way before): each phone polls the table's
-   version every 1–2 s (the web page polls every 1.5 s) and fetches the live hand when it moved. Any phone may tap in the next event,
+   version every 1–2 s (the web page polls every 1.5 s) and fetches the live hand when it moved.
+   Any phone may tap in the next event,
    one every ``--event-every`` s a table on average, with the seq it last saw: now and then two
    phones of a table tap at once and one gets a conflict. When a hand ends, the phone starts the
    next one. This reports throughput and p50/p95/p99 latency per kind of request, and the
@@ -737,11 +738,13 @@ def report(results: dict) -> None:
     print()
     for run in results["runs"]:
         worst = max((f["p99_ms"] for k, f in run["paced"].items() if k not in ("all", "stream")), default=None)
-        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello {run['hello']['all']['per_s']} "
+        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s "
+              f"/ hello {run['hello']['all']['per_s']} "
               f"req/s = {run['ratio']:.2f} (goal ≥ 0.5); paced p99 {run['paced']['all']['p99_ms']} ms, worst kind p99 "
               f"{worst} ms, appends p99 {run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms); "
               f"update p95 {(run['update'] or {}).get('p95_ms')} ms (goal < 300 ms); "
-              f"CPU {run['costs']['append']['cpu_ms']} ms an append (goal ≤ 2), {run['costs']['poll']['cpu_ms']} ms a poll "
+              f"CPU {run['costs']['append']['cpu_ms']} ms an append (goal ≤ 2), "
+              f"{run['costs']['poll']['cpu_ms']} ms a poll "
               f"(goal ≤ 0.5)")
 
 

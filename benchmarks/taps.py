@@ -179,7 +179,8 @@ def run(viewport: dict | None = None) -> dict:
         created = json.load(urllib.request.urlopen(req))
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+            context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True,
+                                          has_touch=True,
                                           locale="ko-KR")
             context.set_default_timeout(15_000)
             page = context.new_page()

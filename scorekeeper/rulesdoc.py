@@ -81,7 +81,8 @@ def render_cards() -> str:
 
 # -- the presets and the options ----------------------------------------------------------
 
-def render_presets(presets: Mapping[str, Rules] | None = None, fields: Sequence[dataclasses.Field] | None = None) -> str:
+def render_presets(presets: Mapping[str, Rules] | None = None,
+                   fields: Sequence[dataclasses.Field] | None = None) -> str:
     """Each preset with its label and the options where it differs from the default."""
     presets = PRESETS if presets is None else presets
     fields = dataclasses.fields(Rules) if fields is None else fields

@@ -115,7 +115,8 @@ def import_table(session: Session, title: str, config: dict[str, Any], records: 
     session.add_all(rows)
     session.flush()
     logs = {row.id: list(r["events"]) for row, r in zip(rows, records) if row.kind == "log"}
-    session.add_all([Event(hand_id=hand_id, seq=i, event=e) for hand_id, log in logs.items() for i, e in enumerate(log)])
+    session.add_all([Event(hand_id=hand_id, seq=i, event=e)
+                     for hand_id, log in logs.items() for i, e in enumerate(log)])
     try:
         validate(table, rows, logs)
         session.commit()

@@ -38,10 +38,12 @@ def parse_json(data: bytes) -> Any:
 def _row(record: Any, path: str) -> dict[str, Any]:
     """One hand record → what a hand row holds; refuses any shape the rows cannot keep."""
     if not isinstance(record, dict) or ("summary" in record) == ("log" in record):
-        raise EngineError("bad_hand_record", "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.", path)
+        raise EngineError("bad_hand_record",
+                          "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.", path)
     unknown = sorted(set(record) - RECORD_KEYS)
     if unknown:
-        raise EngineError("bad_hand_record", f"Unknown field {unknown[0]!r} in the hand record.", f"{path}.{unknown[0]}")
+        raise EngineError("bad_hand_record", f"Unknown field {unknown[0]!r} in the hand record.",
+                          f"{path}.{unknown[0]}")
     seating = {k: record[k] for k in ("choices", "shown") if record.get(k)}
     if any(not isinstance(v, dict) for v in seating.values()):
         raise EngineError("bad_hand_record", "choices and shown are objects keyed by player.", path)

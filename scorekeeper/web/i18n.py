@@ -36,7 +36,8 @@ NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn"})  # plain 
 def init_app(app: Flask) -> None:
     from .terms import jinja_helpers  # terms reads this module: imported once the app starts
 
-    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext, refusal=refusal, glossing=glossing,
+    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext,
+                                 refusal=refusal, glossing=glossing,
                                  **jinja_helpers())
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
 

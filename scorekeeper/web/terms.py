@@ -165,6 +165,7 @@ def jinja_helpers() -> dict[str, Any]:
         "step_label": step_label, "line_label": line_label, "note_label": note_label,
         "kind_label": kind_label, "reason_label": reason_label, "card_name": card_name,
         "cards_text": cards_text, "shakes_text": shakes_text, "bombs_text": bombs_text,
-        "option_value": option_value, "step_amount": step_amount, "option_label": option_label, "preset_label_of": preset_label,
+        "option_value": option_value, "step_amount": step_amount, "option_label": option_label,
+        "preset_label_of": preset_label,
         "month_name": month_name, "presets": list(PRESETS),
     }

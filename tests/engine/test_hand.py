@@ -10,11 +10,9 @@ from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.errors import ERROR_CODES, EngineError
 from scorekeeper.engine import hand
 from scorekeeper.engine.hand import EVENTS, HandSetup, apply, replay, replay_hand_document, undo
+from .hand_cases import END, E, cap, junk, refusal, three, two  # noqa: F401 (the notation)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
-
-
-from .hand_cases import END, E, cap, junk, refusal, three, two  # noqa: F401 (the notation)
 
 
 # The three brights 1g 3g 8g score 3: the three-player target.

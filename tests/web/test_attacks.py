@@ -130,7 +130,7 @@ def test_non_finite_numbers_refused_in_an_uploaded_export(app, played, number):
     t, _live, _done = played
     t.enter()
     before = counts(app)
-    upload = ('{"players": ["A", "B"], "chip_value": %s}' % number).encode()
+    upload = f'{{"players": ["A", "B"], "chip_value": {number}}}'.encode()
     r = t.client.post("/import", data={"file": (io.BytesIO(upload), "t.json")})
     assert r.status_code == 422 and b"non_finite_number" in r.data
     assert counts(app) == before

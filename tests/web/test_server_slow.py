@@ -28,7 +28,7 @@ HEALTHZ_WITHIN_S = 1.0
 
 def procfile_command(port: int) -> list[str]:
     """The Procfile's ``web:`` line, with ``$PORT`` set."""
-    line = next(l for l in (ROOT / "Procfile").read_text().splitlines() if l.startswith("web:"))
+    line = next(text for text in (ROOT / "Procfile").read_text().splitlines() if text.startswith("web:"))
     words = shlex.split(line.removeprefix("web:").replace("$PORT", str(port)).replace("${PORT}", str(port)))
     assert words[0] == "gunicorn", words
     return [sys.executable, "-m", "gunicorn", *words[1:]]

@@ -43,7 +43,7 @@ class QuickForm(FlaskForm):
     month = SelectField(choices=opts([("", "–")] + [(str(m), str(m)) for m in MONTHS]), default="")
     entries = FieldList(FormField(PlayerEntry), min_entries=2, max_entries=3)
     dokbak_player = SelectField(choices=[], validate_choice=False, default="")
-    dokbak_reason = SelectField(choices=opts([("oe_myeon", "oe_myeon"), ("showdown", "showdown"), ("go_bak", "go_bak")]),
+    dokbak_reason = SelectField(choices=opts((r, r) for r in ("oe_myeon", "showdown", "go_bak")),
                                 default="oe_myeon")
     last_go = SelectField(choices=[], validate_choice=False, default="")
     mission = IntegerField(default=1, validators=[Optional(), NumberRange(1, 9)])

@@ -178,8 +178,8 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
         return view
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
-    view.update(pi_why=threats.pi_bak_why(deal.result if deal else None,
-                                          state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)))
+    threshold = state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)
+    view.update(pi_why=threats.pi_bak_why(deal.result if deal else None, threshold))
     view.update(deal=deal, result=deal.result if deal else None, next_dealer=nxt,
                 deal_json=deal.to_json(state.config.chip_value) if deal else None)
     return view

@@ -6,7 +6,9 @@ import dataclasses
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DecimalField, FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import (
+    BooleanField, DecimalField, FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField,
+)
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ...engine.dealer import DAY, NIGHT
@@ -40,7 +42,8 @@ class TableForm(FlaskForm):
                               validators=[InputRequired(), finite, NumberRange(0, 1_000_000)])
     currency = SelectField(choices=CURRENCIES, default="₩")
     length = IntegerField(default=12, validators=[InputRequired(), NumberRange(1, 100)])
-    dealer = SelectField(default="0", choices=opts([("draw", "draw")] + [(str(i), str(i + 1)) for i in range(MAX_PLAYERS)]))
+    dealer = SelectField(default="0",
+                         choices=opts([("draw", "draw")] + [(str(i), str(i + 1)) for i in range(MAX_PLAYERS)]))
     draw_time = RadioField(choices=opts([(NIGHT, NIGHT), (DAY, DAY)]), default=NIGHT)
     draw_cards = FieldList(SelectField(choices=opts([("", "–")]) + CARD_CHOICES[:48], default=""),
                            min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
