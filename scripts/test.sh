@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install what the tests need on a bare machine, then run the whole suite.
+# Install what the tests need on a bare machine, then lint (ruff), type-check (mypy) and run the whole suite.
 # Usage: scripts/test.sh [pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +19,8 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 2>/dev/null 
 fi
 
 python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+# The habits that keep the code readable fail the run like a test (configuration in pyproject.toml).
+python -m ruff check --quiet .
+python -m mypy
 exec python -m pytest "$@"
