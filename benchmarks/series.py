@@ -6,6 +6,7 @@ runs of ``--rounds`` replays each. Usage::
 
     python benchmarks/series.py               # the two examples, 200 replays, best of 5
     python benchmarks/series.py --rounds 50 --repeat 3
+    python benchmarks/series.py --short       # 2 replays: checks it works (CI)
 """
 from __future__ import annotations
 
@@ -41,7 +42,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--short", action="store_true", help="2 rounds, once: checks the benchmark works (CI)")
     args = ap.parse_args()
+    if args.short:
+        args.rounds, args.repeat = 2, 1
     print(f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}")
     for name in CASES:
