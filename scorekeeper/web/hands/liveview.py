@@ -162,11 +162,13 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     return view
 
 
+# The words app.js writes itself. (end_turn, live_month, shake_of and bomb_of it no longer reads:
+# a pending tap's line comes from eventlines' templates; tests/web/test_live_language.py still pins them.)
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
               "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved",
               "live_month", "shake_of", "bomb_of")
-QUEUE_BOTH = ("pending", "not_saved", "already_recorded", "go", "stop")
+QUEUE_BOTH = ("pending", "not_saved", "already_recorded")
 
 
 def _kinds(flag: str) -> list[str]:
@@ -194,7 +196,8 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
         # A pending tap reads as its log line will: the server's templates, labels, card names.
         **eventlines.for_page(),
         "turn": turn_rules(setup),
-        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH},
+        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH}
+        | {t: both(t) for t in _kinds("while_deciding")},  # the buttons of an offline go/stop question
         # The engine speaks English; Korean phones get the catalog's words for its codes.
         "refuse": {k[len("refuse_"):]: v[0] for k, v in MESSAGES.items() if k.startswith("refuse_")} if ko else {},
     }
