@@ -144,7 +144,7 @@
     closeSheets(null);
     var undoing = form.hasAttribute("data-undo");
     var events = undoing ? [] : eventsOf(data);
-    var card = data.get("type") === "capture" && ev.submitter && ev.submitter.dataset.card;
+    var card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
     if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
     if (undoing && queue.undo()) { return; }
     if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e); }); return; }
@@ -232,7 +232,9 @@
                add: function () {}, unanswered: function () {}, flush: function () {},
                mark: function () {}, text: function () { return ""; } };
     }
-    var T = cfg.text, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
+    // The rules and words come with the page (liveview.offline_data): the engine's turn rules
+    // (cfg.turn) and the server's log-line templates (cfg.lines), so none is written here twice.
+    var T = cfg.text, R = cfg.turn, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
     var memory = {};      // when localStorage is refused (private mode), this page keeps them
     var sending = null;   // the item on its way to the server
     var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
@@ -249,19 +251,39 @@
     function fill(text, values) {
       return String(text).replace(/\{(\w+)\}/g, function (m, k) { return values[k] != null ? values[k] : m; });
     }
+    function is(set, ev) { return !!ev && R[set].indexOf(ev.type) >= 0; }
+    function own(map, key) { return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : null; }  // names are data
+    // A template of the log's words (web/hands/eventlines.py): {field} or {field:table};
+    // null when the event has not that field, so the next alternative is tried.
+    function present(v) { return !!v && !(typeof v === "object" && !Object.keys(v).length); }
+    function show(v, table) {
+      if (Array.isArray(v)) { return v.map(function (x) { return show(x, table); }).join(", "); }
+      if (v && typeof v === "object") { return Object.keys(v).map(function (k) { return k + " " + show(v[k]); }).join(", "); }
+      var text = String(v);
+      var named = table && own(table, text);
+      return named != null ? named : text;
+    }
+    function template(text, values) {
+      var re = /\{(\w+)(?::(\w+))?\}/g, m;
+      while ((m = re.exec(text))) { if (!present(values[m[1]])) { return null; } }
+      return text.replace(re, function (all, name, table) { return show(values[name], table ? cfg[table] : null); });
+    }
+    function first(alternatives, values) {
+      for (var i = 0; i < alternatives.length; i++) {
+        var text = template(alternatives[i], values);
+        if (text !== null) { return text; }
+      }
+      return null;
+    }
     function describe(ev) {
-      // As the server's log line says it: cards by name, "5월 흔들기" (the month first), "미션 ×2".
-      var parts = [cfg.labels[ev.type] || ev.type];
-      if (ev.cards) { parts.push(ev.cards.map(function (c) { return cfg.cards[c] || c; }).join(", ")); }
-      if (ev.month && (ev.type === "shake" || ev.type === "bomb")) {
-        parts = [fill(T[ev.type + "_of"], { months: ev.month })];
-      } else if (ev.month) { parts.push(fill(T.live_month, { m: ev.month })); }
-      if (ev.reason) { parts.push(cfg.junk[ev.reason] || ev.reason); }
-      if (ev.multiplier) { parts[0] += " ×" + ev.multiplier; }
-      return (ev.player ? ev.player + ": " : "") + parts.join(" · ");
+      // The line the server's log will show for this event (eventlines.write, the same templates).
+      var L = cfg.lines, values = Object.assign({ type: "?" }, ev);
+      var parts = (own(L.types, values.type) || L.types["*"]).map(function (alts) { return first(alts, values); })
+        .filter(function (p) { return p !== null; });
+      return first(L.line, Object.assign({}, values, { pieces: parts.join(L.join) })) || "";
     }
     function canonical(ev) {
-      var keys = Object.keys(ev || {}).filter(function (k) { return ["note", "at", "by", "id", "seq"].indexOf(k) < 0; }).sort();
+      var keys = Object.keys(ev || {}).filter(function (k) { return R.ignored.indexOf(k) < 0; }).sort();
       return JSON.stringify(keys.map(function (k) {
         return [k, k === "cards" && Array.isArray(ev[k]) ? ev[k].slice().sort() : ev[k]];
       }));
@@ -280,10 +302,9 @@
       // Korean phones read the catalogue's sentence (the engine's own is English), as refusal() on the server.
       return cfg.refuse[e.code] || cfg.refuse.generic || e.message;
     }
-    var TURN_ENDS = ["end_turn", "go", "stop"];
     function turnMoved(events) {
-      // The log another phone added: did a turn end in it (an end of turn, or a go)?
-      return events.some(function (e) { return e && (e.type === "go" || (e.type === "end_turn")); });
+      // The log another phone added: did play move on in it (an end of turn, or a go)?
+      return events.some(function (e) { return is("passes", e); });
     }
     function renumber(q, from) {
       q.forEach(function (it, i) { it.seq = from + i; });
@@ -371,25 +392,24 @@
 
     function layOver(q, panel) {
       // Cards taken by pending captures, the pending log lines, whose turn it will be.
-      var order = $$(".scores [data-player]", region).map(function (s) { return s.dataset.player; });
       var current = region.dataset.current || null, deciding = region.dataset.decide || null;
       var asked = null, over = false, ask = null, took = {};
       var log = $("#log ol", region);
       q.forEach(function (it) {
         var e = it.event;
-        if (e.type === "capture") {
-          (e.cards || []).forEach(function (c) { markCard(c, e.player); });
+        if (e.cards) {  // the cards an event names are its player's (a capture)
+          e.cards.forEach(function (c) { markCard(c, e.player); });
           took[e.player] = true;
         }
-        if (e.type === "end_turn" && !deciding && current) {
+        if (is("asks", e) && !deciding && current) {
           asked = e.player || current;
-          current = order[(order.indexOf(asked) + 1) % order.length];
-        } else if ((e.type === "go" || e.type === "stop") && (e.player === deciding || e.player === asked)) {
-          if (e.type === "go") { current = order[(order.indexOf(e.player) + 1) % order.length]; }
+          current = own(R.next, asked);  // unless go or stop is asked: then the answer says
+        } else if (is("answers", e) && (e.player === deciding || e.player === asked)) {
+          if (is("passes", e)) { current = own(R.next, e.player); }
           deciding = null;
           asked = null;
         } else { asked = null; }
-        if (["stop", "nagari", "chongtong", "four_on_table"].indexOf(e.type) >= 0) { over = true; }
+        if (is("ends", e)) { over = true; }
         if (log) {
           var li = el("li", "pend", describe(e));
           li.appendChild(el("span", "tag", T.pending));
@@ -398,15 +418,14 @@
       });
       if (panel) { panel.appendChild(el("p", "hint", over ? T.pending_over : T.pending_scores)); }
       var bar = $(".turn-actions", region);
-      if (asked && q[q.length - 1].event.type === "end_turn") {
-        // Go or stop may have been asked only of a player whose known score reaches the target
-        // or who took cards the server has not scored yet: never of one at 0 who took nothing.
-        var pts = $(".scores [data-player='" + CSS.escape(asked) + "'] [data-points]", region);
-        var known = pts ? parseInt(pts.textContent, 10) || 0 : 0;
-        if (known >= parseInt(region.dataset.target || "1", 10) || took[asked]) {
+      if (asked && is("asks", q[q.length - 1].event)) {
+        // Go or stop may have been asked only of a player the engine would ask on the score it
+        // knows (data-may-decide) or who took cards it has not scored yet: never of one who took nothing.
+        var known = $(".scores [data-player='" + CSS.escape(asked) + "']", region);
+        if ((known && known.hasAttribute("data-may-decide")) || took[asked]) {
           ask = el("div", "actions ask");
           ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
-          ["go", "stop"].forEach(function (t) {
+          R.answers.forEach(function (t) {
             var b = el("button", "btn " + t, T[t]);
             b.type = "button";
             b.setAttribute("data-queue-event", JSON.stringify({ type: t, player: asked }));
@@ -579,8 +598,8 @@
           // Another phone ended the turn these taps were made in: stored now they would land
           // in the next player's turn. They are refused, each shown; the rest follow.
           var stale = [];
-          while (q.length && TURN_ENDS.indexOf(q[0].event.type) < 0) { stale.push(q.shift()); }
-          if (q.length && q[0].event.type === "end_turn") { stale.push(q.shift()); }
+          while (q.length && !is("asks", q[0].event) && !is("answers", q[0].event)) { stale.push(q.shift()); }
+          if (q.length && is("asks", q[0].event)) { stale.push(q.shift()); }  // the end of that same turn
           stale.forEach(function (it) { note("refused", fill(T.live_turn_moved, { e: describe(it.event) })); });
         }
         save(QKEY, renumber(q, body.seq));

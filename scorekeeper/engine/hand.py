@@ -44,8 +44,8 @@ type                 fields (``?`` optional)                        effect
 
 Every event may also carry ``note``, ``at``, ``by``, ``id`` or ``seq`` for the app;
 the engine ignores them. While a player must say go or stop (``must_decide``) only
-``go``, ``stop`` and the facts ``oe_myeon``, ``weol_yak`` and ``mission`` are taken; while a showdown waits for an answer
-(``must_answer``) only the answers.
+``go``, ``stop`` and the facts ``oe_myeon``, ``weol_yak`` and ``mission`` are taken; while a showdown
+waits for an answer (``must_answer``) only the answers.
 
 >>> setup = HandSetup.create(["A", "B"], "A")
 >>> state = replay(setup, [{"type": "capture", "player": "A", "cards": ["1g", "1j1"]}])
@@ -54,15 +54,32 @@ the engine ignores them. While a player must say go or stop (``must_decide``) on
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .cards import BONUS_CARDS
 from .errors import EngineError
 from .hand_events import (
-    JUNK_REASONS, SOURCES, on_bomb, on_capture, on_chongtong, on_end_turn, on_four_on_table, on_go,
-    on_nagari, on_oe_myeon, on_ppuk, on_shake, on_showdown_accept, on_showdown_offer, on_showdown_refuse,
-    on_mission, on_stop, on_take_junk, on_weol_yak,
+    JUNK_REASONS,
+    SOURCES,
+    on_bomb,
+    on_capture,
+    on_chongtong,
+    on_end_turn,
+    on_four_on_table,
+    on_go,
+    on_mission,
+    on_nagari,
+    on_oe_myeon,
+    on_ppuk,
+    on_shake,
+    on_showdown_accept,
+    on_showdown_offer,
+    on_showdown_refuse,
+    on_stop,
+    on_take_junk,
+    on_weol_yak,
 )
 from .hand_state import HandSetup, HandState, Outcome, PlayerState
 
@@ -83,6 +100,11 @@ class EventKind:
     optional: tuple[str, ...] = ()
     while_deciding: bool = False  # taken from the decider while a player must say go or stop
     fact: bool = False  # a fact of the hand: taken while anyone must say go or stop
+    # What the event does to the turn and the hand, declared for readers that cannot replay the
+    # log (the page's offline queue); tests/engine/test_event_kinds.py holds the handlers to it.
+    passes_turn: bool = False  # play may move on to the next player (unless go/stop is asked)
+    asks_decision: bool = False  # the turn's end: go or stop is asked here when the score allows
+    ends_hand: bool = False  # the hand is over once it is taken
     allowed: frozenset[str] = field(init=False, repr=False)  # every field the event may carry
     needs: frozenset[str] = field(init=False, repr=False)  # the required ones
 
@@ -98,16 +120,16 @@ EVENTS: dict[str, EventKind] = {
     "ppuk": EventKind(on_ppuk, ("player",), ("month",)),
     "shake": EventKind(on_shake, ("player", "month")),
     "bomb": EventKind(on_bomb, ("player", "month"), ("give",)),
-    "end_turn": EventKind(on_end_turn, (), ("player",)),
-    "go": EventKind(on_go, ("player",), while_deciding=True),
-    "stop": EventKind(on_stop, ("player",), while_deciding=True),
+    "end_turn": EventKind(on_end_turn, (), ("player",), passes_turn=True, asks_decision=True),
+    "go": EventKind(on_go, ("player",), while_deciding=True, passes_turn=True),
+    "stop": EventKind(on_stop, ("player",), while_deciding=True, ends_hand=True),
     "showdown_offer": EventKind(on_showdown_offer, ("player",)),
     "showdown_accept": EventKind(on_showdown_accept, ("player",), answers_showdown=True),
     "showdown_refuse": EventKind(on_showdown_refuse, ("player",), answers_showdown=True),
     "oe_myeon": EventKind(on_oe_myeon, ("player",), ("last_card",), fact=True),
-    "chongtong": EventKind(on_chongtong, (), ("player", "month", "players")),
-    "four_on_table": EventKind(on_four_on_table, ("month",)),
-    "nagari": EventKind(on_nagari),
+    "chongtong": EventKind(on_chongtong, (), ("player", "month", "players"), ends_hand=True),
+    "four_on_table": EventKind(on_four_on_table, ("month",), ends_hand=True),
+    "nagari": EventKind(on_nagari, ends_hand=True),
     "weol_yak": EventKind(on_weol_yak, ("player",), fact=True),
     "mission": EventKind(on_mission, ("multiplier",), fact=True),
 }

@@ -48,7 +48,7 @@ class Record:
     CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        values = dict(zip(self.FIELDS, args))
+        values = dict(zip(self.FIELDS, args, strict=False))  # the rest may come by name
         values.update(kwargs)
         d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
         object.__setattr__(self, "__dict__", d)
@@ -105,6 +105,7 @@ class HandSetup:
     order: tuple[str, ...] = field(init=False, compare=False, repr=False)
     seat: dict[str, int] = field(init=False, compare=False, repr=False)
     opponents_of: dict[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
+    after: dict[str, str] = field(init=False, compare=False, repr=False)  # who plays next (to the right)
     total_turns: int = field(init=False, compare=False, repr=False)
     target: int = field(init=False, compare=False, repr=False)  # to go or stop (RULES.md §4)
 
@@ -115,6 +116,7 @@ class HandSetup:
             "order": order,
             "seat": {name: n for n, name in enumerate(order)},
             "opponents_of": {name: tuple(o for o in order if o != name) for name in order},
+            "after": {name: order[(n + 1) % len(order)] for n, name in enumerate(order)},
             "total_turns": TURNS_EACH.get(len(self.players), 0) * len(self.players),
             "target": self.rules.target(len(self.players)),
         }
@@ -123,7 +125,7 @@ class HandSetup:
 
     @classmethod
     def create(cls, players, dealer=None, preset: str = DEFAULT_PRESET, options: dict | None = None,
-               nagari_carry: int = 0, chip_value: float = 100) -> "HandSetup":
+               nagari_carry: int = 0, chip_value: float = 100) -> HandSetup:
         """Check and build a set-up; the dealer defaults to the first player."""
         if not (isinstance(players, (list, tuple)) and 2 <= len(players) <= 3
                 and all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players)
@@ -143,7 +145,7 @@ class HandSetup:
                    nagari_carry, chip_value)
 
     @classmethod
-    def from_json(cls, doc: Any) -> "HandSetup":
+    def from_json(cls, doc: Any) -> HandSetup:
         """The ``setup`` object of a hand document; an unknown field is refused, never dropped."""
         if not isinstance(doc, dict):
             raise EngineError("bad_value", "setup is an object: players, dealer, rules, nagari_carry, chip_value.",
@@ -197,7 +199,7 @@ class PlayerState(Record):
             out = self.__dict__["_captures"] = (*codes_of(self.mask), *self.bonus)
         return out
 
-    def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
+    def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> PlayerState:
         mask, bonus = self.mask, self.bonus
         for code in removed:
             bit = BIT.get(code)
@@ -302,7 +304,7 @@ class HandState(Record):
     # seq: events applied.
 
     @classmethod
-    def start(cls, setup: HandSetup) -> "HandState":
+    def start(cls, setup: HandSetup) -> HandState:
         return cls(setup, tuple(PlayerState(name) for name in setup.order))
 
     # -- reading -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from .test_journeys import choose_player, create_table, points, start_live  # noqa: E402
+from .test_journeys import choose_player, create_table, other_event, points, start_live  # noqa: E402
 
 
 def edit_link(page) -> str:
@@ -143,6 +143,31 @@ def test_no_go_or_stop_offered_offline_at_0_points(new_context, live_server):
     expect(page.locator(".ask")).to_have_count(0)
 
 
+def test_a_pending_tap_reads_as_the_log_will_say_it(new_context, live_server):
+    """The queue writes a waiting tap with the server's own line templates: once saved, the log says the same."""
+    context = new_context()
+    page = context.new_page()
+    create_table(page, live_server)
+    start_live(page)
+    context.set_offline(True)
+    pick(page, "Mina", ["1g", "5r"])
+    page.locator(".events [data-junk=sseul]").click()
+    page.locator("details#ev-shake > summary").click()
+    page.locator("details#ev-shake form.months button[value='7']").click()
+    expect(pending(page)).to_have_text("4")
+    other_event(page, "ppuk", player="Mina", month=11)
+    expect(pending(page)).to_have_text("5")
+    end_turn(page)
+    expect(pending(page)).to_have_text("6")
+    waiting = page.evaluate("() => Array.from(document.querySelectorAll('#queue li.pend'), li => li.firstChild.data)")
+    assert waiting[0] == "Mina: 먹기 capture · pine bright (crane)"  # a card by name, never "1g"
+    assert "shake of month 7" in waiting[3] and "month 11" in waiting[4]
+    context.set_offline(False)
+    wait_saved(page)
+    logged = page.evaluate("() => Array.from(document.querySelectorAll('#log li'), li => li.textContent)")
+    assert logged[::-1] == waiting
+
+
 def two_phones_on_a_live_hand(new_context, live_server):
     """The host starts a live hand; a friend opens it by the edit link. Returns both, the key, the hand's URL."""
     host_context = new_context()
@@ -193,7 +218,8 @@ def test_conflict_with_another_phone_is_resolved_and_shown(new_context, live_ser
     notes = host.locator(".notes")
     expect(notes).to_contain_text("Another phone saved first (+1 in the log)")
     expect(notes.locator("li.refused")).to_have_count(1)
-    expect(notes.locator("li.refused")).to_contain_text("not saved: Mina: 먹기 capture · pine bright (crane)")  # named, never "1g"
+    # The card named, never "1g".
+    expect(notes.locator("li.refused")).to_contain_text("not saved: Mina: 먹기 capture · pine bright (crane)")
     shot(host, "22-after-conflict", full_page=False)
     # The server's log wins; of the three taps two were taken, the refused one is on screen.
     assert api_events(live_server, hand_url, key) == [
@@ -311,7 +337,8 @@ def test_worker_keeps_the_shell_under_its_version_and_drops_old_ones(new_context
     page.reload()  # now through the worker, which keeps the page
     page.wait_for_function("() => caches.keys().then(k => k.includes('sk-pages'))")
     assert f"sk-shell-{version}" in page.evaluate("() => caches.keys()")
-    kept = page.evaluate(f"() => caches.open('sk-shell-{version}').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))")
+    kept = page.evaluate(f"() => caches.open('sk-shell-{version}').then(c => c.keys())"
+                         ".then(k => k.map(r => new URL(r.url).pathname))")
     assert {"/static/app.js", "/static/app.css", "/static/icon-192.png", "/manifest.webmanifest"} <= set(kept)
 
     # A new version (the shell changed) activates at once and deletes the old shell cache.

@@ -5,17 +5,17 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 
-from ...engine.cards import CARDS, MONTHS
+from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
-from ...engine.hand import EVENTS
+from ...engine.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.hand_events import JUNK_REASONS
-from .. import cardview, present, terms
 from ...tables import service
-from . import threats
+from .. import cardview, present, terms
 from ..access import can_edit, open_table
 from ..database import db
 from ..i18n import both, current_lang, gettext
 from ..messages import MESSAGES
+from . import eventlines, threats
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
 
@@ -44,30 +44,6 @@ def form_problem(form) -> str:
     return "; ".join(f"{name}: {', '.join(map(str, errs))}" for name, errs in form.errors.items())
 
 
-MONTH_FIRST = {"shake": terms.shakes_text, "bomb": terms.bombs_text}  # "5월 흔들기", never "흔들기 5"
-
-
-def describe(event: dict) -> str:
-    """One line of the log: who did what, game terms glossed as the phone asks (``both``)."""
-    kind = event.get("type", "?")
-    parts = [both(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS else kind]
-    if event.get("cards"):
-        parts.append(terms.cards_text(event["cards"]))
-    m = event.get("month")
-    if m and kind in MONTH_FIRST:
-        parts = [MONTH_FIRST[kind]([m])]
-    elif m:
-        parts.append(f"{gettext('month_n', n=m)} {terms.month_name(m)}" if m in MONTHS else str(m))
-    if event.get("reason"):
-        parts.append(both(f"junk_{event['reason']}"))
-    if event.get("multiplier"):
-        parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
-    if event.get("players"):
-        parts.append(", ".join(f"{p} {m}" for p, m in event["players"].items()))
-    who = event.get("player")
-    return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
-
-
 def said(event: dict) -> str:
     """The last-event line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
     kind = event.get("type", "?")
@@ -76,10 +52,10 @@ def said(event: dict) -> str:
     elif kind == "take_junk" and event.get("reason"):
         parts = [gettext(f"junk_{event['reason']}")]
     else:
-        parts = [gettext(f"ev_{kind}") if f"ev_{kind}" in _EV_KEYS and f"ev_{kind}" in MESSAGES else kind]
+        parts = [gettext(f"ev_{kind}") if kind in EVENTS and f"ev_{kind}" in MESSAGES else kind]
     m = event.get("month")
-    if m and kind in MONTH_FIRST:
-        parts = [MONTH_FIRST[kind]([m])]
+    if m and kind in eventlines.MONTH_FIRST:  # "10월 흔들기", as the log says it
+        parts = [gettext(eventlines.MONTH_FIRST[kind], months=terms.months_text([m]))]
     elif m:
         parts.append(gettext("live_month", m=m))
     if event.get("multiplier"):
@@ -88,11 +64,12 @@ def said(event: dict) -> str:
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
 
 
-def _players_view(st: dict, classes: dict[str, str]) -> list[dict]:
+def _players_view(s, st: dict, classes: dict[str, str]) -> list[dict]:
     out = []
     for p in st["players"]:
         piles = [(key, [cardview.FACES[c] for c in p["captures"][kind]]) for kind, key in KIND_ORDER]
-        out.append(p | {"css": classes.get(p["name"], "p0"), "piles": piles})
+        # may_decide: go or stop would be asked if the turn ended now (the offline queue's guess starts here)
+        out.append(p | {"css": classes.get(p["name"], "p0"), "piles": piles, "may_decide": s.eligible(p["name"])})
     return out
 
 
@@ -149,7 +126,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     eligible = bool(current and not st["must_decide"] and not st["must_answer"] and s.eligible(current))
     shown = shown_cards(hand)
     owners = s.captured()
-    return dict(st=st, players_view=_players_view(st, classes), owners=owners, shown=shown,
+    return dict(st=st, players_view=_players_view(s, st, classes), owners=owners, shown=shown,
                 owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
                 threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
                 sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
@@ -166,13 +143,13 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
     last = service.last_log_setup(state) if can_edit() else None
-    view.update(hand=hand, index=index, live=live, events=[(i, describe(e)) for i, e in enumerate(events)][::-1],
+    view.update(hand=hand, index=index, live=live, events=list(enumerate(eventlines.describe_all(events)))[::-1],
                 seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
                 number=index + 1, faces=cardview, junk_reasons=list(JUNK_REASONS),
                 event_types=set(EVENTS),
                 months=list(MONTHS))
     if can_edit():
-        view.update(offline=offline_data(state.table, hand))
+        view.update(offline=offline_data(state.table, hand, live.state.setup if live else None))
     if live:
         view.update(_live_view(state, hand, live, classes))
         return view
@@ -185,23 +162,42 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     return view
 
 
+# The words app.js writes itself. (end_turn, live_month, shake_of and bomb_of it no longer reads:
+# a pending tap's line comes from eventlines' templates; tests/web/test_live_language.py still pins them.)
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
               "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved",
               "live_month", "shake_of", "bomb_of")
-QUEUE_BOTH = ("pending", "not_saved", "already_recorded", "go", "stop")
+QUEUE_BOTH = ("pending", "not_saved", "already_recorded")
 
 
-def offline_data(table, hand) -> dict[str, Any]:
+def _kinds(flag: str) -> list[str]:
+    return [t for t, kind in EVENTS.items() if getattr(kind, flag)]
+
+
+def turn_rules(setup: HandSetup | None) -> dict[str, Any]:
+    """The engine's turn rules as the offline queue applies them to taps the server has not seen yet."""
+    return {
+        "next": dict(setup.after) if setup else {},  # who plays after each player
+        "passes": _kinds("passes_turn"),  # play moves on with these (end_turn, go)
+        "asks": _kinds("asks_decision"),  # the turn's end, where go or stop may be asked (end_turn)
+        "answers": _kinds("while_deciding"),  # the answers to that question (go, stop)
+        "ends": _kinds("ends_hand"),  # the hand is over with these (stop, nagari, ...)
+        "ignored": sorted(META_FIELDS - {"type"}),  # fields the engine ignores: not part of what was tapped
+    }
+
+
+def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
     """What the script needs to keep this hand's taps on the phone while it is offline."""
     ko = current_lang() == "ko"
     return {
         "key": f"{table.public_id}.{hand.id}",
         "events": url_for("api.append_event", public_id=table.public_id, hand_id=hand.id),
-        "labels": {t: both(f"ev_{t}") for t in EVENTS if f"ev_{t}" in MESSAGES},
-        "junk": {r: both(f"junk_{r}") for r in JUNK_REASONS},
-        "cards": {code: terms.card_name(code) for code in CARDS},  # a pending capture names its cards
-        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH},
+        # A pending tap reads as its log line will: the server's templates, labels, card names.
+        **eventlines.for_page(),
+        "turn": turn_rules(setup),
+        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH}
+        | {t: both(t) for t in _kinds("while_deciding")},  # the buttons of an offline go/stop question
         # The engine speaks English; Korean phones get the catalog's words for its codes.
         "refuse": {k[len("refuse_"):]: v[0] for k, v in MESSAGES.items() if k.startswith("refuse_")} if ko else {},
     }
@@ -220,5 +216,3 @@ def reply(public_id: str, hand_id: int, status: int, message: str | None = None)
         flash(message, "error" if status >= 400 else "ok")
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
 
-
-_EV_KEYS = {f"ev_{t}" for t in EVENTS}
