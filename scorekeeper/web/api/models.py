@@ -55,9 +55,10 @@ class _Open(BaseModel):
 
 
 class _Answer(BaseModel):
-    """A success answer of the API: every key it may hold is named, so one added unnamed is a drift."""
+    """A success answer of the API: every key it may hold is named, so one added unnamed is a drift;
+    strict, so one retyped (a number sent as a string) is one too."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # -- requests --------------------------------------------------------------------------------------
@@ -420,7 +421,7 @@ class _HandFields(_Answer):
 
 
 class HandBrief(_HandFields):
-    """A hand in a list: its record and deal."""
+    """A hand in the table's answer: its record and deal."""
 
 
 class Hand(_HandFields):
@@ -436,8 +437,10 @@ class Hand(_HandFields):
 
 
 class Hands(_Answer):
+    """Every hand of the table, each as ``GET …/hands/<id>`` answers it."""
+
     ok: Literal[True]
-    hands: list[HandBrief]
+    hands: list[Hand]
 
 
 class Events(_Answer):
