@@ -166,6 +166,9 @@ def test_a_drift_from_the_model_is_caught(answer, model):
 
 # -- one reading of the hand record, each door's refusals as they were -------------------------------
 
+COUNT = "count is the number of hands the client has seen."
+
+
 @pytest.mark.parametrize("body, refusal", [
     ({"summary": STOP_A, "zz": 1, "aa": 2}, ("bad_hand_record", "Unknown field 'aa' in the hand.", "aa")),
     ({"summary": STOP_A, "log": {}, "zz": 1}, ("bad_hand_record", "Unknown field 'zz' in the hand.", "zz")),
@@ -174,8 +177,8 @@ def test_a_drift_from_the_model_is_caught(answer, model):
     ({"summary": [], "count": -1}, ("bad_summary", "A hand summary is a JSON object.", "summary")),
     ({"log": {"events": [{}]}}, ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")),
     ({"log": {"x": 1}}, ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")),
-    ({"log": {}, "count": True}, ("bad_value", "count is the number of hands the client has seen.", "count")),
-    ({"log": {}, "count": 1.0, "shown": 1}, ("bad_value", "count is the number of hands the client has seen.", "count")),
+    ({"log": {}, "count": True}, ("bad_value", COUNT, "count")),
+    ({"log": {}, "count": 1.0, "shown": 1}, ("bad_value", COUNT, "count")),
     ({"log": {}, "shown": None, "choices": []}, ("bad_value", "choices is an object keyed by player.", "choices")),
     ({"log": {}, "shown": None}, ("bad_value", "shown is an object keyed by player.", "shown")),
 ])
