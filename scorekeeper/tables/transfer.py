@@ -18,10 +18,9 @@ from ..store import tables as store
 from ..store.models import Table
 from . import jsonbody, names, service
 from .jsonbody import JSONRefused
+from .records import Door, HandRecord, read_record
 
 MAX_HANDS = 1000
-MAX_SEQ = 100_000  # events in one hand's log, and the highest seq a phone may name
-RECORD_KEYS = frozenset({"summary", "log", "choices", "shown"})
 
 
 def parse_json(data: bytes) -> Any:
@@ -35,27 +34,30 @@ def parse_json(data: bytes) -> Any:
         raise EngineError("bad_series", "The file is not a table's JSON export (UTF-8 JSON).", "") from None
 
 
+def _record_is(_key: str, at: str) -> tuple[str, str, str]:
+    return "bad_hand_record", "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.", at
+
+
+def _seating_is(_key: str, at: str) -> tuple[str, str, str]:
+    return "bad_hand_record", "choices and shown are objects keyed by player.", at
+
+
+# An export's hand record (``records.HandRecord``), refused as imports always have been: its shape first.
+EXPORT_DOOR = Door(
+    HandRecord, ("shape", "unknown", "choices", "shown", "summary", "log"), {
+        "shape": _record_is,
+        "unknown": lambda key, at: ("bad_hand_record", f"Unknown field {key!r} in the hand record.", f"{at}.{key}"),
+        "choices": _seating_is, "shown": _seating_is,
+        "summary": lambda _key, at: ("bad_summary", "A hand summary is a JSON object.", f"{at}.summary"),
+        "log": lambda _key, at: ("bad_hand_record", "A live hand is {\"log\": {\"events\": [{...}, ...]}}.",
+                                 f"{at}.log"),
+    }, empty_seating_is_none=True)
+
+
 def _row(record: Any, path: str) -> dict[str, Any]:
     """One hand record → what a hand row holds; refuses any shape the rows cannot keep."""
-    if not isinstance(record, dict) or ("summary" in record) == ("log" in record):
-        raise EngineError("bad_hand_record",
-                          "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.", path)
-    unknown = sorted(set(record) - RECORD_KEYS)
-    if unknown:
-        raise EngineError("bad_hand_record", f"Unknown field {unknown[0]!r} in the hand record.",
-                          f"{path}.{unknown[0]}")
-    seating = {k: record[k] for k in ("choices", "shown") if record.get(k)}
-    if any(not isinstance(v, dict) for v in seating.values()):
-        raise EngineError("bad_hand_record", "choices and shown are objects keyed by player.", path)
-    if "summary" in record:
-        if not isinstance(record["summary"], dict):
-            raise EngineError("bad_summary", "A hand summary is a JSON object.", f"{path}.summary")
-        return {"kind": "summary", "summary": record["summary"], "seating": seating or None, "events": []}
-    log = record["log"]
-    events = log.get("events") if isinstance(log, dict) and set(log) <= {"events"} else None
-    if not isinstance(events, list) or len(events) > MAX_SEQ or any(not isinstance(e, dict) for e in events):
-        raise EngineError("bad_hand_record", "A live hand is {\"log\": {\"events\": [{...}, ...]}}.", f"{path}.log")
-    return {"kind": "log", "summary": None, "seating": seating or None, "events": events}
+    row = read_record(record, EXPORT_DOOR, path)
+    return {"kind": row.kind, "summary": row.summary, "seating": row.seating, "events": row.events}
 
 
 def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
@@ -81,5 +83,9 @@ def title_of(settings: dict[str, Any]) -> str:
 def import_document(session: Session, doc: Any) -> Table:
     """A new table from an export, or ``EngineError`` with nothing stored."""
     title, settings, rows = read_document(doc)
-    return store.import_table(session, title, settings, rows,
-                              lambda table, hands, logs: service.replay_rows(table, hands, logs))
+    return store.import_table(session, title, settings, rows, _replayed)
+
+
+def _replayed(table: Table, hands: list, logs: dict) -> None:
+    """The import's rows replayed as the app checks a change of hands (``EngineError`` when refused)."""
+    service.replay_rows(table, hands, logs)

@@ -17,14 +17,13 @@ from ...engine.series import config_from
 from ...store import tables as store
 from ...store.tables import Conflict, StaleHand
 from ...tables import jsonbody, names, service, transfer
-from . import openapi
+from ...tables.jsonbody import JSONRefused
 from ..access import open_table
 from ..database import db, reader_engine
 from ..errors import error_response
-from ...tables.jsonbody import JSONRefused
 from ..limits import created, refused_key
 from ..security import KEY_HEADER, csrf, level_for, presented_key
-from . import bp
+from . import bp, models, openapi
 
 
 class TableIdConverter(BaseConverter):
@@ -33,7 +32,11 @@ class TableIdConverter(BaseConverter):
     regex = r"(?!import$)[^/]+"
 
 
-bp.record_once(lambda setup: setup.app.url_map.converters.setdefault("table_id", TableIdConverter))
+@bp.record_once
+def _table_id_converter(setup) -> None:
+    setup.app.url_map.converters.setdefault("table_id", TableIdConverter)
+
+
 csrf.exempt(bp)
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table"}
@@ -155,9 +158,9 @@ def add_hand(public_id: str):
     """Add a quick-entry hand ({"summary": …}) or start a live one ({"log": {}})."""
     state = service.load(db(), open_table(public_id, "edit"))
     body = _body()
-    kind, summary, seating, count = openapi.parse_new_hand(body)
+    new = models.read_new_hand(body)
     try:
-        hand = store.add_hand(db(), state.table, kind, summary, seating, count,
+        hand = store.add_hand(db(), state.table, new.kind, new.summary, new.seating, new.count,
                               lambda rows: service.check_rows(db(), state.table, rows))
     except Conflict as err:
         raise _Refusal(409, "conflict", str(err), "count", {"count": err.current}) from None
@@ -212,12 +215,12 @@ def replace_hand(public_id: str, hand_id: int):
     """Replace a quick-entry hand's summary (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
-    kind, summary, seating, _count = openapi.parse_new_hand(_body())
+    new = models.read_new_hand(_body())
     expected = _if_match()
-    if kind != "summary" or hand.kind != "summary":
+    if new.kind != "summary" or hand.kind != "summary":
         raise _Refusal(422, "bad_hand_record", "Only a quick-entry hand's summary can be replaced.", "summary")
     try:
-        store.update_hand(db(), state.table, hand, summary, seating,
+        store.update_hand(db(), state.table, hand, new.summary, new.seating,
                           lambda rows: service.check_rows(db(), state.table, rows), expected)
     except StaleHand as err:
         return _stale(state, err)
@@ -255,7 +258,7 @@ def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
-    seq, event = openapi.parse_append(_body())
+    seq, event = models.read_append(_body())
     if state.live_of(hand.id) is None:
         raise _Refusal(409, "hand_over", "This hand is not being played: no more events.", "",
                        openapi.events_json(state, hand))
@@ -274,7 +277,7 @@ def undo(public_id: str, hand_id: int):
     """Remove the last event of the last hand: {"seq": n} is the log's length as seen."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
-    seq, _ = openapi.parse_append(_body(), need_event=False)
+    seq = models.read_undo(_body())
     last = service.last_log_setup(state)
     if last is None or last[0].id != hand.id:
         raise _Refusal(409, "not_last_hand", "Only the last hand's log can be undone.")

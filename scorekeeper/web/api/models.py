@@ -1,0 +1,532 @@
+"""The API's request and response shapes, written once: the OpenAPI document's schemas come from these.
+
+Requests: the hand bodies and the event append/undo are *read* through their models
+(``read_new_hand``, ``read_append``), each problem answered with the code, message and path the
+API has always answered. The engine contract's summary and a table's settings are documented here
+and checked by the engine itself (its codes are the contract's). Responses: the views serialise
+as they always have (the bytes are the contract); the models say what those bodies are, and the
+tests validate every success body against them, as the fuzzing does through the document.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, WithJsonSchema
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
+from pydantic_core import core_schema
+
+from ...engine.errors import ERROR_CODES, EngineError
+from ...engine.facts import OutcomeType
+from ...engine.hand import EVENTS
+from ...engine.hand_events import JUNK_REASONS, SOURCES
+from ...engine.rules import PRESETS
+from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ...tables.records import MAX_SEQ, Door, HandRecord, Row, read_record
+from ...tables.refusals import WEB_ERROR_CODES
+
+REF = "#/components/schemas/{model}"
+
+
+Object = dict[str, Any]
+Month = Annotated[int, Field(ge=1, le=12)]
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+Money = float  # points × chip value: whole amounts stay whole (an integer), others two decimals
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+
+# A player's name at a table (``names``): no control or bidi character, something visible in it.
+# The engine and ``names`` check it; the pattern documents it (and lets the fuzzing send only such names).
+_HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
+PLAYER_NAME_PATTERN = (f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800]"
+                       f"[^{_HIDDEN}]*$")
+PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME,
+                                  json_schema_extra={"pattern": PLAYER_NAME_PATTERN})]
+
+
+class _Shape(BaseModel):
+    """A JSON object of the API: its keys are all named (an unknown one is refused, or a drift)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Open(BaseModel):
+    """A JSON object whose other keys are taken (and ignored, or the engine's to check)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class _Answer(BaseModel):
+    """A success answer of the API: every key it may hold is named, so one added unnamed is a drift;
+    strict, so one retyped (a number sent as a string) is one too."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# -- requests --------------------------------------------------------------------------------------
+
+def _event_schema() -> dict:
+    """One event of a live hand, as ``engine.hand`` checks its shape: one form per type."""
+    month = {"type": "integer", "minimum": 1, "maximum": 12}
+    fields = {
+        "player": {"type": "string"}, "month": month, "last_card": {"type": "boolean"},
+        "cards": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+        "from": {"type": "string", "enum": sorted(SOURCES)}, "reason": {"type": "string", "enum": list(JUNK_REASONS)},
+        "give": {"type": "object"}, "players": {"type": "object", "additionalProperties": month},
+        "multiplier": {"type": "integer", "minimum": 2, "maximum": 9},  # a mission
+    }
+    meta: dict[str, dict] = {"note": {}, "at": {}, "by": {}, "id": {}, "seq": {}}
+    forms = []
+    for name, kind in EVENTS.items():
+        own = {f: fields[f] for f in kind.required + kind.optional}
+        props = {"type": {"type": "string", "enum": [name]}} | meta | own
+        forms.append({"type": "object", "required": ["type", *kind.required], "additionalProperties": False,
+                      "properties": props})
+    return {"oneOf": forms}
+
+
+class Outcome(_Open):
+    """How the hand ended (``type``), and who won."""
+
+    type: Annotated[str, Field(json_schema_extra={"enum": [t.value for t in OutcomeType]})]
+    winner: Name = ""
+    winners: list[Name] = Field(default_factory=list)
+    month: Month = 1
+
+
+class Summary(_Open):
+    """A hand summary (the engine contract): its shape; the rules of the game are the engine's (422).
+
+    null is taken as absent where the engine takes it so.
+    """
+
+    rules: Object | None = None
+    players: Annotated[list[Name], Field(min_length=2, max_length=3, json_schema_extra={"uniqueItems": True})]
+    captures: Object | None = None
+    junk: Object | None = None
+    gos: Object | None = None
+    shakes: Object | None = None
+    bombs: Object | None = None
+    fixed: Object | None = None
+    showdown: Object | None = None
+    outcome: Outcome
+    dokbak: Object | None = None
+    nagari_carry: Annotated[int, Field(ge=0, le=30)] = 0
+    dealer: Name | None = None
+    last_go: Name | None = None
+    mission: int | None = None
+    weol_yak: Annotated[Any, WithJsonSchema({})] = None
+    chip_value: Annotated[float, Field(ge=0)] = 100
+
+
+class SeriesRules(_Shape):
+    preset: Annotated[str, Field(json_schema_extra={"enum": list(PRESETS)})] = ""
+    options: Object = Field(default_factory=dict, description="House-rule options by name (`scorekeeper rules`).")
+
+
+class DrawSpec(_Shape):
+    time: Literal["night", "day"] = "night"
+    cards: Object = Field(default_factory=dict)
+    redraws: list[Object] = Field(default_factory=list)
+
+
+class SeriesConfig(_Shape):
+    """A table's settings, as ``engine.series.config_from`` takes them (null is taken as absent where it is)."""
+
+    name: Annotated[str, Field(max_length=120)] | None = None
+    note: str | None = None
+    players: Annotated[list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
+                                               json_schema_extra={"uniqueItems": True})]
+    rules: SeriesRules | None = None
+    chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
+    currency: Annotated[str, Field(max_length=8)] = "₩"
+    length: Annotated[int, Field(ge=1, le=MAX_LENGTH)] | None = None
+    first_dealer: str | None = Field(None, description="One of the players (default: the draw's, or the first).")
+    draw: DrawSpec | None = None
+
+
+class SeriesExport(SeriesConfig):
+    """A table's export (``export.json``): its settings and its hands, each as ``records.HandRecord``."""
+
+    hands: list[HandRecord] = Field(default_factory=list)
+
+
+class _NewHandFields(_Shape):
+    choices: Object = Field(default_factory=dict, description="Who plays and who sits, by player.")
+    shown: Object = Field(default_factory=dict, description="Gwangpalli cards shown, by player.")
+    count: Seq = Field(0, description="The hands the client has seen: a stale count is refused (409).")
+
+
+class EmptyLog(_Shape):
+    """A live hand starts empty: its events are appended one by one."""
+
+    events: Annotated[list[Any], Field(max_length=0)] = Field(default_factory=list)
+
+
+class SummaryHand(_NewHandFields):
+    """A quick-entry hand: its summary (read as an object by ``HandBody``; the engine checks the rest)."""
+
+    summary: Summary
+
+
+class LiveHand(_NewHandFields):
+    """A live hand, started empty."""
+
+    log: EmptyLog
+
+
+class NewHand(RootModel[SummaryHand | LiveHand]):
+    """A new hand: a summary (quick entry) or an empty log (live), with seating and the count seen."""
+
+
+class ReplaceHand(SummaryHand):
+    """A quick-entry hand's new summary."""
+
+
+class HandBody(_NewHandFields):
+    """Every field a new hand's body may hold, as it is read (``read_new_hand``): exactly one of
+    ``summary`` and ``log`` is the door's own check, so each problem is named as the API always has."""
+
+    summary: Object = Field(default_factory=dict)
+    log: EmptyLog = Field(default_factory=EmptyLog)
+
+
+class Append(_Open):
+    """One event appended as number ``seq`` (the log's length as the client saw it)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    seq: Seq
+    event: Annotated[Object, WithJsonSchema(_event_schema())]
+
+
+class Undo(_Open):
+    """Remove the last event: ``seq`` is the log's length as the client saw it."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    seq: Seq
+
+
+def _hand_is(_key: str, _at: str) -> tuple[str, str, str]:
+    return "bad_hand_record", "A hand is {\"summary\": {...}} or {\"log\": {}}.", ""
+
+
+def _seating_is(key: str, _at: str) -> tuple[str, str, str]:
+    return "bad_value", f"{key} is an object keyed by player.", key
+
+
+# The API's new hand, refused as it always has been: an unknown field first, then the shape.
+NEW_HAND_DOOR = Door(
+    HandBody, ("unknown", "shape", "summary", "log", "count", "choices", "shown"), {
+        "unknown": lambda key, _at: ("bad_hand_record", f"Unknown field {key!r} in the hand.", key),
+        "shape": _hand_is,
+        "summary": lambda _key, _at: ("bad_summary", "A hand summary is a JSON object.", "summary"),
+        "log": lambda _key, _at: ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log"),
+        "count": lambda _key, _at: ("bad_value", "count is the number of hands the client has seen.", "count"),
+        "choices": _seating_is, "shown": _seating_is,
+    })
+
+
+def read_new_hand(body: dict) -> Row:
+    """{"summary": …} or {"log": {}}, with "choices", "shown" and "count" (hands seen)."""
+    return read_record(body, NEW_HAND_DOOR)
+
+
+def _seq_or_event(err: ValidationError) -> EngineError:
+    """An append's or undo's problem, as the API has always named it: ``seq`` first, then ``event``."""
+    if any(e["loc"][:1] == ("seq",) for e in err.errors()):
+        return EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
+    return EngineError("bad_event", "event is an object {\"type\": ..., ...}.", "event")
+
+
+def read_append(body: dict) -> tuple[int, dict[str, Any]]:
+    """``(seq, event)`` of an append (``Append``)."""
+    try:
+        append = Append.model_validate(body)
+    except ValidationError as err:
+        raise _seq_or_event(err) from None
+    return append.seq, body["event"]
+
+
+def read_undo(body: dict) -> int:
+    """``seq`` of an undo (``Undo``); anything else in the body is not read."""
+    try:
+        return Undo.model_validate(body).seq
+    except ValidationError as err:
+        raise _seq_or_event(err) from None
+
+
+# -- responses -------------------------------------------------------------------------------------
+
+class ErrorItem(_Open):
+    code: Annotated[str, Field(json_schema_extra={"enum": sorted(set(ERROR_CODES) | set(WEB_ERROR_CODES))})]
+    message: str
+    path: str
+
+
+class Error(_Open):
+    """A refusal: coded errors (a conflict adds what is stored now)."""
+
+    ok: Literal[False]
+    errors: list[ErrorItem]
+
+
+class Step(_Open):
+    """One step of a payment's trail (its id and label, a value or factor, details)."""
+
+    id: str
+    label: str
+
+
+class Payment(_Answer):
+    payer: str = Field(alias="from")
+    payee: str = Field(alias="to")
+    points: int
+    money: Money
+    kind: str
+    trail: list[Step]
+
+
+class Note(_Open):
+    id: str
+    label: str
+
+
+class Result(_Answer):
+    """The engine contract's result for one hand summary (``POST /score``)."""
+
+    ok: Literal[True]
+    outcome: Object
+    target: int
+    scores: dict[str, Object]
+    payments: list[Payment]
+    net: dict[str, int]
+    net_money: dict[str, Money]
+    notes: list[Note]
+    warnings: list[ErrorItem] = Field(default_factory=list, description="Unknown fields, ignored (present if any).")
+
+
+class Created(_Answer):
+    """A new table: its id, its links and both secrets (shown once)."""
+
+    ok: Literal[True]
+    id: str
+    url: str
+    edit_link: str
+    view_link: str
+    edit_key: str
+    view_key: str
+
+
+class Version(_Answer):
+    version: int
+
+
+class Deleted(_Answer):
+    ok: Literal[True]
+
+
+class DealScore(_Answer):
+    points: int
+    lines: list[str]
+
+
+class Deal(_Answer):
+    """A hand replayed in the series: who dealt and played, how it ended, what moved."""
+
+    index: int
+    number: int | None = Field(description="The hand's number; null for a void deal, which is not a hand.")
+    counted: bool
+    dealer: str
+    players: list[str]
+    carry: int
+    outcome: Object
+    winner: str | None
+    net: dict[str, int]
+    net_money: dict[str, Money]
+    balances: dict[str, int]
+    scores: dict[str, DealScore]
+    # Present only when there are some (never null).
+    sitting: dict[str, str] = Field(default_factory=dict)
+    notes: list[Object] = Field(default_factory=list)
+    warnings: list[Object] = Field(default_factory=list)
+
+
+class LedgerEntry(_Answer):
+    hand: int
+    index: int
+    kind: str
+    label: str
+    reason: str
+    payer: str = Field(alias="from")
+    payee: str = Field(alias="to")
+    points: int
+    money: Money
+    trail: list[Object]
+
+
+class Transfer(_Answer):
+    payer: str = Field(alias="from")
+    payee: str = Field(alias="to")
+    points: int
+    money: Money
+
+
+class Pending(_Answer):
+    index: int
+    sitter: str
+    points: int
+
+
+class NextDeal(_Answer):
+    dealer: str
+    nagari_carry: int
+    players: list[str] | None
+    choosers: list[str]
+    pending_compensation: list[Pending]
+
+
+class Draw(_Answer):
+    time: str
+    cards: Object
+    redraws: list[Object]
+    dealer: str
+
+
+class LiveState(_Answer):
+    """A live hand's state: whose turn, who must decide, each player's piles and score."""
+
+    setup: Object
+    seq: int
+    turn: Object | None
+    must_decide: str | None
+    must_answer: str | None
+    showdown: Object | None
+    target: int
+    players: list[Object]
+    fixed: list[Object]
+    over: bool
+    outcome: Object | None
+
+
+class _HandFields(_Answer):
+    ok: Literal[True]
+    id: int
+    index: int
+    kind: Literal["summary", "log"]
+    live: bool
+    deal: Deal | None
+    etag: str = Field(description="The hand's ETag: send it back in If-Match with an edit or delete.")
+    # Present only when the hand has them (never null): a quick-entry hand's summary, its seating.
+    summary: Object = Field(default_factory=dict, description="A quick-entry hand's summary.")
+    choices: Object = Field(default_factory=dict)
+    shown: Object = Field(default_factory=dict)
+
+
+class HandBrief(_HandFields):
+    """A hand in the table's answer: its record and deal."""
+
+
+class Hand(_HandFields):
+    """One hand: its record, deal and result; a live hand's log and state."""
+
+    result: Object | None
+    # A live hand's log (``Events``), present for a log hand only.
+    hand: int = 0
+    seq: int = 0
+    events: list[Object] = Field(default_factory=list)
+    state: LiveState | None = None
+    version: int = 0
+
+
+class Hands(_Answer):
+    """Every hand of the table, each as ``GET …/hands/<id>`` answers it."""
+
+    ok: Literal[True]
+    hands: list[Hand]
+
+
+class Events(_Answer):
+    """A hand's log: its events, the live state (null once it is over), the table's version."""
+
+    ok: Literal[True]
+    hand: int
+    seq: int
+    events: list[Object]
+    state: LiveState | None
+    version: int
+
+
+class TableView(_Answer):
+    """A table: its settings, its hands, the ledger, balances and settle-up, and what comes next."""
+
+    ok: Literal[True]
+    players: list[str]
+    rules: Object
+    chip_value: float
+    currency: str
+    length: int | None
+    first_dealer: str
+    draw: Draw | None = None
+    hands: list[HandBrief]
+    ledger: list[LedgerEntry]
+    balances: dict[str, int]
+    balances_money: dict[str, Money]
+    settle_up: list[Transfer]
+    played: int
+    finished: bool
+    next_dealer: str
+    next: NextDeal
+    id: str
+    name: str
+    version: int
+    live_hand: int | None
+    problem: list[ErrorItem] | None
+
+
+# -- the document's schemas --------------------------------------------------------------------------
+
+class OpenAPI30(GenerateJsonSchema):
+    """JSON Schema as OpenAPI 3.0 reads it: ``nullable`` for null, ``enum`` for a constant, no titles.
+
+    Defaults are left out too: they are the engine's to apply, and a schema's default is no promise.
+    """
+
+    def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
+        inner = self.generate_inner(schema["schema"])
+        return {**inner, "nullable": True}
+
+    def literal_schema(self, schema: core_schema.LiteralSchema) -> JsonSchemaValue:
+        out = super().literal_schema(schema)
+        if "const" in out:
+            out["enum"] = [out.pop("const")]
+        return out
+
+
+def _plain(node: Any) -> Any:
+    """Titles and defaults dropped, everywhere but inside ``properties`` (where they are field names)."""
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    return {k: (({n: _plain(s) for n, s in v.items()}) if k in ("properties", "$defs") else _plain(v))
+            for k, v in node.items() if k not in ("title", "default")}
+
+
+REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, SeriesExport, NewHand, ReplaceHand, Append, Undo)
+# Every success answer of the API (the document names which operation answers which).
+ANSWERS: tuple[type[BaseModel], ...] = (Result, Created, TableView, Version, Hands, Hand, Deleted, Events)
+
+
+def components() -> dict[str, Any]:
+    """``components.schemas`` of the document: every model above and every model they name (a copy)."""
+    return copy.deepcopy(_components())
+
+
+@functools.cache
+def _components() -> dict[str, Any]:
+    # Generated once per process: some 20 ms, which /openapi.json (open to anyone) would pay on every request.
+    models: list[type[BaseModel]] = [*REQUESTS, Error, *ANSWERS]
+    _, top = models_json_schema([(m, "validation") for m in models], ref_template=REF,
+                                schema_generator=OpenAPI30)
+    return {name: _plain(schema) for name, schema in sorted(top.get("$defs", {}).items())}
+
