@@ -16,11 +16,13 @@ from collections import Counter
 from itertools import repeat
 from typing import Any
 
+from . import checks
 from .cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
+from .checks import MAX_NAME, is_month, is_whole
 from .errors import EngineError
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, HandFacts, Outcome, OutcomeType, Showdown
 from .payout import Settlement, money, settle
-from .rules import DEFAULT_PRESET, Rules, rules_from
+from .rules import Rules, rules_from
 from .scoring import BIT
 
 try:  # a dependency; the engine still works on the standard library alone
@@ -33,7 +35,6 @@ FIELDS = frozenset({
     "outcome", "dokbak", "showdown", "fixed", "mission", "weol_yak", "chip_value", "score_at_last_go",
     "reverse_go",
 })
-MAX_NAME = 40
 
 
 class _Checker:
@@ -54,30 +55,13 @@ class _Checker:
             return None
 
 
-def _int(v: Any, lo: int, hi: int) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
-
-
 def _rules(doc: dict) -> Rules:
-    spec = doc.get("rules") or {}
-    if isinstance(spec, str):  # a bare preset name
-        spec = {"preset": spec}
-    if not isinstance(spec, dict):
-        raise EngineError("bad_value", "rules must be an object: {preset, options}.", "rules")
-    return rules_from(spec.get("preset", DEFAULT_PRESET), spec.get("options"))
+    return rules_from(*checks.rules_spec(doc.get("rules"), "rules must be an object: {preset, options}.", "rules"))
 
 
 def _players(doc: dict) -> tuple[str, ...]:
-    players = doc.get("players")
-    ok = (
-        isinstance(players, list) and 2 <= len(players) <= 3
-        and all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players)
-        and len(set(players)) == len(players)
-    )
-    if not ok:
-        raise EngineError(
-            "bad_players", f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.", "players")
-    return tuple(players)
+    return checks.players(doc.get("players"), 2, 3, "bad_players",
+                          f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.", "players")
 
 
 def _per_player(c: _Checker, doc: dict, key: str, players: tuple[str, ...]) -> dict:
@@ -157,7 +141,7 @@ def _plain_mask(cards: list) -> int | None:
 def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, int]:
     out = {}
     for p, n in _per_player(c, doc, "junk", players).items():
-        if not _int(n, 0, 200):
+        if not is_whole(n, 0, 200):
             c.add("bad_value", "junk is a whole number of junk (a double junk counts 2).", f"junk.{p}")
         else:
             out[p] = n
@@ -180,7 +164,7 @@ def _junk(c: _Checker, doc: dict, players, captures, rules: Rules) -> dict[str, 
 def _gos(c: _Checker, doc: dict, players) -> dict[str, int]:
     out = {}
     for p, n in _per_player(c, doc, "gos", players).items():
-        if _int(n, 0, 20):
+        if is_whole(n, 0, 20):
             out[p] = n
         else:
             c.add("bad_value", "gos is a whole number from 0 to 20.", f"gos.{p}")
@@ -191,7 +175,7 @@ def _last_go_scores(c: _Checker, doc: dict, players, gos: dict[str, int]) -> dic
     """The score toward the target at each player's last go (a live hand knows it, RULES.md §11.1)."""
     out = {}
     for p, n in _per_player(c, doc, "score_at_last_go", players).items():
-        if not _int(n, 0, 500):
+        if not is_whole(n, 0, 500):
             c.add("bad_value", "score_at_last_go is a whole number of points.", f"score_at_last_go.{p}")
         elif not gos.get(p):
             c.add("bad_value", f"{p} said no go, so has no score at a last go.", f"score_at_last_go.{p}")
@@ -223,7 +207,7 @@ def _reverse_go(c: _Checker, doc: dict, players, gos: dict[str, int], rules: Rul
 def _months(c: _Checker, doc: dict, key: str, players) -> dict[str, tuple[int, ...]]:
     out = {}
     for p, months in _per_player(c, doc, key, players).items():
-        if not isinstance(months, list) or not all(_int(m, 1, 12) for m in months):
+        if not isinstance(months, list) or not all(is_month(m) for m in months):
             c.add("bad_month", f"{key} lists months from 1 to 12.", f"{key}.{p}")
         elif len(set(months)) != len(months):
             c.add("shake_twice", f"{p} names the same month twice in {key}.", f"{key}.{p}")
@@ -291,13 +275,13 @@ def _outcome(c: _Checker, doc: dict, players, rules: Rules) -> Outcome | None:
         return None
     month = spec.get("month")
     if kind is OutcomeType.CHONGTONG:
-        if month is not None and not _int(month, 1, 12):
+        if month is not None and not is_month(month):
             c.add("bad_month", "outcome.month is a month from 1 to 12.", "outcome.month")
         if not rules.chongtong_played:
             c.add("rule_off", "The table's rules pay nothing for chongtong.", "outcome.type")
     if kind is OutcomeType.THREE_PPUK and not rules.three_ppuk:
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
-    return Outcome(kind, tuple(winners), month if _int(month, 1, 12) else None)
+    return Outcome(kind, tuple(winners), month if is_month(month) else None)
 
 
 def _dokbak(c: _Checker, doc: dict, players, outcome: Outcome | None, gos, rules: Rules) -> Dokbak | None:
@@ -379,14 +363,14 @@ def _fixed(c: _Checker, doc: dict, players, rules: Rules, outcome: Outcome | Non
 def _extras(c: _Checker, doc: dict, players, rules: Rules) -> dict:
     out: dict = {}
     carry = doc.get("nagari_carry", 0)
-    if not _int(carry, 0, 30):
+    if not is_whole(carry, 0, 30):
         c.add("bad_value", "nagari_carry is the number of nagari before this hand, 0 to 30.", "nagari_carry")
     else:
         out["nagari_carry"] = carry
     mission = doc.get("mission", 1)
     if mission is None or mission == 1:
         pass
-    elif not _int(mission, 2, 9):
+    elif not is_whole(mission, 2, 9):
         c.add("bad_value", "mission is a multiplier from 2 to 9.", "mission")
     elif not rules.missions:
         c.add("rule_off", "The table's rules play no missions.", "mission")
@@ -401,10 +385,8 @@ def _extras(c: _Checker, doc: dict, players, rules: Rules) -> dict:
         c.add("rule_off", "The table's rules play no weol-yak.", "weol_yak")
     else:
         out["weol_yak"] = tuple(p for i, p in enumerate(weol) if _player(c, p, players, f"weol_yak[{i}]"))
-    chip = doc.get("chip_value", 100)
-    if isinstance(chip, bool) or not isinstance(chip, (int, float)) or not 0 <= chip <= 1e9 or chip != chip:
-        c.add("bad_value", "chip_value is the money per point, a number from 0.", "chip_value")
-    else:
+    chip = c.guard(checks.chip_value, doc.get("chip_value", 100), "chip_value")
+    if chip is not None:
         out["chip_value"] = chip
     if doc.get("dealer") is not None:
         out["dealer"] = _player(c, doc["dealer"], players, "dealer")

@@ -12,7 +12,7 @@ from typing import Any
 from .cards import BONUS_CARDS, CARDS, month_cards
 from .errors import EngineError
 from .hand_junk import check_named, cheapest_junk_of
-from .hand_state import HandState, OeMyeon, Outcome, Showdown
+from .hand_state import HandState, LiveOutcome, LiveShowdown, OeMyeon
 from .scoring import BIT, mask_of
 
 MONTH_MASKS = {m: mask_of(c.code for c in month_cards(m)) for m in range(1, 13)}
@@ -121,7 +121,7 @@ def advance(s: HandState) -> HandState:
     s = s.but(turn=turn, turn_captures=(), must_decide=None, oe_myeon=None, showdown=sd)
     if turn >= s.setup.total_turns:
         went_go = any(p.gos for p in s.players)
-        s = s.but(outcome=Outcome("nagari", reason="go_not_raised" if went_go else "cards_ran_out"))
+        s = s.but(outcome=LiveOutcome("nagari", reason="go_not_raised" if went_go else "cards_ran_out"))
     return s
 
 
@@ -197,7 +197,7 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
     first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
     s = s.but(players=s.replace_player(p), feats=s.feats + ((name, "ppuk"),) if first else s.feats)
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
-        s = s.but(outcome=Outcome("three_ppuk", (name,)))
+        s = s.but(outcome=LiveOutcome("three_ppuk", (name,)))
     return s
 
 
@@ -259,7 +259,7 @@ def on_go(s: HandState, ev: dict) -> HandState:
 def on_stop(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
     ready_to_decide(s, name)
-    return s.but(must_decide=None, outcome=Outcome("stop", (name,)))
+    return s.but(must_decide=None, outcome=LiveOutcome("stop", (name,)))
 
 
 def on_showdown_offer(s: HandState, ev: dict) -> HandState:
@@ -270,7 +270,7 @@ def on_showdown_offer(s: HandState, ev: dict) -> HandState:
         refuse("not_your_turn", f"{name} may offer a showdown only at the start of their own turn.", "player")
     if s.turn_captures:
         refuse("not_your_turn", f"{name} already played this turn: a showdown is offered at its start.", "player")
-    return s.but(showdown=Showdown(name, s.turn))
+    return s.but(showdown=LiveShowdown(name, s.turn))
 
 
 def check_answer(s: HandState, name: str) -> None:
@@ -285,7 +285,7 @@ def on_showdown_accept(s: HandState, ev: dict) -> HandState:
     check_answer(s, name)
     sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
     if len(sd.accepted_by) == 2:
-        return s.but(showdown=sd, outcome=Outcome("nagari", reason="showdown"))
+        return s.but(showdown=sd, outcome=LiveOutcome("nagari", reason="showdown"))
     return s.but(showdown=sd)
 
 
@@ -337,7 +337,7 @@ def on_chongtong(s: HandState, ev: dict) -> HandState:
             refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     winners = tuple(n for n in s.order if n in holders)
     month = months[0] if len(months) == 1 else None
-    return s.but(outcome=Outcome("chongtong", winners, month))
+    return s.but(outcome=LiveOutcome("chongtong", winners, month))
 
 
 def on_four_on_table(s: HandState, ev: dict) -> HandState:
@@ -347,14 +347,14 @@ def on_four_on_table(s: HandState, ev: dict) -> HandState:
     if month_captured(s, month):
         refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     if s.rules.void_deal_chongtong and s.rules.chongtong_played:  # RULES.md §11.8: reported as the dealer's chongtong
-        return s.but(outcome=Outcome("chongtong", (s.setup.dealer,), month))
-    return s.but(outcome=Outcome("void_deal", (), month))
+        return s.but(outcome=LiveOutcome("chongtong", (s.setup.dealer,), month))
+    return s.but(outcome=LiveOutcome("void_deal", (), month))
 
 
 def on_nagari(s: HandState, ev: dict) -> HandState:
     """The table says the cards ran out with no stop (when turns were not tapped in)."""
     went_go = any(p.gos for p in s.players)
-    return s.but(outcome=Outcome("nagari", reason="go_not_raised" if went_go else "declared"))
+    return s.but(outcome=LiveOutcome("nagari", reason="go_not_raised" if went_go else "declared"))
 
 
 def on_weol_yak(s: HandState, ev: dict) -> HandState:
