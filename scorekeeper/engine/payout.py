@@ -1,39 +1,29 @@
 """정산 Payments: a finished hand → who pays whom, each with its trail of reasons.
 
 RULES.md §5–§7. A loser's amount is ``(base + go bonus) × point multiplier`` times
-every double that applies; each double is one small unit in ``DOUBLES`` answering
-the steps it adds. ``settle`` picks the cup/bridge counting for each player
+every double that applies; each double is one record in ``DOUBLES`` (id, Korean and
+English label, the option it depends on, category) whose small unit answers the
+steps it adds. ``settle`` picks the cup/bridge counting for each player
 (§5 item 5), applies dok-bak (§5.1) and adds the fixed payments (§6.4).
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
-from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
+from .cards import BRIGHT, JUNK, RIBBON
 from .errors import EngineError
 from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 
-STEP_LABELS: dict[str, str] = {
+# The steps of a trail that are not a double's (``DOUBLES`` names those): ``STEP_LABELS`` has both.
+_OTHER_STEP_LABELS: dict[str, str] = {
     "base": "점수 score",
     "go_bonus": "고 보너스 go bonus",
     "point_multiplier": "점수 곱하기 point multiplier",
     "go_doubling": "3고 이상 배 doubling from the third go",
-    "shake": "흔들기 shake",
-    "bomb": "폭탄 bomb",
-    "gwang_bak": "광박 gwang-bak",
-    "pi_bak": "피박 pi-bak",
-    "meong_dda": "멍따 meong-dda",
-    "meong_bak": "멍박 meong-bak",
-    "meong_bak_five": "멍박 (열끗 5장 이상) meong-bak: 5+ animals, this loser none",
+    "meong_bak": "멍박 meong-bak",  # the meong-dda double where only losers without animals pay it
     "reverse_go": "역고 reverse go",
-    "tti_bak": "띠박 tti-bak",
-    "nagari_carry": "나가리 배 nagari carry",
-    "go_bak": "고박 go-bak",
-    "mission": "미션 mission",
-    "weol_yak": "월약 weol-yak",
-    "double_joker": "더블 조커 double joker",
     "dok_bak": "독박 dok-bak: pays the other loser's share",
     "chongtong": "총통 chongtong",
     "three_ppuk": "삼뻑 three ppuk",
@@ -137,13 +127,6 @@ Steps = tuple  # of Step; units answer NONE when they add nothing
 NONE: tuple = ()
 
 
-def double(needed: Callable[[HandFacts, Rules, str], bool]):
-    """Mark a unit with the facts and options it depends on, so a hand runs only the units it needs."""
-    def mark(unit):
-        unit.needed = needed
-        return unit
-    return mark
-
 class Loss(NamedTuple):
     """One loser's side of a stop: what the doubles look at."""
 
@@ -167,7 +150,6 @@ def shake_factor(month: int, rules: Rules) -> int:
     return 4 if rules.shake_rain_paulownia_x4 and month in (11, 12) else 2
 
 
-@double(lambda f, r, w: bool(f.shakes.get(w)) or r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w)))
 def shakes(x: Loss) -> Steps:
     months = x.facts.shakes.get(x.winner)
     if x.rules.shake_bomb_once:
@@ -185,7 +167,6 @@ def _shake_bomb_once(x: Loss, shaken: tuple[int, ...]) -> Steps:
     return (Step("shake" if shaken else "bomb", factor=2, detail=(("months", sorted({*shaken, *bombed})),)),)
 
 
-@double(lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w)))
 def bombs(x: Loss) -> Steps:
     months = x.facts.bombs.get(x.winner)
     if not months or not x.rules.bomb_doubles or x.rules.shake_bomb_once:
@@ -196,14 +177,12 @@ def bombs(x: Loss) -> Steps:
 GWANG_BAK = (Step("gwang_bak", factor=2),)
 
 
-@double(lambda f, r, w: True)
 def gwang_bak(x: Loss) -> Steps:
     if x.won.has(BRIGHT) and not x.lost.pile.brights and "bp" not in x.lost.pile.bonus:
         return GWANG_BAK
     return NONE
 
 
-@double(lambda f, r, w: True)
 def pi_bak(x: Loss) -> Steps:
     value = x.lost.pile.junk_value
     if not x.won.has(JUNK) or value >= x.rules.pi_bak_threshold(len(x.facts.players)):
@@ -216,7 +195,6 @@ def pi_bak(x: Loss) -> Steps:
 MEONG_DDA, MEONG_BAK = (Step("meong_dda", factor=2),), (Step("meong_bak", factor=2),)
 
 
-@double(lambda f, r, w: r.meong_dda != "off")
 def meong_dda(x: Loss) -> Steps:
     mode = x.rules.meong_dda
     animals = x.won.pile.animals.bit_count()
@@ -233,7 +211,6 @@ def meong_dda(x: Loss) -> Steps:
 MEONG_BAK_FIVE = (Step("meong_bak_five", factor=2),)
 
 
-@double(lambda f, r, w: r.meong_bak_five)
 def meong_bak_five(x: Loss) -> Steps:
     """The other 멍박: the winner holds 5+ animals and this loser none; stacks with meong-dda."""
     if x.rules.meong_bak_five and x.won.pile.animals.bit_count() >= 5 and not x.lost.pile.animals:
@@ -244,12 +221,10 @@ def meong_bak_five(x: Loss) -> Steps:
 TTI_BAK = (Step("tti_bak", factor=2),)
 
 
-@double(lambda f, r, w: r.tti_bak)
 def tti_bak(x: Loss) -> Steps:
     return TTI_BAK if x.rules.tti_bak and x.won.has(RIBBON) and not x.lost.pile.ribbons else NONE
 
 
-@double(lambda f, r, w: f.nagari_carry > 0)
 def nagari_carry(x: Loss) -> Steps:
     n = x.facts.nagari_carry
     if n <= 0:
@@ -260,7 +235,6 @@ def nagari_carry(x: Loss) -> Steps:
 GO_BAK = (Step("go_bak", factor=2),)
 
 
-@double(lambda f, r, w: any(n for p, n in f.gos.items() if p != w))
 def go_bak(x: Loss) -> Steps:
     """고박 as a double: two players (option), or three with the encyclopedia rule."""
     if not x.loser_went_go():
@@ -270,7 +244,6 @@ def go_bak(x: Loss) -> Steps:
     return GO_BAK if x.rules.go_bak_two_players else NONE
 
 
-@double(lambda f, r, w: f.mission > 1)
 def mission(x: Loss) -> Steps:
     return (Step("mission", factor=x.facts.mission),) if x.facts.mission > 1 else NONE
 
@@ -278,23 +251,63 @@ def mission(x: Loss) -> Steps:
 WEOL_YAK = (Step("weol_yak", factor=4),)
 
 
-@double(lambda f, r, w: w in f.weol_yak)
 def weol_yak(x: Loss) -> Steps:
     return WEOL_YAK if x.winner in x.facts.weol_yak else NONE
 
 
-@double(lambda f, r, w: r.double_jokers > 0)
 def double_joker(x: Loss) -> Steps:
     return (Step("double_joker", factor=2),) * x.won.pile.bonus.count("bd")
 
 
-DOUBLES: tuple[Callable[[Loss], Steps], ...] = (
-    shakes, bombs, gwang_bak, pi_bak, meong_dda, meong_bak_five, tti_bak, nagari_carry, go_bak, mission, weol_yak,
-    double_joker,
+def _always(facts: HandFacts, rules: Rules, winner: str) -> bool:
+    return True
+
+
+class Double(NamedTuple):
+    """배 One double of a loser's amount: what a docs page, a payment's trail and ``amount`` read of it."""
+
+    id: str  # the trail step it adds (the shake unit adds "bomb" too when shakes and bombs count once)
+    ko: str
+    en: str
+    option: str | None  # the house-rule option (``Rules`` field) it depends on; None: always played
+    category: str  # declaration (the winner showed it), pile (the cards held), go, hand (a fact of the hand)
+    unit: Callable[[Loss], Steps]  # the steps it adds for one loser (NONE when it does not apply)
+    # Whether a hand could need the unit at all, from its facts and rules: a shortcut that runs
+    # fewer units (each unit still answers NONE when it does not apply).
+    needed: Callable[[HandFacts, Rules, str], bool] = _always
+
+    @property
+    def label(self) -> str:
+        return f"{self.ko} {self.en}"
+
+
+DOUBLES: tuple[Double, ...] = (
+    Double("shake", "흔들기", "shake", "shake_rain_paulownia_x4", "declaration", shakes,
+           lambda f, r, w: bool(f.shakes.get(w)) or r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w))),
+    Double("bomb", "폭탄", "bomb", "bomb_doubles", "declaration", bombs,
+           lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w))),
+    Double("gwang_bak", "광박", "gwang-bak", None, "pile", gwang_bak),
+    Double("pi_bak", "피박", "pi-bak", None, "pile", pi_bak),
+    Double("meong_dda", "멍따", "meong-dda", "meong_dda", "pile", meong_dda,
+           lambda f, r, w: r.meong_dda != "off"),
+    Double("meong_bak_five", "멍박 (열끗 5장 이상)", "meong-bak: 5+ animals, this loser none", "meong_bak_five",
+           "pile", meong_bak_five, lambda f, r, w: r.meong_bak_five),
+    Double("tti_bak", "띠박", "tti-bak", "tti_bak", "pile", tti_bak, lambda f, r, w: r.tti_bak),
+    Double("nagari_carry", "나가리 배", "nagari carry", "nagari_carry_stacks", "hand", nagari_carry,
+           lambda f, r, w: f.nagari_carry > 0),
+    Double("go_bak", "고박", "go-bak", None, "go", go_bak,
+           lambda f, r, w: any(n for p, n in f.gos.items() if p != w)),
+    Double("mission", "미션", "mission", "missions", "hand", mission, lambda f, r, w: f.mission > 1),
+    Double("weol_yak", "월약", "weol-yak", "weol_yak", "hand", weol_yak, lambda f, r, w: w in f.weol_yak),
+    Double("double_joker", "더블 조커", "double joker", "double_jokers", "pile", double_joker,
+           lambda f, r, w: r.double_jokers > 0),
 )
+"""Every double of RULES.md §5, in the order a payment's trail lists them: one record each."""
+STEP_LABELS: dict[str, str] = {**_OTHER_STEP_LABELS, **{d.id: d.label for d in DOUBLES}}
+_UNITS = tuple(d.unit for d in DOUBLES)
 
 
-def amount(x: Loss, units=DOUBLES) -> tuple[int, tuple[Step, ...]]:
+def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]] = _UNITS) -> tuple[int, tuple[Step, ...]]:
     """What one loser owes the winner, with the trail that explains it."""
     gos = x.facts.gos.get(x.winner, 0)
     bonus = go_bonus(gos, x.rules)
@@ -368,7 +381,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)
-    units = [unit for unit in DOUBLES if unit.needed(facts, rules, winner)]
+    units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:

@@ -1,8 +1,9 @@
 """족보 Scores: a player's captured cards → score lines (RULES.md §3).
 
-Each combination is one small function in ``COMBINATIONS``: it reads a ``Pile``
-(the captures counted one way) and the rules, and answers the line it scores or
-``None``. ``score`` runs them all; ``best_score`` tries every way of counting the
+Each combination is one record in ``COMBINATION_RECORDS`` (id, Korean and English
+label, the option it depends on, category) with one small function: it reads a
+``Pile`` (the captures counted one way) and the rules, and answers the line it
+scores or ``None``. ``score`` runs them all; ``best_score`` tries every way of counting the
 flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 
 >>> s = score(pile(["1g", "3g", "8g", "2a", "4a", "8a"]), Rules())
@@ -21,25 +22,6 @@ from .cards import (
     HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON,
 )
 from .rules import Rules
-
-LINE_LABELS: dict[str, str] = {
-    "five_brights": "오광 five brights",
-    "four_brights": "사광 four brights",
-    "three_brights": "삼광 three brights",
-    "rain_three_brights": "비삼광 three brights with rain",
-    "animals": "열끗 animals",
-    "godori": "고도리 godori",
-    "yukdori": "육도리 four birds",
-    "bidori": "비도리 three birds with the swallow",
-    "ribbons": "띠 ribbons",
-    HONG_DAN: "홍단 red poem ribbons",
-    CHEONG_DAN: "청단 blue ribbons",
-    CHO_DAN: "초단 red plain ribbons",
-    "junk": "피 junk",
-    "vip": "VIP 쌍피 셋 three double junk",
-    "palssari": "팔싸리 eight clovers",
-}
-
 
 # Each deck card is one bit of a 48-bit mask (bit i is DECK[i], which is in display order):
 # counting a kind is a popcount, holding a set is one AND. Bonus cards may come in copies,
@@ -215,18 +197,24 @@ def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
     return Pile(base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way)
 
 
-# -- the combinations: each answers (id, points, cards mask) or None ------------------------
+# -- the combinations: each function answers (id, points, cards mask) or None ----------------
 
-def bright_set(p: Pile, r: Rules):
-    n = p.brights.bit_count()
-    if n == 5:
-        return "five_brights", r.five_brights, p.brights
-    if n == 4:
-        return "four_brights", r.four_brights_with_rain if p.brights & B_RAIN_BRIGHT else 4, p.brights
-    if n == 3:
-        return ("rain_three_brights" if p.brights & B_RAIN_BRIGHT else "three_brights",
-                2 if p.brights & B_RAIN_BRIGHT else 3, p.brights)
-    return None
+def five_brights(p: Pile, r: Rules):
+    return ("five_brights", r.five_brights, p.brights) if p.brights.bit_count() == 5 else None
+
+
+def four_brights(p: Pile, r: Rules):
+    if p.brights.bit_count() != 4:
+        return None
+    return "four_brights", r.four_brights_with_rain if p.brights & B_RAIN_BRIGHT else 4, p.brights
+
+
+def three_brights(p: Pile, r: Rules):
+    return ("three_brights", 3, p.brights) if p.brights.bit_count() == 3 and not p.brights & B_RAIN_BRIGHT else None
+
+
+def rain_three_brights(p: Pile, r: Rules):
+    return ("rain_three_brights", 2, p.brights) if p.brights.bit_count() == 3 and p.brights & B_RAIN_BRIGHT else None
 
 
 def animal_count(p: Pile, r: Rules):
@@ -234,15 +222,24 @@ def animal_count(p: Pile, r: Rules):
     return ("animals", n - 4, p.animals) if n >= 5 else None
 
 
-def birds(p: Pile, r: Rules):
+def _four_birds(p: Pile, r: Rules) -> bool:
+    """The four-bird rule applies: the swallow (12a) held and counted as a bird."""
+    return bool(r.four_birds and p.animals & B_RAIN_ANIMAL)
+
+
+def godori(p: Pile, r: Rules):
     held = p.animals & BIRDS
-    n = held.bit_count()
-    if r.four_birds and p.animals & B_RAIN_ANIMAL:
-        if n == 3:
-            return "yukdori", 6, held | B_RAIN_ANIMAL
-        if n == 2:
-            return "bidori", 4, held | B_RAIN_ANIMAL
-    return ("godori", r.godori, held) if n == 3 else None
+    return ("godori", r.godori, held) if held.bit_count() == 3 and not _four_birds(p, r) else None
+
+
+def yukdori(p: Pile, r: Rules):
+    held = p.animals & BIRDS
+    return ("yukdori", 6, held | B_RAIN_ANIMAL) if held.bit_count() == 3 and _four_birds(p, r) else None
+
+
+def bidori(p: Pile, r: Rules):
+    held = p.animals & BIRDS
+    return ("bidori", 4, held | B_RAIN_ANIMAL) if held.bit_count() == 2 and _four_birds(p, r) else None
 
 
 def ribbon_count(p: Pile, r: Rules):
@@ -274,26 +271,52 @@ def palssari(p: Pile, r: Rules):
     return ("palssari", 8, PALSSARI) if r.palssari and p.mask & PALSSARI == PALSSARI else None
 
 
-# (unit, category, counts toward the target)
-COMBINATIONS: tuple[tuple[Callable, str, bool], ...] = (
-    (bright_set, BRIGHT, True),
-    (animal_count, ANIMAL, True),
-    (birds, ANIMAL, True),
-    (ribbon_count, RIBBON, True),
-    (ribbon_set(HONG_DAN), RIBBON, True),
-    (ribbon_set(CHEONG_DAN), RIBBON, True),
-    (ribbon_set(CHO_DAN), RIBBON, True),
-    (junk_count, JUNK, True),
-    (vip, JUNK, False),
-    (palssari, BONUS, False),
+class Combination(NamedTuple):
+    """족보 One scoring combination: what a docs page, a score line and the scorer read of it."""
+
+    id: str
+    ko: str
+    en: str
+    option: str | None  # the house-rule option (``Rules`` field) it depends on; None: none
+    category: str  # bright / animal / ribbon / junk / bonus: what gwang-bak, pi-bak … look at
+    unit: Callable[[Pile, Rules], tuple | None]  # (id, points, cards mask) when the pile holds it
+    toward_target: bool = True  # False: paid, but not counted toward the target to go or stop
+
+    @property
+    def label(self) -> str:
+        return f"{self.ko} {self.en}"
+
+
+COMBINATION_RECORDS: tuple[Combination, ...] = (
+    Combination("five_brights", "오광", "five brights", "five_brights", BRIGHT, five_brights),
+    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights),
+    Combination("three_brights", "삼광", "three brights", None, BRIGHT, three_brights),
+    Combination("rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights),
+    Combination("animals", "열끗", "animals", None, ANIMAL, animal_count),
+    Combination("godori", "고도리", "godori", "godori", ANIMAL, godori),
+    Combination("yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori),
+    Combination("bidori", "비도리", "three birds with the swallow", "four_birds", ANIMAL, bidori),
+    Combination("ribbons", "띠", "ribbons", "rain_ribbon_counts", RIBBON, ribbon_count),
+    Combination(HONG_DAN, "홍단", "red poem ribbons", None, RIBBON, ribbon_set(HONG_DAN)),
+    Combination(CHEONG_DAN, "청단", "blue ribbons", None, RIBBON, ribbon_set(CHEONG_DAN)),
+    Combination(CHO_DAN, "초단", "red plain ribbons", None, RIBBON, ribbon_set(CHO_DAN)),
+    Combination("junk", "피", "junk", None, JUNK, junk_count),
+    Combination("vip", "VIP 쌍피 셋", "three double junk", "vip", JUNK, vip, toward_target=False),
+    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, toward_target=False),
 )
+"""Every scoring combination, in the order score lines are listed: one record each (RULES.md §3).
+
+A combination whose ``option`` is a flag (VIP, palssari, the four-bird rule) scores only where
+the table's rules turn it on; other options set its points or what it counts."""
+LINE_LABELS: dict[str, str] = {c.id: c.label for c in COMBINATION_RECORDS}
 
 
 @lru_cache(maxsize=4)
 def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, str, bool], ...]:
-    """The combinations the rules play (VIP and palssari only where they are on)."""
-    off = {vip: not with_vip, palssari: not with_palssari}
-    return tuple(c for c in COMBINATIONS if not off.get(c[0], False))
+    """(unit, category, toward target) of the combinations the rules play (VIP and palssari only
+    where they are on): the scorer's loop reads plain tuples."""
+    off = {"vip": not with_vip, "palssari": not with_palssari}
+    return tuple((c.unit, c.category, c.toward_target) for c in COMBINATION_RECORDS if not off.get(c.id, False))
 
 
 def score(p: Pile, rules: Rules) -> Score:
