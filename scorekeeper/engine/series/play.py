@@ -8,7 +8,6 @@ from .. import gwangpalli
 from ..dealer import next_dealer, play_order
 from ..errors import EngineError
 from ..gwangpalli import Claim, Seating
-from ..rules import Rules
 from .config import SeriesConfig
 from .hand_result import hand_result, join
 from .model import FIXED, GWANGPALLI, HAND_PAYMENT, Deal, Entry, NextDeal, Pending, Series
@@ -74,7 +73,7 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
     outcome = result["outcome"]
     kind = outcome["type"]
     void = kind == "void_deal"  # under void_deal_chongtong the result is the dealer's chongtong
-    winners = _winners(outcome, rules, nxt.dealer)
+    winners = _winners(outcome)
 
     if void:  # redealt by the same dealer: nothing paid, nothing carried, not a hand
         deal = Deal(index, None, nxt.dealer, seating, nxt.nagari_carry, outcome, (), (), {}, result)
@@ -98,7 +97,7 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
     return deal, new_next, 1
 
 
-def _winners(outcome: dict, rules: Rules, dealer: str) -> tuple[str, ...]:
+def _winners(outcome: dict) -> tuple[str, ...]:
     return tuple(outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else []))
 
 
