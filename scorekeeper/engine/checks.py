@@ -12,7 +12,7 @@ because the contract's answers are part of what clients rely on.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence, cast
 
 from .errors import EngineError
 from .rules import DEFAULT_PRESET
@@ -31,10 +31,13 @@ def is_month(value: Any) -> bool:
 
 def are_names(value: Any, least: int, most: int, sequence: type | tuple[type, ...] = list) -> bool:
     """``least`` to ``most`` distinct names of 1 to ``MAX_NAME`` characters, not all blank."""
+    if not isinstance(value, sequence):
+        return False
+    names = cast(Sequence[Any], value)  # (isinstance with a type given as a variable: mypy cannot narrow)
     return (
-        isinstance(value, sequence) and least <= len(value) <= most
-        and all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in value)
-        and len(set(value)) == len(value)
+        least <= len(names) <= most
+        and all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in names)
+        and len(set(names)) == len(names)
     )
 
 

@@ -117,9 +117,10 @@ EVENTS: dict[str, EventKind] = {
 
 # -- the shape of an event: each field's check ---------------------------------------------
 
-def _check_month(v: Any, path: str) -> None:
+def _check_month(v: Any, path: str) -> bool:
     if not is_month(v):
         raise EngineError("bad_month", "A month is a whole number from 1 to 12.", path)
+    return True
 
 
 def _check_players(v: Any) -> bool:  # chongtong holders
@@ -150,7 +151,7 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "give": lambda v: isinstance(v, dict),
     "last_card": lambda v: isinstance(v, bool),
     "multiplier": lambda v: is_whole(v, 2, 9),
-    "month": lambda v: _check_month(v, "month") or True,
+    "month": lambda v: _check_month(v, "month"),
     "players": _check_players,
 }
 
@@ -158,7 +159,8 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
 def _kind(event: Any) -> EventKind:
     if not isinstance(event, dict):
         raise EngineError("bad_event", "An event is an object {\"type\": ..., ...}.")
-    kind = EVENTS.get(event.get("type"))
+    type_: Any = event.get("type")
+    kind = EVENTS.get(type_)
     if kind is None:
         raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.",
                           "type")

@@ -242,8 +242,10 @@ def on_end_turn(s: HandState, ev: dict) -> HandState:
     """Go or stop is checked when a turn ends (RULES.md §4); otherwise play moves on."""
     if ev.get("player") not in (None, s.current):
         refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
-    if s.eligible(s.current):
-        return s.but(must_decide=s.current)
+    name = s.current
+    assert name is not None  # the hand is not over: apply refuses events after its end
+    if s.eligible(name):
+        return s.but(must_decide=name)
     return advance(s)
 
 
@@ -283,6 +285,7 @@ def check_answer(s: HandState, name: str) -> None:
 def on_showdown_accept(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
     check_answer(s, name)
+    assert s.showdown is not None  # check_answer refuses when no showdown waits
     sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
     if len(sd.accepted_by) == 2:
         return s.but(showdown=sd, outcome=LiveOutcome("nagari", reason="showdown"))
@@ -293,6 +296,7 @@ def on_showdown_refuse(s: HandState, ev: dict) -> HandState:
     """One refusal is enough: if the right refuses, the left accepts without being asked."""
     name = ev["player"]
     check_answer(s, name)
+    assert s.showdown is not None  # check_answer refuses when no showdown waits
     return s.but(showdown=replace(s.showdown, refused_by=name))
 
 
@@ -336,8 +340,7 @@ def on_chongtong(s: HandState, ev: dict) -> HandState:
         if month_captured(s, month):
             refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     winners = tuple(n for n in s.order if n in holders)
-    month = months[0] if len(months) == 1 else None
-    return s.but(outcome=LiveOutcome("chongtong", winners, month))
+    return s.but(outcome=LiveOutcome("chongtong", winners, months[0] if len(months) == 1 else None))
 
 
 def on_four_on_table(s: HandState, ev: dict) -> HandState:

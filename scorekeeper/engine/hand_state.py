@@ -14,6 +14,7 @@ pile and remembered.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import hand_summary, hand_view
 from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
@@ -34,6 +35,16 @@ class PlayerState(Record):
     DEFAULTS = {"mask": 0, "bonus": (), "gos": 0, "score_at_last_go": None, "shakes": (), "bombs": (),
                 "ppuks": (), "ja_ppuks": 0}
     CACHES = ("_captures", "_score")
+    # The fields, for readers and type checkers (Record keeps the values in the instance dict).
+    name: str
+    mask: int
+    bonus: tuple[str, ...]
+    gos: int
+    score_at_last_go: int | None
+    shakes: tuple[int, ...]
+    bombs: tuple[int, ...]
+    ppuks: tuple[int | None, ...]
+    ja_ppuks: int
     # ppuks: the month of each stack made, None when not said; ja_ppuks: own stacks captured
     # back (자뻑), each claims one of ``ppuks``.
 
@@ -129,7 +140,7 @@ class LiveOutcome:
         return out
 
     def to_json(self) -> dict:
-        out = {"type": self.type, "winners": list(self.winners)}
+        out: dict[str, Any] = {"type": self.type, "winners": list(self.winners)}
         if self.month is not None:
             out["month"] = self.month
         if self.reason:
@@ -146,6 +157,20 @@ class HandState(Record):
     DEFAULTS = {"turn": 0, "turn_captures": (), "played": False, "must_decide": None, "showdown": None,
                 "oe_myeon": None, "feats": (), "go_order": (), "mission": 1, "weol_yak": (), "outcome": None,
                 "seq": 0}
+    setup: HandSetup
+    players: tuple[PlayerState, ...]
+    turn: int
+    turn_captures: tuple[str, ...]
+    played: bool
+    must_decide: str | None
+    showdown: LiveShowdown | None
+    oe_myeon: OeMyeon | None
+    feats: tuple[tuple[str, str], ...]
+    go_order: tuple[str, ...]
+    mission: int
+    weol_yak: tuple[str, ...]
+    outcome: LiveOutcome | None
+    seq: int
     # players: in turn order; turn: index into the hand's turns (the current player is
     # order[turn % n]); turn_captures: what the current player captured this turn; played:
     # anything beyond the deal happened (chongtong is too late); feats: first-turn (player,
@@ -220,13 +245,13 @@ class HandState(Record):
     def needs(self, name: str) -> int:
         """The score toward the target that lets ``name`` go or stop at the end of a turn."""
         p = self.player(name)
-        return self.setup.target if not p.gos else p.score_at_last_go + 1
+        return self.setup.target if not p.gos else (p.score_at_last_go or 0) + 1
 
     def eligible(self, name: str) -> bool:
         """RULES.md §4: the target the first time, then strictly above the score at the last go."""
         setup = self.setup
         p = self.players[setup.seat[name]]
-        needed = setup.target if not p.gos else p.score_at_last_go + 1
+        needed = setup.target if not p.gos else (p.score_at_last_go or 0) + 1  # set with every go
         return p.score(setup.rules).toward_target >= needed
 
     @property

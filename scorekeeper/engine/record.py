@@ -13,7 +13,7 @@ object field by field.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 
 class Record:
@@ -33,7 +33,7 @@ class Record:
         d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
         object.__setattr__(self, "__dict__", d)
 
-    def but(self, **changes: Any):
+    def but(self, **changes: Any) -> Self:
         """A copy with ``changes``: the only way to 'change' a record."""
         d = self.__dict__.copy()
         d.update(changes)

@@ -168,7 +168,7 @@ def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
     # powers of two has k bits set exactly when they are distinct (a repeat carries). A bonus card
     # adds nothing, so any bonus card or repeat takes the careful way.
     mask = sum(map(BIT.get, codes, repeat(0)))
-    bonus = ()
+    bonus: tuple[str, ...] = ()
     if len(codes) != mask.bit_count():
         mask = mask_of(codes)
         bonus = tuple(c for c in codes if c in _BONUS_VALUE)

@@ -20,7 +20,9 @@ def play(config: SeriesConfig, records: Sequence[dict]) -> Series:
     table = config.players
     balances = dict.fromkeys(table, 0)
     nxt = _first_deal(config)
-    deals, ledger, played = [], [], 0
+    deals: list[Deal] = []
+    ledger: list[Entry] = []
+    played = 0
     for i, record in enumerate(records):
         if config.length is not None and played >= config.length:
             raise _in_record(EngineError(
