@@ -54,10 +54,13 @@ def is_chip_value(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1e9
 
 
+CHIP_VALUE_HELP = "chip_value is the money per point, a number from 0."
+
+
 def chip_value(value: Any, path: str) -> int | float:
     """The chip value, or the refusal every input gives for it (at ``path``)."""
     if not is_chip_value(value):
-        raise EngineError("bad_value", "chip_value is the money per point, a number from 0.", path)
+        raise EngineError("bad_value", CHIP_VALUE_HELP, path)
     return value
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from itertools import repeat
 from typing import Any
 
 from . import checks
@@ -60,8 +59,11 @@ def _rules(doc: dict) -> Rules:
 
 
 def _players(doc: dict) -> tuple[str, ...]:
-    return checks.players(doc.get("players"), 2, 3, "bad_players",
-                          f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.", "players")
+    players = doc.get("players")
+    if not checks.are_names(players, 2, 3):
+        raise EngineError("bad_players", f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.",
+                          "players")
+    return tuple(players)
 
 
 def _per_player(c: _Checker, doc: dict, key: str, players: tuple[str, ...]) -> dict:
@@ -129,11 +131,11 @@ def _captures(c: _Checker, doc: dict, players, rules: Rules,
 def _plain_mask(cards: list) -> int | None:
     """The mask of ``cards`` when they are distinct deck cards (no bonus card), else None.
 
-    Adding the cards' bits gives as many set bits as cards exactly when every card is a deck
-    card (an unknown or bonus code adds nothing) and none repeats (a repeat carries)."""
+    Adding the cards' bits gives as many set bits as cards exactly when none repeats (a repeat
+    carries)."""
     try:
-        mask = sum(map(BIT.get, cards, repeat(0)))
-    except TypeError:  # an unhashable item: the slow path names it
+        mask = sum(map(BIT.__getitem__, cards))
+    except (KeyError, TypeError):  # an unknown or bonus code, or an unhashable item: the slow path names it
         return None
     return mask if mask.bit_count() == len(cards) else None
 
@@ -385,9 +387,11 @@ def _extras(c: _Checker, doc: dict, players, rules: Rules) -> dict:
         c.add("rule_off", "The table's rules play no weol-yak.", "weol_yak")
     else:
         out["weol_yak"] = tuple(p for i, p in enumerate(weol) if _player(c, p, players, f"weol_yak[{i}]"))
-    chip = c.guard(checks.chip_value, doc.get("chip_value", 100), "chip_value")
-    if chip is not None:
+    chip = doc.get("chip_value", 100)
+    if checks.is_chip_value(chip):
         out["chip_value"] = chip
+    else:
+        c.add("bad_value", checks.CHIP_VALUE_HELP, "chip_value")
     if doc.get("dealer") is not None:
         out["dealer"] = _player(c, doc["dealer"], players, "dealer")
     if doc.get("last_go") is not None:
@@ -406,18 +410,22 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
         raise EngineError.many(c.errors)
     masks: dict[str, int] = {}
     captures = _captures(c, doc, players, rules, masks)
-    junk = _junk(c, doc, players, captures, rules)
-    gos = _gos(c, doc, players)
-    last_go_scores = _last_go_scores(c, doc, players, gos)
-    shakes, bombs = _months(c, doc, "shakes", players), _months(c, doc, "bombs", players)
+    # A section that is absent or empty (most of them, in most summaries) is not looked into:
+    # each check answers what is given here for it, and finds nothing to refuse.
+    get = doc.get
+    junk = _junk(c, doc, players, captures, rules) if get("junk") else {}
+    gos = _gos(c, doc, players) if get("gos") else {}
+    last_go_scores = _last_go_scores(c, doc, players, gos) if get("score_at_last_go") else {}
+    shakes = _months(c, doc, "shakes", players) if get("shakes") else {}
+    bombs = _months(c, doc, "bombs", players) if get("bombs") else {}
     _check_months(c, shakes, bombs, captures, rules)
     outcome = _outcome(c, doc, players, rules)
     facts_kw = dict(
-        dokbak=_dokbak(c, doc, players, outcome, gos, rules),
-        showdown=_showdown(c, doc, players, outcome),
-        fixed=_fixed(c, doc, players, rules, outcome),
+        dokbak=_dokbak(c, doc, players, outcome, gos, rules) if get("dokbak") is not None else None,
+        showdown=_showdown(c, doc, players, outcome) if get("showdown") is not None else None,
+        fixed=_fixed(c, doc, players, rules, outcome) if get("fixed") else (),
         score_at_last_go=last_go_scores,
-        reverse_go=_reverse_go(c, doc, players, gos, rules),
+        reverse_go=_reverse_go(c, doc, players, gos, rules) if get("reverse_go") else (),
         masks=masks,
         **_extras(c, doc, players, rules),
     )

@@ -14,7 +14,7 @@ from .cards import BRIGHT, JUNK, RIBBON
 from .errors import EngineError
 from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .rules import Rules
-from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
+from .scoring import _new, Score, all_scores, best_of, best_score, ways_of_mask
 
 # The steps of a trail that are not a double's (``DOUBLES`` names those): ``STEP_LABELS`` has both.
 _OTHER_STEP_LABELS: dict[str, str] = {
@@ -91,6 +91,8 @@ class Settlement(NamedTuple):
 def money(points: int, chip_value: float) -> int | float:
     """Points in money; whole amounts stay whole."""
     value = points * chip_value
+    if type(value) is int:  # the common case: a whole chip value
+        return value
     return int(value) if float(value).is_integer() else round(value, 2)
 
 
@@ -311,7 +313,7 @@ def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]] = _UNITS) -> tuple[
     """What one loser owes the winner, with the trail that explains it."""
     gos = x.facts.gos.get(x.winner, 0)
     bonus = go_bonus(gos, x.rules)
-    trail = [Step("base", value=x.won.points)]
+    trail = [_new(Step, ("base", x.won.points, None, ()))]
     if bonus:
         trail.append(Step("go_bonus", value=bonus, detail=(("gos", gos),)))
     if x.rules.point_multiplier > 1:
@@ -389,9 +391,9 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
         for loser, ways in loser_ways.items():
             if len(ways) == 1:  # the common case: nothing for the loser to choose
                 lost = ways[0]
-                owed = amount(Loss(facts, rules, winner, won, loser, lost, lifted), units)
+                owed = amount(_new(Loss, (facts, rules, winner, won, loser, lost, lifted)), units)
             else:
-                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost)
+                options = [(amount(_new(Loss, (facts, rules, winner, won, loser, lost, lifted)), units), lost)
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
@@ -479,7 +481,7 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     else:
         for loser, (points, trail) in owed.items():
             if points > 0:
-                payments.append(Payment(loser, winner, points, "stop", trail))
+                payments.append(_new(Payment, (loser, winner, points, "stop", trail)))
     return scores, payments, notes
 
 

@@ -77,6 +77,11 @@ B_CUP, B_BRIDGE, B_RAIN_BRIGHT, B_RAIN_ANIMAL, B_RAIN_RIBBON = (
 B_FLEXIBLE = B_CUP | B_BRIDGE
 
 
+# The hot paths build named tuples with all their fields through tuple.__new__, skipping the
+# Python-level __new__ that handles keywords and defaults (a few hundred thousand a second).
+_new = tuple.__new__
+
+
 class Pile(NamedTuple):
     """A player's captures sorted by kind (as masks), with the flexible cards counted one way."""
 
@@ -186,7 +191,7 @@ def pile_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules, extra_junk: in
     if not rules.rain_ribbon_counts and mask & B_RAIN_RIBBON:
         # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
         ribbons, junk, value = ribbons ^ B_RAIN_RIBBON, junk | B_RAIN_RIBBON, value + 1
-    return Pile(mask & BRIGHTS, mask & ANIMALS, ribbons, junk, value, mask, bonus)
+    return _new(Pile, (mask & BRIGHTS, mask & ANIMALS, ribbons, junk, value, mask, bonus, 0))
 
 
 def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
@@ -194,7 +199,7 @@ def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
     if not way:
         return base
     value = base.junk_value + (rules.cup_junk_value if way & B_CUP else 0) + (2 if way & B_BRIDGE else 0)
-    return Pile(base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way)
+    return _new(Pile, (base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way))
 
 
 # -- the combinations: each function answers (id, points, cards mask) or None ----------------
@@ -280,6 +285,9 @@ class Combination(NamedTuple):
     option: str | None  # the house-rule option (``Rules`` field) it depends on; None: none
     category: str  # bright / animal / ribbon / junk / bonus: what gwang-bak, pi-bak … look at
     unit: Callable[[Pile, Rules], tuple | None]  # (id, points, cards mask) when the pile holds it
+    # The fewest the pile must hold of one count (``GATES``) for the unit to find anything: the
+    # scorer compares counts it takes once per pile instead of calling every unit.
+    gate: tuple[str, int]
     toward_target: bool = True  # False: paid, but not counted toward the target to go or stop
 
     @property
@@ -288,21 +296,25 @@ class Combination(NamedTuple):
 
 
 COMBINATION_RECORDS: tuple[Combination, ...] = (
-    Combination("five_brights", "오광", "five brights", "five_brights", BRIGHT, five_brights),
-    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights),
-    Combination("three_brights", "삼광", "three brights", None, BRIGHT, three_brights),
-    Combination("rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights),
-    Combination("animals", "열끗", "animals", None, ANIMAL, animal_count),
-    Combination("godori", "고도리", "godori", "godori", ANIMAL, godori),
-    Combination("yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori),
-    Combination("bidori", "비도리", "three birds with the swallow", "four_birds", ANIMAL, bidori),
-    Combination("ribbons", "띠", "ribbons", "rain_ribbon_counts", RIBBON, ribbon_count),
-    Combination(HONG_DAN, "홍단", "red poem ribbons", None, RIBBON, ribbon_set(HONG_DAN)),
-    Combination(CHEONG_DAN, "청단", "blue ribbons", None, RIBBON, ribbon_set(CHEONG_DAN)),
-    Combination(CHO_DAN, "초단", "red plain ribbons", None, RIBBON, ribbon_set(CHO_DAN)),
-    Combination("junk", "피", "junk", None, JUNK, junk_count),
-    Combination("vip", "VIP 쌍피 셋", "three double junk", "vip", JUNK, vip, toward_target=False),
-    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, toward_target=False),
+    Combination("five_brights", "오광", "five brights", "five_brights", BRIGHT, five_brights, ("brights", 5)),
+    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights,
+                ("brights", 4)),
+    Combination("three_brights", "삼광", "three brights", None, BRIGHT, three_brights, ("brights", 3)),
+    Combination("rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights,
+                ("brights", 3)),
+    Combination("animals", "열끗", "animals", None, ANIMAL, animal_count, ("animals", 5)),
+    Combination("godori", "고도리", "godori", "godori", ANIMAL, godori, ("animals", 3)),
+    Combination("yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori, ("animals", 4)),
+    Combination("bidori", "비도리", "three birds with the swallow", "four_birds", ANIMAL, bidori, ("animals", 3)),
+    Combination("ribbons", "띠", "ribbons", "rain_ribbon_counts", RIBBON, ribbon_count, ("ribbons", 5)),
+    Combination(HONG_DAN, "홍단", "red poem ribbons", None, RIBBON, ribbon_set(HONG_DAN), ("ribbons", 3)),
+    Combination(CHEONG_DAN, "청단", "blue ribbons", None, RIBBON, ribbon_set(CHEONG_DAN), ("ribbons", 3)),
+    Combination(CHO_DAN, "초단", "red plain ribbons", None, RIBBON, ribbon_set(CHO_DAN), ("ribbons", 3)),
+    Combination("junk", "피", "junk", None, JUNK, junk_count, ("junk_value", 10)),
+    # VIP: 11jd and 12jd are double junk, so the junk is worth 4 at least.
+    Combination("vip", "VIP 쌍피 셋", "three double junk", "vip", JUNK, vip, ("junk_value", 4), toward_target=False),
+    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, ("cards", 8),
+                toward_target=False),
 )
 """Every scoring combination, in the order score lines are listed: one record each (RULES.md §3).
 
@@ -311,12 +323,27 @@ the table's rules turn it on; other options set its points or what it counts."""
 LINE_LABELS: dict[str, str] = {c.id: c.label for c in COMBINATION_RECORDS}
 
 
+# The counts a combination's gate may name, in the order ``score`` takes them from a pile.
+GATES = ("brights", "animals", "ribbons", "junk_value", "cards")
+
+
+def _played(with_vip: bool, with_palssari: bool) -> tuple[Combination, ...]:
+    """The combinations the rules play (VIP and palssari only where they are on)."""
+    off = {"vip": not with_vip, "palssari": not with_palssari}
+    return tuple(c for c in COMBINATION_RECORDS if not off.get(c.id, False))
+
+
 @lru_cache(maxsize=4)
 def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, str, bool], ...]:
-    """(unit, category, toward target) of the combinations the rules play (VIP and palssari only
-    where they are on): the scorer's loop reads plain tuples."""
-    off = {"vip": not with_vip, "palssari": not with_palssari}
-    return tuple((c.unit, c.category, c.toward_target) for c in COMBINATION_RECORDS if not off.get(c.id, False))
+    """(unit, category, toward target) of the combinations the rules play."""
+    return tuple((c.unit, c.category, c.toward_target) for c in _played(with_vip, with_palssari))
+
+
+@lru_cache(maxsize=4)
+def _gated(with_vip: bool, with_palssari: bool) -> tuple[tuple[int, int, Callable, str, bool], ...]:
+    """(gate's count index, least, unit, category, toward target): the scorer's loop reads plain tuples."""
+    return tuple((GATES.index(c.gate[0]), c.gate[1], c.unit, c.category, c.toward_target)
+                 for c in _played(with_vip, with_palssari))
 
 
 def score(p: Pile, rules: Rules) -> Score:
@@ -324,10 +351,13 @@ def score(p: Pile, rules: Rules) -> Score:
     if _holds_nothing(p, rules):  # four piles in ten: no unit need look
         return Score(0, 0, (), p, NO_CATEGORIES)
     lines = []
-    for unit, category, counts in _combinations(rules.vip, rules.palssari):
+    have = (p.brights.bit_count(), p.animals.bit_count(), p.ribbons.bit_count(), p.junk_value, p.mask.bit_count())
+    for gate, least, unit, category, counts in _gated(rules.vip, rules.palssari):
+        if have[gate] < least:  # too few for this combination: no need to ask it
+            continue
         hit = unit(p, rules)
         if hit and hit[1]:
-            lines.append(Line(hit[0], hit[1], category, hit[2], counts, p.bonus if hit[0] == "junk" else ()))
+            lines.append(_new(Line, (hit[0], hit[1], category, hit[2], counts, p.bonus if hit[0] == "junk" else ())))
     if not lines:  # most losers' piles: nothing scores
         return Score(0, 0, (), p, NO_CATEGORIES)
     total = toward = 0
@@ -335,7 +365,7 @@ def score(p: Pile, rules: Rules) -> Score:
         total += line.points
         if line.toward_target:
             toward += line.points
-    return Score(total, toward, tuple(lines), p, frozenset([line.category for line in lines]))
+    return _new(Score, (total, toward, tuple(lines), p, frozenset([line.category for line in lines])))
 
 
 NO_CATEGORIES: frozenset[str] = frozenset()
