@@ -45,13 +45,6 @@ class _Checker:
     def add(self, code: str, message: str, path: str) -> None:
         self.errors.append({"code": code, "message": message, "path": path})
 
-    def guard(self, fn, *args):
-        """Run ``fn``; an EngineError it raises is collected, and None answered."""
-        try:
-            return fn(*args)
-        except EngineError as err:
-            self.errors.extend(err.errors)
-            return None
 
 
 def _rules(doc: dict) -> Rules:
@@ -404,8 +397,16 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     if not isinstance(doc, dict):
         raise EngineError("bad_summary", "A hand summary is a JSON object.", "")
     c = _Checker()
-    rules = c.guard(_rules, doc)
-    players = c.guard(_players, doc)
+    try:
+        rules: Rules | None = _rules(doc)
+    except EngineError as err:
+        c.errors.extend(err.errors)
+        rules = None
+    try:
+        players: tuple[str, ...] | None = _players(doc)
+    except EngineError as err:
+        c.errors.extend(err.errors)
+        players = None
     if rules is None or players is None:
         raise EngineError.many(c.errors)
     masks: dict[str, int] = {}

@@ -387,7 +387,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:
-        choice = _Choice(won, {}, {})
+        choice = _new(_Choice, (won, {}, {}))
         for loser, ways in loser_ways.items():
             if len(ways) == 1:  # the common case: nothing for the loser to choose
                 lost = ways[0]

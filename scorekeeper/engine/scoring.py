@@ -134,8 +134,7 @@ class Score(NamedTuple):
     def counted_as(self) -> dict[str, str]:
         """How each flexible card is counted: {"9a": "junk"}."""
         p = self.pile
-        return {code: JUNK if p.as_junk & bit else ANIMAL
-                for code, bit in ((CUP, B_CUP), (BRIDGE, B_BRIDGE)) if p.mask & bit}
+        return dict(_COUNTED_AS[p.mask & B_FLEXIBLE, p.as_junk & B_FLEXIBLE])
 
     def to_json(self) -> dict:
         p = self.pile
@@ -149,6 +148,14 @@ class Score(NamedTuple):
                 JUNK: p.junk_value,
             },
         }
+
+
+# (flexible cards held, those counted as junk) → how each held one is counted, as (code, kind) pairs.
+_COUNTED_AS = {
+    (held, as_junk): tuple((code, JUNK if as_junk & bit else ANIMAL)
+                           for code, bit in ((CUP, B_CUP), (BRIDGE, B_BRIDGE)) if held & bit)
+    for held in (0, B_CUP, B_BRIDGE, B_FLEXIBLE) for as_junk in (0, B_CUP, B_BRIDGE, B_FLEXIBLE) if as_junk & ~held == 0
+}
 
 
 def flexible_cards(mask: int, rules: Rules) -> tuple[int, ...]:
@@ -339,27 +346,28 @@ def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, 
     return tuple((c.unit, c.category, c.toward_target) for c in _played(with_vip, with_palssari))
 
 
-@lru_cache(maxsize=4)
-def _gated(with_vip: bool, with_palssari: bool) -> tuple[tuple[int, int, Callable, str, bool], ...]:
-    """(gate's count index, least, unit, category, toward target): the scorer's loop reads plain tuples."""
+@lru_cache(maxsize=8)
+def _gated(with_vip: bool, with_palssari: bool, four_birds: bool) -> tuple[tuple[int, int, Callable, str, bool], ...]:
+    """(gate's count index, least, unit, category, toward target) of the combinations the rules
+    play (yukdori and bidori only under the four-bird rule): the scorer's loop reads plain tuples."""
     return tuple((GATES.index(c.gate[0]), c.gate[1], c.unit, c.category, c.toward_target)
-                 for c in _played(with_vip, with_palssari))
+                 for c in _played(with_vip, with_palssari) if four_birds or c.option != "four_birds")
 
 
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
     if _holds_nothing(p, rules):  # four piles in ten: no unit need look
-        return Score(0, 0, (), p, NO_CATEGORIES)
+        return _new(Score, (0, 0, (), p, NO_CATEGORIES))
     lines = []
     have = (p.brights.bit_count(), p.animals.bit_count(), p.ribbons.bit_count(), p.junk_value, p.mask.bit_count())
-    for gate, least, unit, category, counts in _gated(rules.vip, rules.palssari):
+    for gate, least, unit, category, counts in _gated(rules.vip, rules.palssari, rules.four_birds):
         if have[gate] < least:  # too few for this combination: no need to ask it
             continue
         hit = unit(p, rules)
         if hit and hit[1]:
             lines.append(_new(Line, (hit[0], hit[1], category, hit[2], counts, p.bonus if hit[0] == "junk" else ())))
     if not lines:  # most losers' piles: nothing scores
-        return Score(0, 0, (), p, NO_CATEGORIES)
+        return _new(Score, (0, 0, (), p, NO_CATEGORIES))
     total = toward = 0
     for line in lines:
         total += line.points
@@ -389,12 +397,16 @@ def ways_of_mask(mask: int, rules: Rules, extra_junk: int = 0) -> list[Score]:
     return _ways(pile_of_mask(mask, (), rules, extra_junk), rules)
 
 
+# The ways of counting the flexible cards held (as junk: their bits), nothing moved first.
+_WAYS = {flex: tuple(sum(s) for n in range(len(flex) + 1) for s in subsets(flex, n))
+         for flex in ((B_CUP,), (B_BRIDGE,), (B_CUP, B_BRIDGE))}
+
+
 def _ways(base: Pile, rules: Rules) -> list[Score]:
     flex = flexible_cards(base.mask, rules)
     if not flex:
         return [score(base, rules)]
-    ways = [sum(s) for n in range(len(flex) + 1) for s in subsets(flex, n)]
-    return [score(counted_as_junk(base, way, rules), rules) for way in ways]
+    return [score(counted_as_junk(base, way, rules), rules) for way in _WAYS[flex]]
 
 
 def best_score(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> Score:
