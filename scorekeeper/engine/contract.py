@@ -27,7 +27,7 @@ from .scoring import BIT
 try:  # a dependency; the engine still works on the standard library alone
     import orjson as _orjson
 except ImportError:  # pragma: no cover
-    _orjson = None
+    _orjson = None  # type: ignore[assignment]
 
 FIELDS = frozenset({
     "rules", "players", "dealer", "nagari_carry", "captures", "junk", "gos", "last_go", "shakes", "bombs",
@@ -52,7 +52,7 @@ def _rules(doc: dict) -> Rules:
 
 
 def _players(doc: dict) -> tuple[str, ...]:
-    players = doc.get("players")
+    players: Any = doc.get("players")
     if not checks.are_names(players, 2, 3):
         raise EngineError("bad_players", f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.",
                           "players")
@@ -245,7 +245,8 @@ def _outcome(c: _Checker, doc: dict, players, rules: Rules) -> Outcome | None:
     if not isinstance(spec, dict):
         c.add("unknown_outcome", "outcome must be an object with a type.", "outcome")
         return None
-    kind = _OUTCOME_TYPES.get(spec.get("type")) if isinstance(spec.get("type"), str) else None
+    type_: Any = spec.get("type")
+    kind = _OUTCOME_TYPES.get(type_) if isinstance(type_, str) else None
     if kind is None:
         c.add("unknown_outcome", f"outcome.type must be one of {', '.join(t.value for t in OutcomeType)}.",
               "outcome.type")
@@ -440,6 +441,7 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
             outcome = Outcome(OutcomeType.CHONGTONG, (facts_kw["dealer"],), outcome.month)
     if c.errors:
         raise EngineError.many(c.errors)
+    assert outcome is not None  # _outcome answers None only with an error
     return rules, HandFacts(players, outcome, captures, junk, gos, shakes, bombs, **facts_kw)
 
 

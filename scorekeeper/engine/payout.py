@@ -376,10 +376,10 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     # Every assignment considered must itself allow the stop (RULES.md §11.1), not merely some other one.
     eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= needed]
     if not eligible:
-        best = best_score(facts.captures.get(winner, ()), rules, facts.junk.get(winner, 0))
+        top = best_score(facts.captures.get(winner, ()), rules, facts.junk.get(winner, 0))
         raise EngineError(
             "stop_below_target",
-            f"{winner} cannot stop with {best.toward_target} points: the stop needs {needed} ({why}).",
+            f"{winner} cannot stop with {top.toward_target} points: the stop needs {needed} ({why}).",
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)
@@ -399,6 +399,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
             choice.lost[loser], choice.owed[loser] = lost, owed
         if best is None or (choice.total, won.points) > (best.total, best.won.points):
             best = choice
+    assert best is not None  # there is an eligible way
     return best
 
 
@@ -426,12 +427,12 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
         if len(went) == 2:
             last = facts.last_go if facts.last_go in went else _more_gos(facts, went)
             return Dokbak(last, DokbakReason.GO_BAK), notes
-    if given is DokbakReason.OE_MYEON:
-        if facts.dokbak.last_card:
-            return None, notes + [note("oe_myeon_last_card", facts.dokbak.player)]
+    if given is DokbakReason.OE_MYEON and (oe_myeon := facts.dokbak) is not None:
+        if oe_myeon.last_card:
+            return None, notes + [note("oe_myeon_last_card", oe_myeon.player)]
         if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
-            return None, notes + [note("oe_myeon_junk_only", facts.dokbak.player)]
-        return facts.dokbak, notes
+            return None, notes + [note("oe_myeon_junk_only", oe_myeon.player)]
+        return oe_myeon, notes
     return None, notes
 
 
@@ -449,8 +450,9 @@ def _more_gos(facts: HandFacts, went: list[str]) -> str:
 
 def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Payment], list[dict]]:
     winner = facts.outcome.winner
+    assert winner is not None  # a stop names its winner (the contract checks)
     choice = _choose(facts, rules, winner)
-    scores = {winner: choice.won, **choice.lost}
+    scores: dict[str, Score] = {winner: choice.won, **choice.lost}
     notes: list[dict] = []
     owed = dict(choice.owed)
     if rules.empty_pile_pays_nothing:
@@ -503,7 +505,7 @@ def _instant(facts: HandFacts, rules: Rules) -> tuple[list[Payment], list[dict]]
             return [], [note("chongtong_cancel")]
         return [pay for w in holders for pay in fixed_from_each(facts, w, "chongtong", rules.chongtong, others)], []
     if out.type is OutcomeType.THREE_PPUK:
-        return fixed_from_each(facts, out.winner, "three_ppuk", rules.three_ppuk), []
+        return fixed_from_each(facts, out.winners[0], "three_ppuk", rules.three_ppuk), []
     return [], []
 
 
