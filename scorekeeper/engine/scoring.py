@@ -141,7 +141,7 @@ class Score(NamedTuple):
         return {
             "points": self.points,
             "toward_target": self.toward_target,
-            "lines": [line.to_json() for line in self.lines],
+            "lines": [line.to_json() for line in self.lines] if self.lines else [],
             "counted_as": self.counted_as if p.mask & B_FLEXIBLE else {},
             "counts": {
                 BRIGHT: p.brights.bit_count(), ANIMAL: p.animals.bit_count(), RIBBON: p.ribbons.bit_count(),
@@ -403,6 +403,8 @@ _WAYS: dict[tuple[int, ...], tuple[int, ...]] = {flex: tuple(sum(s) for n in ran
 
 
 def _ways(base: Pile, rules: Rules) -> list[Score]:
+    if not base.mask & B_FLEXIBLE:  # most piles: neither the cup nor the bridge, one way
+        return [score(base, rules)]
     flex = flexible_cards(base.mask, rules)
     if not flex:
         return [score(base, rules)]
