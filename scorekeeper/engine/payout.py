@@ -360,26 +360,33 @@ def _go_bak_lifted(facts: HandFacts, winner: str) -> frozenset[str]:
     return frozenset({sd.offered_by}) if sd and sd.refused_by == winner else frozenset()
 
 
-def stop_needs(facts: HandFacts, rules: Rules, winner: str) -> tuple[int, str]:
-    """The score toward the target a stop needs (RULES.md §4), and why: above the last go where known."""
+def stop_needs(facts: HandFacts, rules: Rules, winner: str) -> tuple[int, int | None]:
+    """The score toward the target a stop needs (RULES.md §4), and the score at the last go when
+    that is what sets it (where known: above it); ``_why_needed`` words it for a refusal."""
     target, gos = rules.target(len(facts.players)), facts.gos.get(winner, 0)
-    needed, why = target + gos, f"target {target} + {gos} go"
     last = facts.score_at_last_go.get(winner)
-    if last is not None and last + 1 > needed:
-        needed, why = last + 1, f"more than {last} at the last go"
-    return needed, why
+    if last is not None and last + 1 > target + gos:
+        return last + 1, last
+    return target + gos, None
+
+
+def _why_needed(facts: HandFacts, rules: Rules, winner: str, last: int | None) -> str:
+    if last is not None:
+        return f"more than {last} at the last go"
+    return f"target {rules.target(len(facts.players))} + {facts.gos.get(winner, 0)} go"
 
 
 def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     """The winner's counting with the largest total, each loser counting to pay least."""
-    needed, why = stop_needs(facts, rules, winner)
+    needed, last = stop_needs(facts, rules, winner)
     # Every assignment considered must itself allow the stop (RULES.md §11.1), not merely some other one.
     eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= needed]
     if not eligible:
         top = best_score(facts.captures.get(winner, ()), rules, facts.junk.get(winner, 0))
         raise EngineError(
             "stop_below_target",
-            f"{winner} cannot stop with {top.toward_target} points: the stop needs {needed} ({why}).",
+            f"{winner} cannot stop with {top.toward_target} points: the stop needs {needed} "
+            f"({_why_needed(facts, rules, winner, last)}).",
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)

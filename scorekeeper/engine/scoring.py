@@ -346,12 +346,23 @@ def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, 
     return tuple((c.unit, c.category, c.toward_target) for c in _played(with_vip, with_palssari))
 
 
+_Gated = tuple[int, int, tuple[tuple[int, Callable, str, bool], ...]]
+
+
 @lru_cache(maxsize=8)
-def _gated(with_vip: bool, with_palssari: bool, four_birds: bool) -> tuple[tuple[int, int, Callable, str, bool], ...]:
-    """(gate's count index, least, unit, category, toward target) of the combinations the rules
-    play (yukdori and bidori only under the four-bird rule): the scorer's loop reads plain tuples."""
-    return tuple((GATES.index(c.gate[0]), c.gate[1], c.unit, c.category, c.toward_target)
-                 for c in _played(with_vip, with_palssari) if four_birds or c.option != "four_birds")
+def _gated(with_vip: bool, with_palssari: bool, four_birds: bool) -> tuple[_Gated, ...]:
+    """The combinations the rules play (yukdori and bidori only under the four-bird rule) as the
+    scorer's loop reads them: in runs that share a gate's count (the records list them so),
+    each run (count index, its least gate, ((least, unit, category, toward target), …))."""
+    runs: list[tuple[int, list]] = []
+    for c in _played(with_vip, with_palssari):
+        if c.option == "four_birds" and not four_birds:
+            continue
+        gate = GATES.index(c.gate[0])
+        if not runs or runs[-1][0] != gate:
+            runs.append((gate, []))
+        runs[-1][1].append((c.gate[1], c.unit, c.category, c.toward_target))
+    return tuple((gate, min(m[0] for m in members), tuple(members)) for gate, members in runs)
 
 
 def score(p: Pile, rules: Rules) -> Score:
@@ -360,12 +371,17 @@ def score(p: Pile, rules: Rules) -> Score:
         return _new(Score, (0, 0, (), p, NO_CATEGORIES))
     lines = []
     have = (p.brights.bit_count(), p.animals.bit_count(), p.ribbons.bit_count(), p.junk_value, p.mask.bit_count())
-    for gate, least, unit, category, counts in _gated(rules.vip, rules.palssari, rules.four_birds):
-        if have[gate] < least:  # too few for this combination: no need to ask it
+    for gate, fewest, members in _gated(rules.vip, rules.palssari, rules.four_birds):
+        n = have[gate]
+        if n < fewest:  # too few for any combination of this run: no need to ask them
             continue
-        hit = unit(p, rules)
-        if hit and hit[1]:
-            lines.append(_new(Line, (hit[0], hit[1], category, hit[2], counts, p.bonus if hit[0] == "junk" else ())))
+        for least, unit, category, counts in members:
+            if n < least:
+                continue
+            hit = unit(p, rules)
+            if hit and hit[1]:
+                lines.append(_new(Line, (hit[0], hit[1], category, hit[2], counts,
+                                         p.bonus if hit[0] == "junk" else ())))
     if not lines:  # most losers' piles: nothing scores
         return _new(Score, (0, 0, (), p, NO_CATEGORIES))
     total = toward = 0
