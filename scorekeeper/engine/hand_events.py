@@ -13,7 +13,7 @@ from .cards import BONUS_CARDS, CARDS, month_cards
 from .errors import EngineError
 from .hand_junk import check_named, cheapest_junk_of
 from .hand_state import HandState, LiveOutcome, LiveShowdown, OeMyeon
-from .scoring import BIT, mask_of
+from .piles import BIT, mask_of
 
 MONTH_MASKS = {m: mask_of(c.code for c in month_cards(m)) for m in range(1, 13)}
 

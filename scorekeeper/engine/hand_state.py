@@ -8,7 +8,7 @@ engine's own; ``hand_view`` is the live view the phones show.
 
 Applying an event must cost next to nothing (the app replays a hand's log on every
 tap), so the two values an event changes are ``Record``s rather than dataclasses, and
-a player's cards are a bit mask (``scoring.BIT``) whose score is computed once per
+a player's cards are a bit mask (``piles.BIT``) whose score is computed once per
 pile and remembered.
 """
 from __future__ import annotations
@@ -21,7 +21,8 @@ from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
 from .hand_setup import HandSetup
 from .record import Record
 from .rules import Rules
-from .scoring import BIT, Score, best_score_of_mask, codes_of
+from .piles import BIT, codes_of
+from .scoring import Score, best_score_of_mask
 
 
 class PlayerState(Record):

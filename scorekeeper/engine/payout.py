@@ -15,7 +15,8 @@ from .doubles import DOUBLES, Double, Loss
 from .errors import EngineError
 from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .rules import Rules
-from .scoring import _new, Score, all_scores, best_of, best_score, ways_of_mask
+from .piles import new_tuple
+from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 from .trail import NOTE_LABELS, STEP_LABELS, Payment, Settlement, Step, Steps, money, note
 
 __all__ = [
@@ -52,7 +53,7 @@ def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]] = _UNITS) -> tuple[
     """What one loser owes the winner, with the trail that explains it."""
     gos = x.facts.gos.get(x.winner, 0)
     bonus = go_bonus(gos, x.rules)
-    trail = [_new(Step, ("base", x.won.points, None, ()))]
+    trail = [new_tuple(Step, ("base", x.won.points, None, ()))]
     if bonus:
         trail.append(Step("go_bonus", value=bonus, detail=(("gos", gos),)))
     if x.rules.point_multiplier > 1:
@@ -133,13 +134,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:
-        choice = _new(_Choice, (won, {}, {}))
+        choice = new_tuple(_Choice, (won, {}, {}))
         for loser, ways in loser_ways.items():
             if len(ways) == 1:  # the common case: nothing for the loser to choose
                 lost = ways[0]
-                owed = amount(_new(Loss, (facts, rules, winner, won, loser, lost, lifted)), units)
+                owed = amount(new_tuple(Loss, (facts, rules, winner, won, loser, lost, lifted)), units)
             else:
-                options = [(amount(_new(Loss, (facts, rules, winner, won, loser, lost, lifted)), units), lost)
+                options = [(amount(new_tuple(Loss, (facts, rules, winner, won, loser, lost, lifted)), units), lost)
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
@@ -229,7 +230,7 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     else:
         for loser, (points, trail) in owed.items():
             if points > 0:
-                payments.append(_new(Payment, (loser, winner, points, "stop", trail)))
+                payments.append(new_tuple(Payment, (loser, winner, points, "stop", trail)))
     return scores, payments, notes
 
 

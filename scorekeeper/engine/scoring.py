@@ -1,9 +1,9 @@
 """족보 Scores: a player's captured cards → score lines (RULES.md §3).
 
-Each combination is one record in ``COMBINATION_RECORDS`` (id, Korean and English
-label, the option it depends on, category) with one small function: it reads a
-``Pile`` (the captures counted one way) and the rules, and answers the line it
-scores or ``None``. ``score`` runs them all; ``best_score`` tries every way of counting the
+Each combination is one record in ``combinations.COMBINATION_RECORDS`` (id, Korean
+and English label, the option it depends on, category) with one small function: it
+reads a ``Pile`` (``piles``: the captures counted one way) and the rules, and answers
+the line it scores or ``None``. ``score`` runs them all; ``best_score`` tries every way of counting the
 flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 
 >>> s = score(pile(["1g", "3g", "8g", "2a", "4a", "8a"]), Rules())
@@ -12,94 +12,17 @@ flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 """
 from __future__ import annotations
 
-from functools import lru_cache, reduce
-from itertools import combinations as subsets, repeat
-from operator import or_
+from functools import lru_cache
+from itertools import combinations as subsets
 from typing import Callable, Iterable, NamedTuple
 
-from .cards import (
-    ANIMAL, BONUS, BONUS_CARDS, BRIDGE, BRIGHT, CHEONG_DAN, CHO_DAN, CUP, DECK, DOUBLE_JUNK, GODORI,
-    HONG_DAN, JUNK, RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON,
+from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
+from .combinations import COMBINATION_RECORDS, GATES, LINE_LABELS, Combination
+from .piles import (
+    B_BRIDGE, B_CUP, B_FLEXIBLE, BIRDS, COUNTED_AS, Pile, codes_in, counted_as_junk, flexible_cards, new_tuple, pile,
+    pile_of_mask,
 )
 from .rules import Rules
-
-# Each deck card is one bit of a 48-bit mask (bit i is DECK[i], which is in display order):
-# counting a kind is a popcount, holding a set is one AND. Bonus cards may come in copies,
-# so they are kept apart as a tuple of codes.
-BIT: dict[str, int] = {card.code: 1 << i for i, card in enumerate(DECK)}
-_CODE_OF_BIT: dict[int, str] = {bit: code for code, bit in BIT.items()}
-
-
-def mask_of(codes: Iterable[str]) -> int:
-    """The mask of the deck cards among ``codes`` (bonus cards are not in it)."""
-    return reduce(or_, map(BIT.get, codes, repeat(0)), 0)
-
-
-def codes_of(mask: int) -> list[str]:
-    """The codes of a mask, in display order."""
-    return list(_codes_of(mask))
-
-
-def _byte_codes(shift: int) -> tuple[tuple[str, ...], ...]:
-    """For each value of the mask's byte at ``shift``, the codes of its bits, in order."""
-    return tuple(tuple(_CODE_OF_BIT[1 << (shift + i)] for i in range(8) if value >> i & 1) for value in range(256))
-
-
-# The codes of a mask, a byte at a time: six lookups whatever the cards (48 bits).
-_BYTE_CODES = tuple((shift, _byte_codes(shift)) for shift in range(0, len(DECK), 8))
-
-
-def _codes_of(mask: int) -> tuple[str, ...]:
-    out: tuple[str, ...] = ()
-    for shift, table in _BYTE_CODES:
-        byte = mask >> shift & 255
-        if byte:
-            out += table[byte]
-    return out
-
-
-def _kind_mask(test) -> int:
-    return mask_of(card.code for card in DECK if test(card))
-
-
-BRIGHTS = _kind_mask(lambda c: c.kind == BRIGHT)
-ANIMALS = _kind_mask(lambda c: c.kind == ANIMAL)
-RIBBONS = _kind_mask(lambda c: c.kind == RIBBON)
-SINGLE_JUNK = _kind_mask(lambda c: c.kind == JUNK and c.junk == 1)
-DOUBLE_JUNK_CARDS = _kind_mask(lambda c: c.kind == JUNK and c.junk == 2)
-JUNK_CARDS = SINGLE_JUNK | DOUBLE_JUNK_CARDS
-BIRDS = mask_of(GODORI)
-SETS = {name: _kind_mask(lambda c, n=name: c.ribbon_set == n) for name in (HONG_DAN, CHEONG_DAN, CHO_DAN)}
-VIP_CARDS = mask_of((CUP, *DOUBLE_JUNK))
-PALSSARI = _kind_mask(lambda c: c.month in (4, 7))
-B_CUP, B_BRIDGE, B_RAIN_BRIGHT, B_RAIN_ANIMAL, B_RAIN_RIBBON = (
-    BIT[CUP], BIT[BRIDGE], BIT[RAIN_BRIGHT], BIT[RAIN_ANIMAL], BIT[RAIN_RIBBON])
-B_FLEXIBLE = B_CUP | B_BRIDGE
-
-
-# The hot paths build named tuples with all their fields through tuple.__new__, skipping the
-# Python-level __new__ that handles keywords and defaults (a few hundred thousand a second).
-_new = tuple.__new__
-
-
-class Pile(NamedTuple):
-    """A player's captures sorted by kind (as masks), with the flexible cards counted one way."""
-
-    brights: int
-    animals: int  # without the flexible cards counted as junk
-    ribbons: int  # without 12r where the rules make it junk
-    junk: int  # junk cards, flexible cards counted as junk, 12r where it is junk
-    junk_value: int  # all junk, bonus cards and unlisted junk included
-    mask: int  # every deck card held
-    bonus: tuple[str, ...] = ()  # bonus cards, with repeats
-    as_junk: int = 0
-
-    @property
-    def empty(self) -> bool:
-        return not self.mask and not self.bonus and not self.junk_value
-
-    def count(self, kind: str) -> int:
-        return {BRIGHT: self.brights, ANIMAL: self.animals, RIBBON: self.ribbons}[kind].bit_count()
 
 
 class Line(NamedTuple):
@@ -114,7 +37,7 @@ class Line(NamedTuple):
 
     def to_json(self) -> dict:
         out = {"id": self.id, "label": LINE_LABELS[self.id], "points": self.points,
-               "cards": [*_codes_of(self.cards), *self.bonus]}
+               "cards": [*codes_in(self.cards), *self.bonus]}
         if not self.toward_target:
             out["toward_target"] = False
         return out
@@ -134,7 +57,7 @@ class Score(NamedTuple):
     def counted_as(self) -> dict[str, str]:
         """How each flexible card is counted: {"9a": "junk"}."""
         p = self.pile
-        return dict(_COUNTED_AS[p.mask & B_FLEXIBLE, p.as_junk & B_FLEXIBLE])
+        return dict(COUNTED_AS[p.mask & B_FLEXIBLE, p.as_junk & B_FLEXIBLE])
 
     def to_json(self) -> dict:
         p = self.pile
@@ -151,187 +74,7 @@ class Score(NamedTuple):
 
 
 # (flexible cards held, those counted as junk) → how each held one is counted, as (code, kind) pairs.
-_COUNTED_AS = {
-    (held, as_junk): tuple((code, JUNK if as_junk & bit else ANIMAL)
-                           for code, bit in ((CUP, B_CUP), (BRIDGE, B_BRIDGE)) if held & bit)
-    for held in (0, B_CUP, B_BRIDGE, B_FLEXIBLE) for as_junk in (0, B_CUP, B_BRIDGE, B_FLEXIBLE) if as_junk & ~held == 0
-}
 
-
-def flexible_cards(mask: int, rules: Rules) -> tuple[int, ...]:
-    """The bits of the captured cards the rules let count as animal or as junk."""
-    flex = []
-    if rules.cup_flexible and mask & B_CUP:
-        flex.append(B_CUP)
-    if rules.bridge_flexible and mask & B_BRIDGE:
-        flex.append(B_BRIDGE)
-    return tuple(flex)
-
-
-_BONUS_VALUE = {code: card.junk for code, card in BONUS_CARDS.items()}
-
-
-def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
-         as_junk: Iterable[str] = ()) -> Pile:
-    """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
-    rules = rules or Rules()
-    codes = tuple(codes)
-    # Adding the bits is quicker than OR-ing them, and the same when no card repeats: a sum of k
-    # powers of two has k bits set exactly when they are distinct (a repeat carries). A bonus card
-    # adds nothing, so any bonus card or repeat takes the careful way.
-    mask = sum(map(BIT.get, codes, repeat(0)))
-    bonus: tuple[str, ...] = ()
-    if len(codes) != mask.bit_count():
-        mask = mask_of(codes)
-        bonus = tuple(c for c in codes if c in _BONUS_VALUE)
-    base = pile_of_mask(mask, bonus, rules, extra_junk)
-    return counted_as_junk(base, mask_of(as_junk), rules) if as_junk else base
-
-
-def pile_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules, extra_junk: int = 0) -> Pile:
-    """The pile of the deck cards in ``mask`` and the bonus cards ``bonus``, nothing counted as junk."""
-    junk = mask & JUNK_CARDS
-    value = extra_junk + (mask & SINGLE_JUNK).bit_count() + 2 * (mask & DOUBLE_JUNK_CARDS).bit_count()
-    if bonus:
-        value += sum(_BONUS_VALUE[c] for c in bonus)
-    ribbons = mask & RIBBONS
-    if not rules.rain_ribbon_counts and mask & B_RAIN_RIBBON:
-        # encyclopedia: "the junk cards are those not counted as bright, ribbon, or animal"
-        ribbons, junk, value = ribbons ^ B_RAIN_RIBBON, junk | B_RAIN_RIBBON, value + 1
-    return _new(Pile, (mask & BRIGHTS, mask & ANIMALS, ribbons, junk, value, mask, bonus, 0))
-
-
-def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
-    """``base`` (nothing counted as junk) with the flexible cards of ``way`` moved to junk."""
-    if not way:
-        return base
-    value = base.junk_value + (rules.cup_junk_value if way & B_CUP else 0) + (2 if way & B_BRIDGE else 0)
-    return _new(Pile, (base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way))
-
-
-# -- the combinations: each function answers (id, points, cards mask) or None ----------------
-
-def five_brights(p: Pile, r: Rules):
-    return ("five_brights", r.five_brights, p.brights) if p.brights.bit_count() == 5 else None
-
-
-def four_brights(p: Pile, r: Rules):
-    if p.brights.bit_count() != 4:
-        return None
-    return "four_brights", r.four_brights_with_rain if p.brights & B_RAIN_BRIGHT else 4, p.brights
-
-
-def three_brights(p: Pile, r: Rules):
-    return ("three_brights", 3, p.brights) if p.brights.bit_count() == 3 and not p.brights & B_RAIN_BRIGHT else None
-
-
-def rain_three_brights(p: Pile, r: Rules):
-    return ("rain_three_brights", 2, p.brights) if p.brights.bit_count() == 3 and p.brights & B_RAIN_BRIGHT else None
-
-
-def animal_count(p: Pile, r: Rules):
-    n = p.animals.bit_count()
-    return ("animals", n - 4, p.animals) if n >= 5 else None
-
-
-def _four_birds(p: Pile, r: Rules) -> bool:
-    """The four-bird rule applies: the swallow (12a) held and counted as a bird."""
-    return bool(r.four_birds and p.animals & B_RAIN_ANIMAL)
-
-
-def godori(p: Pile, r: Rules):
-    held = p.animals & BIRDS
-    return ("godori", r.godori, held) if held.bit_count() == 3 and not _four_birds(p, r) else None
-
-
-def yukdori(p: Pile, r: Rules):
-    held = p.animals & BIRDS
-    return ("yukdori", 6, held | B_RAIN_ANIMAL) if held.bit_count() == 3 and _four_birds(p, r) else None
-
-
-def bidori(p: Pile, r: Rules):
-    held = p.animals & BIRDS
-    return ("bidori", 4, held | B_RAIN_ANIMAL) if held.bit_count() == 2 and _four_birds(p, r) else None
-
-
-def ribbon_count(p: Pile, r: Rules):
-    n = p.ribbons.bit_count()
-    return ("ribbons", n - 4, p.ribbons) if n >= 5 else None
-
-
-def ribbon_set(name: str) -> Callable[[Pile, Rules], tuple | None]:
-    members = SETS[name]
-
-    def unit(p: Pile, r: Rules):
-        return (name, 3, members) if p.ribbons & members == members else None
-
-    unit.__name__ = name
-    return unit
-
-
-def junk_count(p: Pile, r: Rules):
-    return ("junk", p.junk_value - 9, p.junk) if p.junk_value >= 10 else None
-
-
-def vip(p: Pile, r: Rules):
-    if r.vip and p.as_junk & B_CUP and p.mask & VIP_CARDS == VIP_CARDS:
-        return "vip", 3, VIP_CARDS
-    return None
-
-
-def palssari(p: Pile, r: Rules):
-    return ("palssari", 8, PALSSARI) if r.palssari and p.mask & PALSSARI == PALSSARI else None
-
-
-class Combination(NamedTuple):
-    """족보 One scoring combination: what a docs page, a score line and the scorer read of it."""
-
-    id: str
-    ko: str
-    en: str
-    option: str | None  # the house-rule option (``Rules`` field) it depends on; None: none
-    category: str  # bright / animal / ribbon / junk / bonus: what gwang-bak, pi-bak … look at
-    unit: Callable[[Pile, Rules], tuple | None]  # (id, points, cards mask) when the pile holds it
-    # The fewest the pile must hold of one count (``GATES``) for the unit to find anything: the
-    # scorer compares counts it takes once per pile instead of calling every unit.
-    gate: tuple[str, int]
-    toward_target: bool = True  # False: paid, but not counted toward the target to go or stop
-
-    @property
-    def label(self) -> str:
-        return f"{self.ko} {self.en}"
-
-
-COMBINATION_RECORDS: tuple[Combination, ...] = (
-    Combination("five_brights", "오광", "five brights", "five_brights", BRIGHT, five_brights, ("brights", 5)),
-    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights,
-                ("brights", 4)),
-    Combination("three_brights", "삼광", "three brights", None, BRIGHT, three_brights, ("brights", 3)),
-    Combination("rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights,
-                ("brights", 3)),
-    Combination("animals", "열끗", "animals", None, ANIMAL, animal_count, ("animals", 5)),
-    Combination("godori", "고도리", "godori", "godori", ANIMAL, godori, ("animals", 3)),
-    Combination("yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori, ("animals", 4)),
-    Combination("bidori", "비도리", "three birds with the swallow", "four_birds", ANIMAL, bidori, ("animals", 3)),
-    Combination("ribbons", "띠", "ribbons", "rain_ribbon_counts", RIBBON, ribbon_count, ("ribbons", 5)),
-    Combination(HONG_DAN, "홍단", "red poem ribbons", None, RIBBON, ribbon_set(HONG_DAN), ("ribbons", 3)),
-    Combination(CHEONG_DAN, "청단", "blue ribbons", None, RIBBON, ribbon_set(CHEONG_DAN), ("ribbons", 3)),
-    Combination(CHO_DAN, "초단", "red plain ribbons", None, RIBBON, ribbon_set(CHO_DAN), ("ribbons", 3)),
-    Combination("junk", "피", "junk", None, JUNK, junk_count, ("junk_value", 10)),
-    # VIP: 11jd and 12jd are double junk, so the junk is worth 4 at least.
-    Combination("vip", "VIP 쌍피 셋", "three double junk", "vip", JUNK, vip, ("junk_value", 4), toward_target=False),
-    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, ("cards", 8),
-                toward_target=False),
-)
-"""Every scoring combination, in the order score lines are listed: one record each (RULES.md §3).
-
-A combination whose ``option`` is a flag (VIP, palssari, the four-bird rule) scores only where
-the table's rules turn it on; other options set its points or what it counts."""
-LINE_LABELS: dict[str, str] = {c.id: c.label for c in COMBINATION_RECORDS}
-
-
-# The counts a combination's gate may name, in the order ``score`` takes them from a pile.
-GATES = ("brights", "animals", "ribbons", "junk_value", "cards")
 
 
 def _played(with_vip: bool, with_palssari: bool) -> tuple[Combination, ...]:
@@ -368,7 +111,7 @@ def _gated(with_vip: bool, with_palssari: bool, four_birds: bool) -> tuple[_Gate
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
     if _holds_nothing(p, rules):  # four piles in ten: no unit need look
-        return _new(Score, (0, 0, (), p, NO_CATEGORIES))
+        return new_tuple(Score, (0, 0, (), p, NO_CATEGORIES))
     lines = []
     have = (p.brights.bit_count(), p.animals.bit_count(), p.ribbons.bit_count(), p.junk_value, p.mask.bit_count())
     for gate, fewest, members in _gated(rules.vip, rules.palssari, rules.four_birds):
@@ -380,16 +123,16 @@ def score(p: Pile, rules: Rules) -> Score:
                 continue
             hit = unit(p, rules)
             if hit and hit[1]:
-                lines.append(_new(Line, (hit[0], hit[1], category, hit[2], counts,
+                lines.append(new_tuple(Line, (hit[0], hit[1], category, hit[2], counts,
                                          p.bonus if hit[0] == "junk" else ())))
     if not lines:  # most losers' piles: nothing scores
-        return _new(Score, (0, 0, (), p, NO_CATEGORIES))
+        return new_tuple(Score, (0, 0, (), p, NO_CATEGORIES))
     total = toward = 0
     for line in lines:
         total += line.points
         if line.toward_target:
             toward += line.points
-    return _new(Score, (total, toward, tuple(lines), p, frozenset([line.category for line in lines])))
+    return new_tuple(Score, (total, toward, tuple(lines), p, frozenset([line.category for line in lines])))
 
 
 NO_CATEGORIES: frozenset[str] = frozenset()

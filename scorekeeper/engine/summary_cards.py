@@ -6,7 +6,7 @@ from collections import Counter
 from .cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
 from .checks import is_month, is_whole
 from .rules import Rules
-from .scoring import BIT
+from .piles import BIT
 from .summary_checker import Checker, per_player
 
 

@@ -4,9 +4,10 @@ import dataclasses
 import pytest
 
 from scorekeeper.engine.cards import ANIMAL, BONUS, BRIGHT, JUNK, RIBBON
+from scorekeeper.engine.combinations import COMBINATION_RECORDS
 from scorekeeper.engine.payout import DOUBLES, STEP_LABELS
 from scorekeeper.engine.rules import Rules
-from scorekeeper.engine.scoring import COMBINATION_RECORDS, LINE_LABELS, pile, score
+from scorekeeper.engine.scoring import LINE_LABELS, pile, score
 
 OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 
