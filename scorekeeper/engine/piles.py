@@ -157,4 +157,5 @@ def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
     if not way:
         return base
     value = base.junk_value + (rules.cup_junk_value if way & B_CUP else 0) + (2 if way & B_BRIDGE else 0)
-    return new_tuple(Pile, (base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way))
+    return new_tuple(Pile, (base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask,
+                            base.bonus, way))

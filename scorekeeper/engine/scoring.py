@@ -157,8 +157,10 @@ def ways_of_mask(mask: int, rules: Rules, extra_junk: int = 0) -> list[Score]:
 
 
 # The ways of counting the flexible cards held (as junk: their bits), nothing moved first.
-_WAYS: dict[tuple[int, ...], tuple[int, ...]] = {flex: tuple(sum(s) for n in range(len(flex) + 1) for s in subsets(flex, n))
-         for flex in ((B_CUP,), (B_BRIDGE,), (B_CUP, B_BRIDGE))}
+_WAYS: dict[tuple[int, ...], tuple[int, ...]] = {
+    flex: tuple(sum(s) for n in range(len(flex) + 1) for s in subsets(flex, n))
+    for flex in ((B_CUP,), (B_BRIDGE,), (B_CUP, B_BRIDGE))
+}
 
 
 def _ways(base: Pile, rules: Rules) -> list[Score]:
