@@ -10,6 +10,9 @@ import os
 import sys
 from typing import Iterator
 
+# Every command but --help uses the engine; imported once here, not on each of 10,000 summaries.
+from .engine.contract import dumps_bytes, score_text
+
 
 def _read(path: str) -> str:
     if path == "-":
@@ -37,8 +40,6 @@ def _dump(result: dict) -> str:
 
 def _score_line(doc: str) -> tuple[bool, bytes]:
     """One summary's answer as a line of UTF-8 (written as it is: no decoding and encoding again)."""
-    from .engine.contract import dumps_bytes, score_text
-
     result = score_text(doc)
     return result["ok"], dumps_bytes(result) + b"\n"
 

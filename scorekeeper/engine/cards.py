@@ -16,13 +16,6 @@ from dataclasses import dataclass
 
 BRIGHT, ANIMAL, RIBBON, JUNK, BONUS = "bright", "animal", "ribbon", "junk", "bonus"
 KINDS = (BRIGHT, ANIMAL, RIBBON, JUNK)
-KIND_LABELS = {
-    BRIGHT: "광 brights",
-    ANIMAL: "열끗 animals",
-    RIBBON: "띠 ribbons",
-    JUNK: "피 junk",
-    BONUS: "보너스 bonus",
-}
 # Junk < ribbon < animal < bright: the tie-break of the draw for dealer (RULES.md §8).
 KIND_RANK = {JUNK: 0, BONUS: 0, RIBBON: 1, ANIMAL: 2, BRIGHT: 3}
 

@@ -55,7 +55,7 @@ class Draw:
         return {"time": self.time, "cards": rounds[0], "redraws": rounds[1:], "dealer": self.dealer}
 
 
-def draw_for_dealer(players: Sequence[str], time: str, rounds: Sequence[dict], path: str = "draw") -> Draw:
+def draw_for_dealer(players: Sequence[str], time: Any, rounds: Sequence[Any], path: str = "draw") -> Draw:
     """The first dealer from the cards drawn; refuses a tie that was not drawn again."""
     if time not in TIMES:
         raise EngineError("bad_draw", "The draw is at night or by day: time is \"night\" or \"day\".", f"{path}.time")

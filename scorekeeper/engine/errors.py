@@ -76,6 +76,8 @@ ERROR_CODES: dict[str, str] = {
 class EngineError(ValueError):
     """A refusal: one or more coded errors; nothing was changed."""
 
+    at_event: int | None  # set by ``hand.replay``: the index of the refused event in the log
+
     def __init__(self, code: str, message: str, path: str = ""):
         assert code in ERROR_CODES, code
         super().__init__(message)

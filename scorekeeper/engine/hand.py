@@ -59,32 +59,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import BONUS_CARDS
+from .checks import is_month, is_whole
 from .errors import EngineError
 from .hand_events import (
-    JUNK_REASONS,
-    SOURCES,
-    on_bomb,
-    on_capture,
-    on_chongtong,
-    on_end_turn,
-    on_four_on_table,
-    on_go,
-    on_mission,
-    on_nagari,
-    on_oe_myeon,
-    on_ppuk,
-    on_shake,
-    on_showdown_accept,
-    on_showdown_offer,
-    on_showdown_refuse,
-    on_stop,
-    on_take_junk,
-    on_weol_yak,
+    on_bomb, on_capture, on_chongtong, on_end_turn, on_four_on_table, on_go,
+    on_nagari, on_oe_myeon, on_ppuk, on_shake, on_showdown_accept, on_showdown_offer, on_showdown_refuse,
+    on_mission, on_stop, on_take_junk, on_weol_yak,
 )
-from .hand_state import HandSetup, HandState, Outcome, PlayerState
+from .hand_setup import HandSetup
+from .hand_steps import JUNK_REASONS, SOURCES
+from .hand_state import HandState, LiveOutcome, PlayerState
 
 __all__ = [
-    "EVENTS", "HandSetup", "HandState", "Outcome", "PlayerState", "apply", "replay", "replay_hand_document",
+    "EVENTS", "HandSetup", "HandState", "LiveOutcome", "PlayerState", "apply", "replay", "replay_hand_document",
     "undo",
 ]
 
@@ -137,13 +124,10 @@ EVENTS: dict[str, EventKind] = {
 
 # -- the shape of an event: each field's check ---------------------------------------------
 
-def _is_month(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 12
-
-
-def _check_month(v: Any, path: str) -> None:
-    if not _is_month(v):
+def _check_month(v: Any, path: str) -> bool:
+    if not is_month(v):
         raise EngineError("bad_month", "A month is a whole number from 1 to 12.", path)
+    return True
 
 
 def _check_players(v: Any) -> bool:  # chongtong holders
@@ -173,8 +157,8 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "reason": lambda v: v in JUNK_REASONS,
     "give": lambda v: isinstance(v, dict),
     "last_card": lambda v: isinstance(v, bool),
-    "multiplier": lambda v: isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 9,
-    "month": lambda v: _check_month(v, "month") or True,
+    "multiplier": lambda v: is_whole(v, 2, 9),
+    "month": lambda v: _check_month(v, "month"),
     "players": _check_players,
 }
 
@@ -182,7 +166,8 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
 def _kind(event: Any) -> EventKind:
     if not isinstance(event, dict):
         raise EngineError("bad_event", "An event is an object {\"type\": ..., ...}.")
-    kind = EVENTS.get(event.get("type"))
+    type_: Any = event.get("type")
+    kind = EVENTS.get(type_)
     if kind is None:
         raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.",
                           "type")

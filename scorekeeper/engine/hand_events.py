@@ -2,146 +2,26 @@
 
 Every handler takes a ``HandState`` and the event (a plain dict, already checked for
 shape by ``hand.apply``) and answers a new state, or raises ``EngineError``. The table
-of events, with their fields, is in ``hand.py``'s docstring.
+of events, with their fields, is in ``hand.py``'s docstring; the steps several handlers
+share are in ``hand_steps``.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from .cards import BONUS_CARDS, CARDS, month_cards
-from .errors import EngineError
-from .hand_junk import check_named, cheapest_junk_of
-from .hand_state import HandState, OeMyeon, Outcome, Showdown
-from .scoring import BIT, mask_of
+from .cards import month_cards
+from .hand_state import HandState, LiveOutcome, LiveShowdown, OeMyeon
+from .hand_steps import (
+    JUNK_REASONS, SOURCES, VOID_ON_LAST_TURN, add_feat, advance, at_the_deal, check_new_cards, month_captured,
+    note_turn_captures, ready_to_decide, refuse, take_junk,
+)
 
-MONTH_MASKS = {m: mask_of(c.code for c in month_cards(m)) for m in range(1, 13)}
-
-# Junk each opponent gives, by reason (RULES.md §6.1); a bomb takes its own (``on_bomb``).
-JUNK_REASONS = {"sseul": 1, "ttadak": 1, "chok": 1, "ppuk": 1, "ja_ppuk": 2, "boss_joker": 1}
-# The last player's last turn is bound to clear the table: these three take nothing then.
-VOID_ON_LAST_TURN = frozenset({"sseul", "ttadak", "chok"})
-SOURCES = frozenset({"hand", "stock", "stack"})
-BOAR = "7a"
-
-
-def refuse(code: str, message: str, path: str = "") -> None:
-    raise EngineError(code, message, path)
-
-
-# -- shared steps ------------------------------------------------------------------------
-
-def check_new_cards(s: HandState, cards: tuple[str, ...], path: str) -> None:
-    """Cards about to be captured: known, in the table's deck, and not already taken."""
-    held, named = s.held, 0
-    for i, code in enumerate(cards):
-        bit = BIT.get(code)
-        if bit is None:  # not a deck card: a bonus card, or no card at all
-            check_new_bonus(s, code, cards[:i], f"{path}[{i}]")
-        elif bit & held:
-            holder = next(p.name for p in s.players if p.mask & bit)
-            refuse("card_twice", f"{code} is already captured by {holder}.", f"{path}[{i}]")
-        elif bit & named:
-            refuse("card_twice", f"{code} is named twice.", f"{path}[{i}]")
-        else:
-            named |= bit
-
-
-def check_new_bonus(s: HandState, code: str, before: tuple[str, ...], here: str) -> None:
-    if code not in BONUS_CARDS:
-        refuse("unknown_card", f"{code!r} is not a card code (e.g. 1g, 9a, 11jd, b2).", here)
-    allowed = s.rules.bonus_count(code)
-    if not allowed:
-        refuse("bonus_not_in_rules", f"{code} ({CARDS[code].label}) is not in this table's deck.", here)
-    taken = sum(p.bonus.count(code) for p in s.players) + before.count(code) + 1
-    if taken > allowed:
-        refuse("too_many_cards", f"The table plays with {allowed} {code}: all are already taken.", here)
-
-
-def month_captured(s: HandState, month: int) -> list[str]:
-    held = s.held
-    return [c.code for c in month_cards(month) if BIT[c.code] & held]
-
-
-def add_feat(s: HandState, name: str, feat: str) -> HandState:
-    if (name, feat) in s.feats:
-        return s
-    return s.but(feats=s.feats + ((name, feat),))
-
-
-def note_turn_captures(s: HandState, name: str, cards: tuple[str, ...]) -> HandState:
-    """Remember what the player on turn took, for the first-turn feats (boar, four of a month)."""
-    if name != s.current:
-        return s
-    s = s.but(turn_captures=s.turn_captures + cards)
-    if not s.on_first_turn(name):
-        return s
-    if BOAR in cards:
-        s = add_feat(s, name, "boar")
-    taken = mask_of(s.turn_captures)
-    if any(taken & MONTH_MASKS[m] == MONTH_MASKS[m] for m in {CARDS[c].month for c in cards} - {0}):
-        s = add_feat(s, name, "four")
-    return s
-
-
-def take_junk(s: HandState, taker: str, amount: int, named: Any, path: str = "give") -> HandState:
-    """Each opponent gives ``amount`` junk: the cards named, or the cheapest they hold."""
-    named = named or {}
-    if not isinstance(named, dict):
-        refuse("bad_event", "give is an object: giver → list of card codes.", path)
-    for giver in named:
-        if giver not in s.order:
-            refuse("unknown_player", f"{giver!r} is not a player of this hand.", f"{path}.{giver}")
-        if giver == taker:
-            refuse("bad_event", f"{taker} takes the junk and cannot also give it.", f"{path}.{giver}")
-    seat, rules = s.setup.seat, s.rules
-    players = list(s.players)
-    taken: list[str] = []
-    for giver in s.opponents(taker):
-        p = players[seat[giver]]
-        if giver in named:
-            cards = check_named(giver, p.captures, named[giver], amount, rules, f"{path}.{giver}")
-        else:
-            cards = cheapest_junk_of(p.mask, p.bonus, amount, rules)
-        if cards:
-            players[seat[giver]] = p.with_cards(removed=cards)
-            taken += cards
-    if not taken:
-        return s
-    players[seat[taker]] = players[seat[taker]].with_cards(added=tuple(taken))
-    return s.but(players=tuple(players))
-
-
-def advance(s: HandState) -> HandState:
-    """Play passes to the right; after the last turn the cards have run out: nagari."""
-    turn = s.turn + 1
-    sd = s.showdown
-    if sd and sd.refused_by and turn >= sd.turn + len(s.players):
-        sd = None  # nobody won within the round of the refusal: it expires (RULES.md §7)
-    s = s.but(turn=turn, turn_captures=(), must_decide=None, oe_myeon=None, showdown=sd)
-    if turn >= s.setup.total_turns:
-        went_go = any(p.gos for p in s.players)
-        s = s.but(outcome=Outcome("nagari", reason="go_not_raised" if went_go else "cards_ran_out"))
-    return s
-
-
-def ready_to_decide(s: HandState, name: str) -> None:
-    """Go or stop: the player asked at the end of their turn, or whose turn ends eligible now."""
-    if s.must_decide == name:
-        return
-    if s.current != name:
-        refuse("not_eligible", f"It is {s.current}'s turn: {name} may go or stop only at the end of their own.",
-               "player")
-    if not s.eligible(name):
-        p, points = s.player(name), s.score(name).toward_target
-        refuse("not_eligible", f"{name} has {points} toward the target and needs {s.needs(name)} to go or stop"
-               + (f" (more than {p.score_at_last_go} at the last go)." if p.gos else "."), "player")
-
-
-def at_the_deal(s: HandState, what: str) -> None:
-    if s.played:
-        refuse("not_at_deal", f"{what} is declared at the deal, before anyone plays.")
-
+# The event vocabulary the app reads here (JUNK_REASONS, SOURCES) and the handlers.
+__all__ = [
+    "JUNK_REASONS", "SOURCES", "on_capture", "on_take_junk", "on_ppuk", "on_shake", "on_bomb", "on_end_turn",
+    "on_go", "on_stop", "on_showdown_offer", "on_showdown_accept", "on_showdown_refuse", "on_oe_myeon",
+    "on_chongtong", "on_four_on_table", "on_nagari", "on_weol_yak", "on_mission",
+]
 
 # -- the handlers --------------------------------------------------------------------------
 
@@ -197,7 +77,7 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
     first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
     s = s.but(players=s.replace_player(p), feats=s.feats + ((name, "ppuk"),) if first else s.feats)
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
-        s = s.but(outcome=Outcome("three_ppuk", (name,)))
+        s = s.but(outcome=LiveOutcome("three_ppuk", (name,)))
     return s
 
 
@@ -242,8 +122,10 @@ def on_end_turn(s: HandState, ev: dict) -> HandState:
     """Go or stop is checked when a turn ends (RULES.md §4); otherwise play moves on."""
     if ev.get("player") not in (None, s.current):
         refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
-    if s.eligible(s.current):
-        return s.but(must_decide=s.current)
+    name = s.current
+    assert name is not None  # the hand is not over: apply refuses events after its end
+    if s.eligible(name):
+        return s.but(must_decide=name)
     return advance(s)
 
 
@@ -259,7 +141,7 @@ def on_go(s: HandState, ev: dict) -> HandState:
 def on_stop(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
     ready_to_decide(s, name)
-    return s.but(must_decide=None, outcome=Outcome("stop", (name,)))
+    return s.but(must_decide=None, outcome=LiveOutcome("stop", (name,)))
 
 
 def on_showdown_offer(s: HandState, ev: dict) -> HandState:
@@ -270,7 +152,7 @@ def on_showdown_offer(s: HandState, ev: dict) -> HandState:
         refuse("not_your_turn", f"{name} may offer a showdown only at the start of their own turn.", "player")
     if s.turn_captures:
         refuse("not_your_turn", f"{name} already played this turn: a showdown is offered at its start.", "player")
-    return s.but(showdown=Showdown(name, s.turn))
+    return s.but(showdown=LiveShowdown(name, s.turn))
 
 
 def check_answer(s: HandState, name: str) -> None:
@@ -283,9 +165,10 @@ def check_answer(s: HandState, name: str) -> None:
 def on_showdown_accept(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
     check_answer(s, name)
+    assert s.showdown is not None  # check_answer refuses when no showdown waits
     sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
     if len(sd.accepted_by) == 2:
-        return s.but(showdown=sd, outcome=Outcome("nagari", reason="showdown"))
+        return s.but(showdown=sd, outcome=LiveOutcome("nagari", reason="showdown"))
     return s.but(showdown=sd)
 
 
@@ -293,6 +176,7 @@ def on_showdown_refuse(s: HandState, ev: dict) -> HandState:
     """One refusal is enough: if the right refuses, the left accepts without being asked."""
     name = ev["player"]
     check_answer(s, name)
+    assert s.showdown is not None  # check_answer refuses when no showdown waits
     return s.but(showdown=replace(s.showdown, refused_by=name))
 
 
@@ -336,8 +220,7 @@ def on_chongtong(s: HandState, ev: dict) -> HandState:
         if month_captured(s, month):
             refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     winners = tuple(n for n in s.order if n in holders)
-    month = months[0] if len(months) == 1 else None
-    return s.but(outcome=Outcome("chongtong", winners, month))
+    return s.but(outcome=LiveOutcome("chongtong", winners, months[0] if len(months) == 1 else None))
 
 
 def on_four_on_table(s: HandState, ev: dict) -> HandState:
@@ -347,14 +230,14 @@ def on_four_on_table(s: HandState, ev: dict) -> HandState:
     if month_captured(s, month):
         refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
     if s.rules.void_deal_chongtong and s.rules.chongtong_played:  # RULES.md §11.8: reported as the dealer's chongtong
-        return s.but(outcome=Outcome("chongtong", (s.setup.dealer,), month))
-    return s.but(outcome=Outcome("void_deal", (), month))
+        return s.but(outcome=LiveOutcome("chongtong", (s.setup.dealer,), month))
+    return s.but(outcome=LiveOutcome("void_deal", (), month))
 
 
 def on_nagari(s: HandState, ev: dict) -> HandState:
     """The table says the cards ran out with no stop (when turns were not tapped in)."""
     went_go = any(p.gos for p in s.players)
-    return s.but(outcome=Outcome("nagari", reason="go_not_raised" if went_go else "declared"))
+    return s.but(outcome=LiveOutcome("nagari", reason="go_not_raised" if went_go else "declared"))
 
 
 def on_weol_yak(s: HandState, ev: dict) -> HandState:

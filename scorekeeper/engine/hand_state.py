@@ -1,180 +1,28 @@
 """판 상태 The state of a live hand: every value immutable, derived by replaying its log.
 
-``hand.py`` applies events; this module holds what they produce: the set-up of the
-hand (``HandSetup``), each player's piles and declarations (``PlayerState``) and the
-hand as a whole (``HandState``), which converts to the engine contract's summary
-(DESIGN.md) once the hand has ended, so the payments are the rules engine's own.
+``hand.py`` applies events; this module holds what they produce: each player's piles
+and declarations (``PlayerState``) and the hand as a whole (``HandState``), on top of
+its set-up (``hand_setup.HandSetup``). Once the hand has ended the state converts to
+the engine contract's summary (``hand_summary``), so the payments are the rules
+engine's own; ``hand_view`` is the live view the phones show.
 
 Applying an event must cost next to nothing (the app replays a hand's log on every
-tap), so the two values an event changes are ``Record``s rather than dataclasses:
-``but(**changes)`` copies one dict where ``dataclasses.replace`` rebuilds the object
-field by field, and a player's cards are a bit mask (``scoring.BIT``) whose score is
-computed once per pile and remembered.
+tap), so the two values an event changes are ``Record``s rather than dataclasses, and
+a player's cards are a bit mask (``piles.BIT``) whose score is computed once per
+pile and remembered.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
+from . import hand_summary, hand_view
 from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
-from .errors import EngineError
-from .rules import DEFAULT_PRESET, Rules, rules_from
-from .scoring import BIT, Score, best_score_of_mask, codes_of
-
-# RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
-TURNS_EACH = {2: 10, 3: 7}
-MAX_NAME = 40
-SETUP_FIELDS = frozenset({"players", "dealer", "rules", "nagari_carry", "chip_value"})
-
-# First-turn feats (player, feat) → the fixed payment they earn, when the rules pay it.
-FEAT_PAYMENTS = {
-    "ppuk": "first_turn_ppuk",
-    "ttadak": "first_turn_ttadak",
-    "chok": "first_turn_chok",
-    "four": "first_turn_four",
-    "boar": "boar_pot",
-}
-
-
-class Record:
-    """An immutable record of named fields (``FIELDS``) whose changed copies are cheap.
-
-    Equality, hashing and ``repr`` read ``FIELDS`` only; other entries of the instance dict are
-    caches of values derived from the fields (dropped by ``but`` where they could go stale).
-    """
-
-    FIELDS: ClassVar[tuple[str, ...]] = ()
-    DEFAULTS: ClassVar[dict[str, Any]] = {}  # of the fields that may be left out
-    CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        values = dict(zip(self.FIELDS, args, strict=False))  # the rest may come by name
-        values.update(kwargs)
-        d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
-        object.__setattr__(self, "__dict__", d)
-
-    def but(self, **changes: Any):
-        """A copy with ``changes``: the only way to 'change' a record."""
-        d = self.__dict__.copy()
-        d.update(changes)
-        for name in self.CACHES:
-            d.pop(name, None)
-        new = object.__new__(type(self))
-        object.__setattr__(new, "__dict__", d)
-        return new
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: use but({name}=...)")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def _values(self) -> tuple:
-        d = self.__dict__
-        return tuple(d[name] for name in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self is other or self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        d = self.__dict__
-        return f"{type(self).__name__}({', '.join(f'{n}={d[n]!r}' for n in self.FIELDS)})"
-
-
-def _is_count(value: Any, lo: int, hi: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
-
-
-@dataclass(frozen=True, slots=True)
-class HandSetup:
-    """Who plays, who deals, under which rules, with what carried over."""
-
-    players: tuple[str, ...]  # seating order, going to the right
-    dealer: str
-    rules: Rules
-    preset: str = DEFAULT_PRESET
-    options: tuple[tuple[str, Any], ...] = ()  # the overrides of the preset, sorted
-    nagari_carry: int = 0
-    chip_value: float = 100
-    # Derived once here, read on every event: turn order, each name's place in it, the turns.
-    order: tuple[str, ...] = field(init=False, compare=False, repr=False)
-    seat: dict[str, int] = field(init=False, compare=False, repr=False)
-    opponents_of: dict[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
-    after: dict[str, str] = field(init=False, compare=False, repr=False)  # who plays next (to the right)
-    total_turns: int = field(init=False, compare=False, repr=False)
-    target: int = field(init=False, compare=False, repr=False)  # to go or stop (RULES.md §4)
-
-    def __post_init__(self) -> None:
-        i = self.players.index(self.dealer) if self.dealer in self.players else 0
-        order = self.players[i:] + self.players[:i]
-        derived = {
-            "order": order,
-            "seat": {name: n for n, name in enumerate(order)},
-            "opponents_of": {name: tuple(o for o in order if o != name) for name in order},
-            "after": {name: order[(n + 1) % len(order)] for n, name in enumerate(order)},
-            "total_turns": TURNS_EACH.get(len(self.players), 0) * len(self.players),
-            "target": self.rules.target(len(self.players)),
-        }
-        for name, value in derived.items():
-            object.__setattr__(self, name, value)
-
-    @classmethod
-    def create(cls, players, dealer=None, preset: str = DEFAULT_PRESET, options: dict | None = None,
-               nagari_carry: int = 0, chip_value: float = 100) -> HandSetup:
-        """Check and build a set-up; the dealer defaults to the first player."""
-        if not (isinstance(players, (list, tuple)) and 2 <= len(players) <= 3
-                and all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players)
-                and len(set(players)) == len(players)):
-            raise EngineError("bad_players", "A hand needs 2 or 3 distinct, named players.", "setup.players")
-        dealer = players[0] if dealer is None else dealer
-        if dealer not in players:
-            raise EngineError("unknown_player", f"The dealer {dealer!r} is not a player of this hand.",
-                              "setup.dealer")
-        if not _is_count(nagari_carry, 0, 30):
-            raise EngineError("bad_value", "nagari_carry is a whole number from 0 to 30.", "setup.nagari_carry")
-        if isinstance(chip_value, bool) or not isinstance(chip_value, (int, float)) or not 0 <= chip_value <= 1e9:
-            raise EngineError("bad_value", "chip_value is the money per point, a number from 0.",
-                              "setup.chip_value")
-        rules = rules_from(preset, options)
-        return cls(tuple(players), dealer, rules, preset, tuple(sorted((options or {}).items())),
-                   nagari_carry, chip_value)
-
-    @classmethod
-    def from_json(cls, doc: Any) -> HandSetup:
-        """The ``setup`` object of a hand document; an unknown field is refused, never dropped."""
-        if not isinstance(doc, dict):
-            raise EngineError("bad_value", "setup is an object: players, dealer, rules, nagari_carry, chip_value.",
-                              "setup")
-        for key in doc:
-            if key not in SETUP_FIELDS:
-                hint = " (a mission or weol-yak is an event of the hand)" if key in ("mission", "weol_yak") else ""
-                raise EngineError("unknown_field", f"A hand set-up has no field {key!r}{hint}.", f"setup.{key}")
-        spec = doc.get("rules") or {}
-        if isinstance(spec, str):
-            spec = {"preset": spec}
-        if not isinstance(spec, dict):
-            raise EngineError("bad_value", "setup.rules is {preset, options}.", "setup.rules")
-        return cls.create(doc.get("players"), doc.get("dealer"), spec.get("preset", DEFAULT_PRESET),
-                          spec.get("options"), doc.get("nagari_carry", 0), doc.get("chip_value", 100))
-
-    def to_json(self) -> dict:
-        return {
-            "players": list(self.players),
-            "dealer": self.dealer,
-            "rules": {"preset": self.preset, "options": dict(self.options)},
-            "nagari_carry": self.nagari_carry,
-            "chip_value": self.chip_value,
-        }
-
-    @property
-    def turns_each(self) -> int:
-        return TURNS_EACH[len(self.players)]
-
+from .hand_setup import HandSetup
+from .record import Record
+from .rules import Rules
+from .piles import BIT, codes_of
+from .scoring import Score, best_score_of_mask
 
 
 class PlayerState(Record):
@@ -188,6 +36,16 @@ class PlayerState(Record):
     DEFAULTS = {"mask": 0, "bonus": (), "gos": 0, "score_at_last_go": None, "shakes": (), "bombs": (),
                 "ppuks": (), "ja_ppuks": 0}
     CACHES = ("_captures", "_score")
+    # The fields, for readers and type checkers (Record keeps the values in the instance dict).
+    name: str
+    mask: int
+    bonus: tuple[str, ...]
+    gos: int
+    score_at_last_go: int | None
+    shakes: tuple[int, ...]
+    bombs: tuple[int, ...]
+    ppuks: tuple[int | None, ...]
+    ja_ppuks: int
     # ppuks: the month of each stack made, None when not said; ja_ppuks: own stacks captured
     # back (자뻑), each claims one of ``ppuks``.
 
@@ -199,7 +57,7 @@ class PlayerState(Record):
             out = self.__dict__["_captures"] = (*codes_of(self.mask), *self.bonus)
         return out
 
-    def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> PlayerState:
+    def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
         mask, bonus = self.mask, self.bonus
         for code in removed:
             bit = BIT.get(code)
@@ -236,8 +94,10 @@ class PlayerState(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class Showdown:
-    """쇼당: an offer of nagari at the start of the offerer's turn (RULES.md §7)."""
+class LiveShowdown:
+    """쇼당: an offer of nagari at the start of the offerer's turn (RULES.md §7), as it stands.
+
+    The summary's ``facts.Showdown`` is what a refused offer leaves for the payments."""
 
     offered_by: str
     turn: int  # the turn of the offer: the refusal holds for that round
@@ -255,8 +115,9 @@ class OeMyeon:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the hand ended; the types are those of the engine contract."""
+class LiveOutcome:
+    """How the live hand ended; the types are those of the engine contract (``facts.Outcome``),
+    with the reason of a nagari."""
 
     type: str  # stop, nagari, chongtong, three_ppuk, void_deal
     winners: tuple[str, ...] = ()
@@ -280,12 +141,13 @@ class Outcome:
         return out
 
     def to_json(self) -> dict:
-        out = {"type": self.type, "winners": list(self.winners)}
+        out: dict[str, Any] = {"type": self.type, "winners": list(self.winners)}
         if self.month is not None:
             out["month"] = self.month
         if self.reason:
             out["reason"] = self.reason
         return out
+
 
 
 class HandState(Record):
@@ -296,6 +158,20 @@ class HandState(Record):
     DEFAULTS = {"turn": 0, "turn_captures": (), "played": False, "must_decide": None, "showdown": None,
                 "oe_myeon": None, "feats": (), "go_order": (), "mission": 1, "weol_yak": (), "outcome": None,
                 "seq": 0}
+    setup: HandSetup
+    players: tuple[PlayerState, ...]
+    turn: int
+    turn_captures: tuple[str, ...]
+    played: bool
+    must_decide: str | None
+    showdown: LiveShowdown | None
+    oe_myeon: OeMyeon | None
+    feats: tuple[tuple[str, str], ...]
+    go_order: tuple[str, ...]
+    mission: int
+    weol_yak: tuple[str, ...]
+    outcome: LiveOutcome | None
+    seq: int
     # players: in turn order; turn: index into the hand's turns (the current player is
     # order[turn % n]); turn_captures: what the current player captured this turn; played:
     # anything beyond the deal happened (chongtong is too late); feats: first-turn (player,
@@ -304,7 +180,7 @@ class HandState(Record):
     # seq: events applied.
 
     @classmethod
-    def start(cls, setup: HandSetup) -> HandState:
+    def start(cls, setup: HandSetup) -> "HandState":
         return cls(setup, tuple(PlayerState(name) for name in setup.order))
 
     # -- reading -----------------------------------------------------------------------
@@ -370,13 +246,13 @@ class HandState(Record):
     def needs(self, name: str) -> int:
         """The score toward the target that lets ``name`` go or stop at the end of a turn."""
         p = self.player(name)
-        return self.setup.target if not p.gos else p.score_at_last_go + 1
+        return self.setup.target if not p.gos else (p.score_at_last_go or 0) + 1
 
     def eligible(self, name: str) -> bool:
         """RULES.md §4: the target the first time, then strictly above the score at the last go."""
         setup = self.setup
         p = self.players[setup.seat[name]]
-        needed = setup.target if not p.gos else p.score_at_last_go + 1
+        needed = setup.target if not p.gos else (p.score_at_last_go or 0) + 1  # set with every go
         return p.score(setup.rules).toward_target >= needed
 
     @property
@@ -391,139 +267,31 @@ class HandState(Record):
         return left if right in sd.accepted_by else right
 
     @property
-    def refused_showdown(self) -> Showdown | None:
+    def refused_showdown(self) -> LiveShowdown | None:
         """A refused showdown still in force: within the round of the offer."""
         sd = self.showdown
         if sd and sd.refused_by and self.turn < sd.turn + len(self.players):
             return sd
         return None
 
-    # -- payments ----------------------------------------------------------------------
+
+    # -- what the hand comes to (hand_summary) and how it shows (hand_view) ----------
     def fixed(self) -> list[dict]:
         """The fixed payments the first-turn feats earn under the table's rules."""
-        out: list[dict] = []
-        for name, feat in self.feats:
-            kind = self._feat_payment(name, feat)
-            if kind and getattr(self.rules, kind) and {"kind": kind, "player": name} not in out:
-                out.append({"kind": kind, "player": name})
-        return out
-
-    def _feat_payment(self, name: str, feat: str) -> str | None:
-        """A ttadak is four of a month too (pagat): paid as a ttadak where the rules say so, else as four."""
-        ttadak_paid = bool(self.rules.first_turn_ttadak)
-        if feat == "ttadak" and not ttadak_paid:
-            return FEAT_PAYMENTS["four"]
-        if feat == "four" and ttadak_paid and (name, "ttadak") in self.feats:
-            return None
-        return FEAT_PAYMENTS[feat]
+        return hand_summary.fixed(self)
 
     def summary(self) -> dict:
         """The engine contract's hand summary (DESIGN.md) of the hand so far."""
-        if self.outcome is None:
-            raise EngineError("hand_not_finished", "The hand has not ended: it has no summary yet.", "")
-        players = self.players
-        out: dict = {
-            "rules": {"preset": self.setup.preset, "options": dict(self.setup.options)},
-            "players": list(self.setup.players),
-            "dealer": self.setup.dealer,
-            "nagari_carry": self.setup.nagari_carry,
-            "captures": {p.name: list(p.captures) for p in players},
-            "gos": {p.name: p.gos for p in players if p.gos},
-            "score_at_last_go": {p.name: p.score_at_last_go for p in players if p.gos},
-            "shakes": {p.name: list(p.shakes) for p in players if p.shakes},
-            "bombs": {p.name: list(p.bombs) for p in players if p.bombs},
-            "outcome": self.outcome.to_summary(),
-            "dokbak": None,
-            "fixed": self.fixed(),
-            "chip_value": self.setup.chip_value,
-        }
-        if self.mission > 1:
-            out["mission"] = self.mission
-        if self.weol_yak:
-            out["weol_yak"] = list(self.weol_yak)
-        if self.rules.reverse_go and (reverse := self.reverse_go()):
-            out["reverse_go"] = list(reverse)
-        out.update(self._stop_extras())
-        return out
+        return hand_summary.summary(self)
 
     def reverse_go(self) -> tuple[str, ...]:
         """역고: players who said a go after an opponent had said one (in this hand's go order)."""
-        out: list[str] = []
-        for i, name in enumerate(self.go_order):
-            if name not in out and any(other != name for other in self.go_order[:i]):
-                out.append(name)
-        return tuple(out)
-
-    def _stop_extras(self) -> dict:
-        """last_go, showdown and oe-myeon: they only matter to a stop."""
-        winner = self.outcome.winner
-        if self.outcome.type != "stop":
-            return {}
-        extras: dict = {}
-        loser_gos = [name for name in self.go_order if name != winner]
-        if loser_gos:
-            extras["last_go"] = loser_gos[-1]
-        sd = self.refused_showdown
-        if sd:
-            extras["showdown"] = {"offered_by": sd.offered_by, "refused_by": sd.refused_by}
-        om = self.oe_myeon
-        # A showdown refusal outranks oe-myeon (RULES.md §5.1) unless the refuser won.
-        if om and om.turn == self.turn and om.player != winner and not (sd and sd.refused_by != winner):
-            extras["dokbak"] = {"player": om.player, "reason": "oe_myeon", "last_card": om.last_card}
-        return extras
+        return hand_summary.reverse_go(self.go_order)
 
     def result(self) -> dict | None:
         """The contract's result (scores, payments, net) once the hand has ended."""
-        if self.outcome is None:
-            return None
-        from .contract import score_summary  # the contract imports nothing of the live hand
-
-        return score_summary(self.summary())
+        return hand_summary.result(self)
 
     def to_json(self) -> dict:
         """The live view: whose turn, who must decide, each player's piles and score."""
-        return {
-            "setup": self.setup.to_json(),
-            "seq": self.seq,
-            "turn": self._turn_json(),
-            "must_decide": self.must_decide,
-            "must_answer": self.must_answer,
-            "showdown": self._showdown_json(),
-            "target": self.setup.target,
-            "players": [self._player_json(p) for p in self.players],
-            "fixed": self.fixed(),
-            "over": self.over,
-            "outcome": self.outcome.to_json() if self.outcome else None,
-        }
-
-    def _turn_json(self) -> dict | None:
-        if self.over:
-            return None
-        return {
-            "player": self.current,
-            "number": self.round,
-            "of": self.setup.turns_each,
-            "first": self.round == 1,
-            "last": self.round == self.setup.turns_each,
-            "index": self.turn,
-        }
-
-    def _showdown_json(self) -> dict | None:
-        sd = self.showdown
-        if sd is None or (sd.refused_by and not self.refused_showdown):
-            return None
-        return {"offered_by": sd.offered_by, "accepted_by": list(sd.accepted_by), "refused_by": sd.refused_by}
-
-    def _player_json(self, p: PlayerState) -> dict:
-        return {
-            "name": p.name,
-            "dealer": p.name == self.setup.dealer,
-            "captures": p.grouped(),
-            "score": self.score(p.name).to_json(),
-            "gos": p.gos,
-            "score_at_last_go": p.score_at_last_go,
-            "needs": self.needs(p.name),
-            "shakes": list(p.shakes),
-            "bombs": list(p.bombs),
-            "ppuk": len(p.ppuks),
-        }
+        return hand_view.view(self)

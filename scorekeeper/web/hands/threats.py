@@ -11,7 +11,7 @@ from typing import Any
 
 from ...engine.contract import score_summary
 from ...engine.errors import EngineError
-from ...engine.hand_state import HandState, Outcome
+from ...engine.hand_state import HandState, LiveOutcome as Outcome
 
 BAKS = ("pi_bak", "gwang_bak", "meong_dda", "go_bak")
 

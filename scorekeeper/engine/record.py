@@ -1,0 +1,66 @@
+"""An immutable record whose changed copies are cheap (the live hand's states).
+
+Applying an event must cost next to nothing (the app replays a hand's log on every
+tap): ``but(**changes)`` copies one dict where ``dataclasses.replace`` rebuilds the
+object field by field.
+
+>>> class Point(Record):
+...     FIELDS = ("x", "y")
+...     DEFAULTS = {"y": 0}
+>>> p = Point(1)
+>>> p.but(y=2), p
+(Point(x=1, y=2), Point(x=1, y=0))
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+
+class Record:
+    """An immutable record of named fields (``FIELDS``) whose changed copies are cheap.
+
+    Equality, hashing and ``repr`` read ``FIELDS`` only; other entries of the instance dict are
+    caches of values derived from the fields (dropped by ``but`` where they could go stale).
+    """
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    DEFAULTS: ClassVar[dict[str, Any]] = {}  # of the fields that may be left out
+    CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        values = dict(zip(self.FIELDS, args))
+        values.update(kwargs)
+        d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
+        object.__setattr__(self, "__dict__", d)
+
+    def but(self, **changes: Any) -> Self:
+        """A copy with ``changes``: the only way to 'change' a record."""
+        d = self.__dict__.copy()
+        d.update(changes)
+        for name in self.CACHES:
+            d.pop(name, None)
+        new = object.__new__(type(self))
+        object.__setattr__(new, "__dict__", d)
+        return new
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: use but({name}=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _values(self) -> tuple:
+        d = self.__dict__
+        return tuple(d[name] for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self is other or self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        d = self.__dict__
+        return f"{type(self).__name__}({', '.join(f'{n}={d[n]!r}' for n in self.FIELDS)})"

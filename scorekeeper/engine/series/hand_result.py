@@ -1,0 +1,81 @@
+"""A hand record's result: a quick-entry summary or a live log, scored by the contract.
+
+The series reads only the contract's result of each hand (outcome, payments), as
+``contract.score_summary`` answers it; it fills in what it knows (players, dealer,
+rules, nagari carry, chip value), and a record that gives them must agree.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..contract import score_summary
+from ..errors import EngineError
+from ..rules import Rules
+from .config import rules_of
+
+SUPPLIED = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # filled in by the series
+_HAND_MODULE = __name__.rsplit(".", 2)[0] + ".hand"
+
+
+def hand_result(record: dict, setup: dict, rules: Rules) -> dict:
+    """The contract's result of the record's hand: all the series reads from a hand."""
+    if "log" in record:
+        return _result_from_log(record["log"], setup)
+    result = score_summary(_summary_from_quick_entry(record["summary"], setup, rules))
+    if not result["ok"]:
+        raise EngineError.many([{**e, "path": join("summary", e["path"])} for e in result["errors"]])
+    return result
+
+
+def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
+    """The record's summary with the series' fields filled in; given ones must agree."""
+    if not isinstance(summary, dict):
+        raise EngineError("bad_summary", "A hand summary is a JSON object.", "summary")
+    for key in SUPPLIED:
+        if key not in summary:
+            continue
+        given, path = summary[key], f"summary.{key}"
+        if key == "players":
+            if not isinstance(given, list) or sorted(map(str, given)) != sorted(setup["players"]):
+                raise EngineError("hand_players_mismatch",
+                                  f"This hand is played by {', '.join(setup['players'])}, not {given!r}.", path)
+        elif key == "rules":
+            try:
+                same = rules_of(given)[0] == rules
+            except EngineError:
+                same = False
+            if not same:
+                raise EngineError("hand_field_mismatch", "A hand plays the series' rules.", path)
+        elif given != setup[key] or isinstance(given, bool):
+            raise EngineError("hand_field_mismatch",
+                              f"The series gives this hand {key} = {setup[key]!r}, not {given!r}.", path)
+    return {**summary, **setup}
+
+
+def _result_from_log(log: Any, setup: dict) -> dict:
+    """A live log, replayed by ``engine.hand`` through its document interface.
+
+    The hand answers the contract's result of its own summary: the series reads
+    that result only, as it does for a quick-entry summary.
+    """
+    if not isinstance(log, dict) or not isinstance(log.get("events"), list) or set(log) - {"events", "note"}:
+        raise EngineError("bad_hand_record", "A live hand is {\"log\": {\"events\": [...]}}.", "log")
+    try:
+        from ..hand import replay_hand_document
+    except ModuleNotFoundError as err:
+        if err.name != _HAND_MODULE:
+            raise
+        raise EngineError("hand_log_unavailable", "This engine cannot replay live hand logs.", "log") from None
+    answer = replay_hand_document({"setup": setup, "events": log["events"]})
+    if not answer["ok"]:
+        raise EngineError.many([{**e, "path": join("log", e["path"])} for e in answer["errors"]])
+    result = answer.get("result")
+    if result is None:
+        raise EngineError("hand_not_finished", "This hand has not ended: finish it or enter a summary.", "log")
+    if not result["ok"]:
+        raise EngineError.many([{**e, "path": join("log", e["path"])} for e in result["errors"]])
+    return result
+
+
+def join(*parts: str) -> str:
+    return ".".join(p for p in parts if p)

@@ -1,0 +1,105 @@
+"""내역 A payment's trail: its steps (an amount added or a double), the payments, the notes.
+
+Every score and payment carries its trail of reasons (STYLE.md); the labels are bilingual.
+
+>>> Step("base", value=5).to_json()
+{'id': 'base', 'label': '점수 score', 'value': 5}
+>>> money(12, 100), money(3, 0.5)
+(1200, 1.5)
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .scoring import Score
+
+# The label of each step of a trail. The doubles' own are added by ``doubles`` from their
+# records (the one place they are written), so this names the other steps.
+STEP_LABELS: dict[str, str] = {
+    "base": "점수 score",
+    "go_bonus": "고 보너스 go bonus",
+    "point_multiplier": "점수 곱하기 point multiplier",
+    "go_doubling": "3고 이상 배 doubling from the third go",
+    "meong_bak": "멍박 meong-bak",  # the meong-dda double where only losers without animals pay it
+    "reverse_go": "역고 reverse go",
+    "dok_bak": "독박 dok-bak: pays the other loser's share",
+    "chongtong": "총통 chongtong",
+    "three_ppuk": "삼뻑 three ppuk",
+    "first_turn_ppuk": "첫뻑 first-turn ppuk",
+    "first_turn_ttadak": "첫 따닥 first-turn ttadak",
+    "first_turn_chok": "첫 쪽 first-turn chok",
+    "first_turn_four": "첫 턴 한 달 네 장 first-turn four of a month",
+    "boar_pot": "첫 턴 멧돼지 first-turn boar",
+    "void_deal_chongtong": "바닥 총통 four of a month on the table",
+}
+NOTE_LABELS: dict[str, str] = {
+    "empty_pile": "먹은 패 없음: 면제 no captured cards: pays nothing",
+    "dok_bak": "독박: 다른 패자가 대신 냄 dok-bak: the other loser pays this share",
+    "oe_myeon_junk_only": "외면 예외: 피로만 나고 고 없음 oe-myeon not applied: the winner scored only junk, no go",
+    "oe_myeon_last_card": "외면 예외: 마지막 패 oe-myeon not applied: it was the loser's last card",
+    "showdown_go_bak_lifted": "쇼당을 제안해 고박 면제 offered a showdown: no longer go-bak",
+    "chongtong_cancel": "총통 셋: 서로 상쇄 three chongtong cancel out",
+    "pi_bak_exempt": "피 없음: 피박 면제 no junk at all: exempt from pi-bak",
+    "bright_protection": "광 보호 조커: 광박 면제 bright-protection joker: no gwang-bak",
+}
+
+
+class Step(NamedTuple):
+    """One line of a payment's trail: an amount added (``value``) or a double (``factor``)."""
+
+    id: str
+    value: int | None = None
+    factor: int | None = None
+    detail: tuple[tuple[str, object], ...] = ()
+
+    def to_json(self) -> dict:
+        out: dict = {"id": self.id, "label": STEP_LABELS[self.id]}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.factor is not None:
+            out["factor"] = self.factor
+        for key, val in self.detail:
+            out[key] = val
+        return out
+
+
+class Payment(NamedTuple):
+    payer: str
+    payee: str
+    points: int
+    kind: str  # "stop", or the fixed payment's id
+    trail: tuple[Step, ...]
+
+
+class Settlement(NamedTuple):
+    scores: dict[str, Score]
+    payments: tuple[Payment, ...]
+    notes: tuple[dict, ...] = ()
+    target: int = 0
+
+    @property
+    def net(self) -> dict[str, int]:
+        net = dict.fromkeys(self.scores, 0)
+        for p in self.payments:
+            net[p.payer] -= p.points
+            net[p.payee] += p.points
+        return net
+
+
+def money(points: int, chip_value: float) -> int | float:
+    """Points in money; whole amounts stay whole."""
+    value = points * chip_value
+    if type(value) is int:  # the common case: a whole chip value
+        return value
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
+def note(id: str, player: str | None = None) -> dict:
+    out = {"id": id, "label": NOTE_LABELS[id]}
+    if player is not None:
+        out["player"] = player
+    return out
+
+
+Steps = tuple  # of Step; a double's unit answers NONE when it adds nothing
+NONE: tuple = ()
