@@ -167,7 +167,7 @@ def _kind(event: Any) -> EventKind:
     if not isinstance(event, dict):
         raise EngineError("bad_event", "An event is an object {\"type\": ..., ...}.")
     type_: Any = event.get("type")
-    kind = EVENTS.get(type_)
+    kind = EVENTS.get(type_) if isinstance(type_, str) else None  # a list or object cannot be looked up
     if kind is None:
         raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.",
                           "type")

@@ -144,9 +144,19 @@ def test_bonus_cards_may_repeat_as_the_rules_allow():
     pytest.param("not an event", id="not-an-object"),
     pytest.param(E("draw", player="A"), id="unknown-type"),
     pytest.param({"player": "A"}, id="no-type"),
+    # A type that is not text cannot be looked up (it raised TypeError: unhashable type).
+    pytest.param({"type": ["capture"], "player": "A"}, id="type-a-list"),
+    pytest.param({"type": {"capture": 1}, "player": "A"}, id="type-an-object"),
 ])
 def test_malformed_events_are_refused(event):
     assert refusal(three(), [], event) == "bad_event"
+
+
+@pytest.mark.parametrize("type_", [["capture"], {"type": "go"}])
+def test_a_hand_document_with_an_event_type_that_is_not_text_is_refused_with_a_code(type_):
+    doc = {"setup": {"players": ["A", "B", "C"], "dealer": "A"}, "events": [{"type": type_, "player": "A"}]}
+    out = replay_hand_document(doc)
+    assert out["ok"] is False and out["errors"][0]["code"] == "bad_event"
 
 
 def test_app_metadata_on_an_event_is_ignored():
