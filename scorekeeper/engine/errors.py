@@ -69,7 +69,6 @@ ERROR_CODES: dict[str, str] = {
     "bad_shown": "Cards shown by a sitter out of turn, of the wrong shape, or not bright/11jd/12jd/9a/joker.",
     "unbalanced": "Balances that do not add up to zero.",
     "bad_replay_document": "A replay document has \"events\" (a hand log) or \"hands\" (a series).",
-    "hand_log_unavailable": "Live hand logs cannot be replayed: the hand module is missing.",
 }
 
 

@@ -8,20 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .hand import replay_hand_document
+from .series import replay_series_document
+
 
 def replay_document(doc: Any) -> dict[str, Any]:
     """Replay a hand log or a series; never raises on bad input."""
     if isinstance(doc, dict) and "events" in doc:
-        try:
-            from .hand import replay_hand_document
-        except ModuleNotFoundError as err:
-            if err.name != f"{__package__}.hand":
-                raise
-            return _error("hand_log_unavailable", "This engine cannot replay live hand logs yet.", "events")
         return replay_hand_document(doc)
     if isinstance(doc, dict) and "hands" in doc:
-        from .series import replay_series_document
-
         return replay_series_document(doc)
     return _error("bad_replay_document",
                   "A replay document is a hand log (with \"events\") or a series (with \"hands\").", "")

@@ -111,8 +111,10 @@ def check_months(c: Checker, shakes, bombs, captures, rules: Rules) -> None:
                     c.add("shake_twice", f"Month {m} is shown by both {owner[m]} and {p}.", f"{key}.{p}")
     if not bombs:
         return
-    # A flexible cup or bridge may since have left the bomber's pile as double junk (RULES.md §11.5).
-    flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible)) if on}
+    # A flexible cup or bridge may since have left the bomber's pile as double junk (RULES.md §11.5),
+    # and so may the rain ribbon where it counts as one junk.
+    flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible),
+                                      ("12r", not rules.rain_ribbon_counts)) if on}
     for p, months in bombs.items():
         for m in months:
             needed = [card.code for card in month_cards(m) if card.kind != JUNK and card.code not in flexible]

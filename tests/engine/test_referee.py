@@ -198,6 +198,23 @@ def test_a_bomb_of_month_nine_then_the_cup_given_as_double_junk_is_paid():
     assert score_summary(fixed)["errors"][0]["code"] == "bomb_cards_missing"
 
 
+# -- found by the live-hand property test: the rain ribbon given as junk after a bomb of month 12 -------
+
+def test_a_bomb_of_month_twelve_then_the_rain_ribbon_given_as_junk_is_paid():
+    """Where the rain ribbon counts as one junk (rain_ribbon_counts off), it may be given as junk
+    like any junk; the bomb of month 12 still stands, as the cup's does (§11.5, §6.2)."""
+    events = [E("bomb", player="A", month=12), E("take_junk", player="B", reason="sseul", give={"A": ["12r"]}),
+              E("nagari")]
+    result = replay(three(rain_ribbon_counts=False), events).result()
+    assert result["ok"], result
+    summary = {"players": ["A", "B"], "captures": {"A": ["12g", "12a", "12jd"], "B": ["12r"]}, "bombs": {"A": [12]},
+               "outcome": {"type": "nagari"}, "rules": {"options": {"rain_ribbon_counts": False}}}
+    assert score_summary(summary)["ok"]
+    # Where it counts as a ribbon it is no junk to give, and a bomb without it stays refused.
+    counted = {**summary, "rules": {"options": {"rain_ribbon_counts": True}}}
+    assert score_summary(counted)["errors"][0]["code"] == "bomb_cards_missing"
+
+
 # -- the other readings of RULES.md §11, each held by a test ---------------------------------------------
 
 def test_expired_showdown_refusal_leaves_the_offerers_go_bak_in_force():

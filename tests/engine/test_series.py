@@ -429,19 +429,6 @@ def test_replay_document_dispatches_a_hand_log():
     assert out["result"]["net"] == {"A": -3, "B": 6, "C": -3}
 
 
-def test_without_the_hand_module_logs_are_refused_with_a_code(monkeypatch):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "scorekeeper.engine.hand", None)
-    with pytest.raises(EngineError) as err:
-        series("ABC", [_log(HONG_DAN_LOG)])
-    assert err.value.code == "hand_log_unavailable"
-    assert err.value.errors[0]["path"] == "hands[0].log"
-    out = replay_document({"setup": {"players": ["A", "B"]}, "events": []})
-    assert out["errors"][0]["code"] == "hand_log_unavailable"
-    assert series("ABC", [stop("B")]).balances["B"] == 6  # summaries need no hand module
-
-
 @pytest.mark.parametrize("note", [5, 1.5, True, [], {}], ids=["int", "float", "bool", "list", "object"])
 def test_a_series_note_is_text(note):
     """The OpenAPI document says a table's note is a string (or null): anything else is refused, not stored."""

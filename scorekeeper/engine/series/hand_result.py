@@ -10,11 +10,11 @@ from typing import Any
 
 from ..contract import score_summary
 from ..errors import EngineError
+from ..hand import replay_hand_document
 from ..rules import Rules
 from .config import rules_of
 
 SUPPLIED = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # filled in by the series
-_HAND_MODULE = __name__.rsplit(".", 2)[0] + ".hand"
 
 
 def hand_result(record: dict, setup: dict, rules: Rules) -> dict:
@@ -60,12 +60,6 @@ def _result_from_log(log: Any, setup: dict) -> dict:
     """
     if not isinstance(log, dict) or not isinstance(log.get("events"), list) or set(log) - {"events", "note"}:
         raise EngineError("bad_hand_record", "A live hand is {\"log\": {\"events\": [...]}}.", "log")
-    try:
-        from ..hand import replay_hand_document
-    except ModuleNotFoundError as err:
-        if err.name != _HAND_MODULE:
-            raise
-        raise EngineError("hand_log_unavailable", "This engine cannot replay live hand logs.", "log") from None
     answer = replay_hand_document({"setup": setup, "events": log["events"]})
     if not answer["ok"]:
         raise EngineError.many([{**e, "path": join("log", e["path"])} for e in answer["errors"]])
