@@ -1,7 +1,7 @@
 """Benchmark: replaying a 60-event live hand (what the app does on every tap), and undo.
 
-Usage: ``python benchmarks/hand.py`` (``--short``: a few runs, to check it works). The hand: three players, 21 turns, a junk
-card captured and junk taken on most turns, six ppuk, ending in a nagari. Also: one
+Usage: ``python benchmarks/hand.py`` (``--short``: a few runs, to check it works). The hand:
+three players, 21 turns, a junk card captured and junk taken on most turns, six ppuk, ending in a nagari. Also: one
 event applied to the state before it (what an append costs once the state is known).
 """
 from __future__ import annotations

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -206,7 +206,7 @@ def run(viewport: dict | None = None) -> dict:
         "bytes_a_tap": {"median": int(statistics.median(m.bytes)), "max": max(m.bytes), "taps": len(m.bytes)},
         "tap_to_confirmed_ms": {"median": round(statistics.median(m.times)), "max": round(max(m.times))},
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}",
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
 

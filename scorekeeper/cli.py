@@ -8,7 +8,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 # Every command but --help uses the engine; imported once here, not on each of 10,000 summaries.
 from .engine.contract import dumps_bytes, score_text

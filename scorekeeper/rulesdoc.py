@@ -147,7 +147,11 @@ def rewrite(text: str, sections: Mapping[str, Callable[[], str]] | None = None) 
     """``text`` with every generated section rendered afresh (a section without markers stays absent)."""
     for name, render in (SECTIONS if sections is None else sections).items():
         fresh = f"{begin_marker(name)}\n{render()}\n{end_marker(name)}"
-        text = _block(name).sub(lambda _, fresh=fresh: fresh, text)  # a function: the body's backslashes stay
+
+        def keep(_match: re.Match[str], fresh: str = fresh) -> str:  # a function: the body's backslashes stay
+            return fresh
+
+        text = _block(name).sub(keep, text)
     return text
 
 

@@ -12,7 +12,8 @@ because the contract's answers are part of what clients rely on.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 from .errors import EngineError
 from .rules import DEFAULT_PRESET

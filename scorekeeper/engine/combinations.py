@@ -10,12 +10,12 @@ Each function reads a ``Pile`` (the captures counted one way) and the rules, and
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .cards import ANIMAL, BONUS, BRIGHT, CHEONG_DAN, CHO_DAN, HONG_DAN, JUNK, RIBBON
 from .piles import B_CUP, B_RAIN_ANIMAL, B_RAIN_BRIGHT, BIRDS, PALSSARI, SETS, VIP_CARDS, Pile
 from .rules import Rules
-
 
 # -- the combinations: each function answers (id, points, cards mask) or None ----------------
 

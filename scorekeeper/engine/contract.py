@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import checks, summary_cards as cards, summary_play as play
+from . import checks
+from . import summary_cards as cards
+from . import summary_play as play
 from .checks import MAX_NAME
 from .errors import EngineError
 from .facts import HandFacts, Outcome, OutcomeType

@@ -15,8 +15,9 @@ have the same rank: the tied players draw again (``redraws``).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import CARDS, KIND_RANK
 from .errors import EngineError

@@ -5,13 +5,15 @@ to the trail (``NONE`` when it does not apply); ``payout.amount`` multiplies the
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .cards import BRIGHT, JUNK, RIBBON
 from .facts import HandFacts
 from .rules import Rules
 from .scoring import Score
 from .trail import NONE, STEP_LABELS, Step, Steps
+
 
 class Loss(NamedTuple):
     """One loser's side of a stop: what the doubles look at."""

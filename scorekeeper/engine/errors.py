@@ -83,7 +83,7 @@ class EngineError(ValueError):
         self.errors = [{"code": code, "message": message, "path": path}]
 
     @classmethod
-    def many(cls, errors: list[dict]) -> "EngineError":
+    def many(cls, errors: list[dict]) -> EngineError:
         err = cls(errors[0]["code"], errors[0]["message"], errors[0]["path"])
         err.errors = list(errors)
         return err

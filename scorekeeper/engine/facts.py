@@ -5,9 +5,10 @@ the live hand builds the same summary from its event log.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 
 class OutcomeType(str, Enum):

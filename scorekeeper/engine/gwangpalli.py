@@ -17,8 +17,9 @@ doubled (consecutive nagari as the nagari carry: ×2, ×4 … or a single ×2).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import BONUS, BRIGHT, CARDS, CUP, DOUBLE_JUNK, RAIN_BRIGHT
 from .dealer import play_order

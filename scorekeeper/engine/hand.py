@@ -62,13 +62,27 @@ from .cards import BONUS_CARDS
 from .checks import is_month, is_whole
 from .errors import EngineError
 from .hand_events import (
-    on_bomb, on_capture, on_chongtong, on_end_turn, on_four_on_table, on_go,
-    on_nagari, on_oe_myeon, on_ppuk, on_shake, on_showdown_accept, on_showdown_offer, on_showdown_refuse,
-    on_mission, on_stop, on_take_junk, on_weol_yak,
+    on_bomb,
+    on_capture,
+    on_chongtong,
+    on_end_turn,
+    on_four_on_table,
+    on_go,
+    on_mission,
+    on_nagari,
+    on_oe_myeon,
+    on_ppuk,
+    on_shake,
+    on_showdown_accept,
+    on_showdown_offer,
+    on_showdown_refuse,
+    on_stop,
+    on_take_junk,
+    on_weol_yak,
 )
 from .hand_setup import HandSetup
-from .hand_steps import JUNK_REASONS, SOURCES
 from .hand_state import HandState, LiveOutcome, PlayerState
+from .hand_steps import JUNK_REASONS, SOURCES
 
 __all__ = [
     "EVENTS", "HandSetup", "HandState", "LiveOutcome", "PlayerState", "apply", "replay", "replay_hand_document",

@@ -12,8 +12,18 @@ from dataclasses import replace
 from .cards import month_cards
 from .hand_state import HandState, LiveOutcome, LiveShowdown, OeMyeon
 from .hand_steps import (
-    JUNK_REASONS, SOURCES, VOID_ON_LAST_TURN, add_feat, advance, at_the_deal, check_new_cards, month_captured,
-    note_turn_captures, ready_to_decide, refuse, take_junk,
+    JUNK_REASONS,
+    SOURCES,
+    VOID_ON_LAST_TURN,
+    add_feat,
+    advance,
+    at_the_deal,
+    check_new_cards,
+    month_captured,
+    note_turn_captures,
+    ready_to_decide,
+    refuse,
+    take_junk,
 )
 
 # The event vocabulary the app reads here (JUNK_REASONS, SOURCES) and the handlers.

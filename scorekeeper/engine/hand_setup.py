@@ -53,7 +53,7 @@ class HandSetup:
 
     @classmethod
     def create(cls, players, dealer=None, preset: str = DEFAULT_PRESET, options: dict | None = None,
-               nagari_carry: int = 0, chip_value: float = 100) -> "HandSetup":
+               nagari_carry: int = 0, chip_value: float = 100) -> HandSetup:
         """Check and build a set-up; the dealer defaults to the first player."""
         players = checks.players(players, 2, 3, "bad_players", "A hand needs 2 or 3 distinct, named players.",
                                  "setup.players", sequence=(list, tuple))
@@ -69,7 +69,7 @@ class HandSetup:
                    nagari_carry, chip_value)
 
     @classmethod
-    def from_json(cls, doc: Any) -> "HandSetup":
+    def from_json(cls, doc: Any) -> HandSetup:
         """The ``setup`` object of a hand document; an unknown field is refused, never dropped."""
         if not isinstance(doc, dict):
             raise EngineError("bad_value", "setup is an object: players, dealer, rules, nagari_carry, chip_value.",

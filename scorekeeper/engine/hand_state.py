@@ -19,9 +19,9 @@ from typing import Any
 from . import hand_summary, hand_view
 from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
 from .hand_setup import HandSetup
+from .piles import BIT, codes_of
 from .record import Record
 from .rules import Rules
-from .piles import BIT, codes_of
 from .scoring import Score, best_score_of_mask
 
 
@@ -57,7 +57,7 @@ class PlayerState(Record):
             out = self.__dict__["_captures"] = (*codes_of(self.mask), *self.bonus)
         return out
 
-    def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> "PlayerState":
+    def with_cards(self, added: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> PlayerState:
         mask, bonus = self.mask, self.bonus
         for code in removed:
             bit = BIT.get(code)
@@ -180,7 +180,7 @@ class HandState(Record):
     # seq: events applied.
 
     @classmethod
-    def start(cls, setup: HandSetup) -> "HandState":
+    def start(cls, setup: HandSetup) -> HandState:
         return cls(setup, tuple(PlayerState(name) for name in setup.order))
 
     # -- reading -----------------------------------------------------------------------

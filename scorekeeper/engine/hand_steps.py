@@ -8,7 +8,7 @@ from typing import Any
 
 from .cards import BONUS_CARDS, CARDS, month_cards
 from .errors import EngineError
-from .hand_junk import check_named, cheapest_junk_of
+from .hand_junk import cheapest_junk_of, check_named
 from .hand_state import HandState, LiveOutcome
 from .piles import BIT, mask_of
 

@@ -8,14 +8,15 @@ answers the steps it adds. ``settle`` picks the cup/bridge counting for each pla
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from .cards import JUNK
 from .doubles import DOUBLES, Double, Loss
 from .errors import EngineError
 from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
-from .rules import Rules
 from .piles import new_tuple
+from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 from .trail import NOTE_LABELS, STEP_LABELS, Payment, Settlement, Step, Steps, money, note
 

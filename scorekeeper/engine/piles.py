@@ -12,14 +12,29 @@ may be counted as junk: ``counted_as_junk`` moves them.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import reduce
 from itertools import repeat
 from operator import or_
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from .cards import (
-    ANIMAL, BONUS_CARDS, BRIDGE, BRIGHT, CHEONG_DAN, CHO_DAN, CUP, DECK, DOUBLE_JUNK, GODORI, HONG_DAN, JUNK,
-    RAIN_ANIMAL, RAIN_BRIGHT, RAIN_RIBBON, RIBBON,
+    ANIMAL,
+    BONUS_CARDS,
+    BRIDGE,
+    BRIGHT,
+    CHEONG_DAN,
+    CHO_DAN,
+    CUP,
+    DECK,
+    DOUBLE_JUNK,
+    GODORI,
+    HONG_DAN,
+    JUNK,
+    RAIN_ANIMAL,
+    RAIN_BRIGHT,
+    RAIN_RIBBON,
+    RIBBON,
 )
 from .rules import Rules
 

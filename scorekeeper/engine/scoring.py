@@ -12,14 +12,25 @@ flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import combinations as subsets
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
 
 from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
 from .combinations import COMBINATION_RECORDS, GATES, LINE_LABELS, Combination
 from .piles import (
-    B_BRIDGE, B_CUP, B_FLEXIBLE, BIRDS, COUNTED_AS, Pile, codes_in, counted_as_junk, flexible_cards, new_tuple, pile,
+    B_BRIDGE,
+    B_CUP,
+    B_FLEXIBLE,
+    BIRDS,
+    COUNTED_AS,
+    Pile,
+    codes_in,
+    counted_as_junk,
+    flexible_cards,
+    new_tuple,
+    pile,
     pile_of_mask,
 )
 from .rules import Rules

@@ -12,9 +12,9 @@ transfers and reproduces the balances exactly.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping
 
 from .errors import EngineError
 

@@ -5,8 +5,8 @@ from collections import Counter
 
 from .cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
 from .checks import is_month, is_whole
-from .rules import Rules
 from .piles import BIT
+from .rules import Rules
 from .summary_checker import Checker, per_player
 
 

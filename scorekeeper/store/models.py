@@ -1,17 +1,23 @@
 """Tables (series), their hand records and the event logs of live hands."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON, CheckConstraint, DateTime, ForeignKey, Integer, String, UniqueConstraint,
+    JSON,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Base(DeclarativeBase):
@@ -37,7 +43,7 @@ class Table(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
-    hands: Mapped[list["Hand"]] = relationship(
+    hands: Mapped[list[Hand]] = relationship(
         back_populates="table", order_by="Hand.position", cascade="all, delete-orphan",
         passive_deletes=True,
     )
@@ -65,7 +71,7 @@ class Hand(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="hands")
-    events: Mapped[list["Event"]] = relationship(
+    events: Mapped[list[Event]] = relationship(
         back_populates="hand", order_by="Event.seq", cascade="all, delete-orphan",
         passive_deletes=True,
     )

@@ -5,7 +5,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-
 from ..engine import gwangpalli
 from ..engine.errors import EngineError
 from ..engine.gwangpalli import Seating

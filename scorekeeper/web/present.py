@@ -14,11 +14,11 @@ from ..engine.facts import FIXED_KINDS
 from ..engine.gwangpalli import nagari_factor, payable
 from ..engine.rules import OPTIONS, rules_from
 from ..store.tables import EDIT
+from ..tables.service import TableState, record_of
 from . import cardview, sharing, terms
 from .chart import balance_chart
 from .i18n import gettext as _
 from .i18n import money_text
-from ..tables.service import TableState, record_of
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 

@@ -4,7 +4,6 @@ The serving model (gevent workers) and its settings are ``serving``'s, shared wi
 """
 from __future__ import annotations
 
-
 from gunicorn.app.base import BaseApplication
 
 from . import create_app, serving

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.engine import hand
 from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.errors import ERROR_CODES, EngineError
-from scorekeeper.engine import hand
 from scorekeeper.engine.hand import EVENTS, HandSetup, apply, replay, replay_hand_document, undo
+
 from .hand_cases import END, E, cap, junk, refusal, three, two  # noqa: F401 (the notation)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"

@@ -8,7 +8,6 @@ from scorekeeper.engine.hand import apply, replay, replay_hand_document
 
 from .hand_cases import END, E, cap, refusal, three
 
-
 # -- defect 1: the cup choice after a go (RULES.md §4, §5 item 5, §11.1) ------------------------------
 
 # The input. A's best is 4 with the cup as double junk (5 animals 1 + 12 junk 3; as an animal

@@ -1,6 +1,9 @@
 """족보: every scoring combination and every scoring option, as a table of cases."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from scorekeeper.engine import scoring
 from scorekeeper.engine.cards import CARDS, DECK, DECK_JUNK_VALUE, KINDS, month_cards
 from scorekeeper.engine.rules import Rules, rules_from
 from scorekeeper.engine.scoring import all_scores, best_score, pile, score
@@ -121,9 +124,6 @@ def test_whole_deck_scores_every_set():
 
 # -- the quick gate of ``score``: a pile too small for any combination skips the units ----------------
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-from scorekeeper.engine import scoring  # noqa: E402
 
 GATE_RULES = [Rules(), Rules(four_birds=True), Rules(rain_ribbon_counts=False), Rules(godori=0),
               Rules(vip=True, palssari=True), Rules(bridge_flexible=True)]

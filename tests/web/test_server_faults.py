@@ -62,7 +62,7 @@ class Client:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
         self.key = key
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *_exc) -> None:
@@ -93,7 +93,7 @@ class Server:
         self.proc: subprocess.Popen | None = None
         self.port = 0
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         self.port = free_port()
         env = os.environ | {"DATABASE_URL": self.database_url, "SECRET_KEY": "server-faults",
                             "SCOREKEEPER_WORKERS": "2", "SCOREKEEPER_THREADS": "4",

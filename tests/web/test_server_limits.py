@@ -15,8 +15,12 @@ import uuid
 
 import pytest
 
-from .test_server import env  # noqa: F401 - the fixture, reused
-from .test_server import free_port, stop, wait_up
+from .test_server import (
+    env,  # noqa: F401 - the fixture, reused
+    free_port,
+    stop,
+    wait_up,
+)
 
 REDIS_URL = "redis://127.0.0.1:6379"
 GUESS, CREATE = 20, 30  # the documented defaults: RATELIMIT_GUESS 20/minute, RATELIMIT_CREATE 30/hour

@@ -13,8 +13,12 @@ import sys
 
 import pytest
 
-from .test_server import env  # noqa: F401 - the fixture, reused
-from .test_server import free_port, stop, wait_up
+from .test_server import (
+    env,  # noqa: F401 - the fixture, reused
+    free_port,
+    stop,
+    wait_up,
+)
 
 FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on", "X-Forwarded-Protocol": "ssl",
              "X-Forwarded-Host": "scores.example", "Content-Type": "application/json"}

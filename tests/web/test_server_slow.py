@@ -47,7 +47,7 @@ class SlowClients:
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._drip, daemon=True)
 
-    def __enter__(self) -> "SlowClients":
+    def __enter__(self) -> SlowClients:
         for _ in range(self.count):
             s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
             s.sendall(b"POST /api/v1/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -45,7 +45,7 @@ class Scene:
     live_hand: int | None
 
     @classmethod
-    def make(cls, make_table, live: bool = True, gwangpalli: bool = False) -> "Scene":
+    def make(cls, make_table, live: bool = True, gwangpalli: bool = False) -> Scene:
         """``gwangpalli``: four at the table, D made to sit out, showing 1g (a hand with a sitter)."""
         t = make_table(players=("A", "B", "C", "D")) if gwangpalli else make_table()
         summary = t.add_summary(STOP_A, **({"choices": {"B": "play", "C": "play"}} if gwangpalli else {}))

@@ -28,8 +28,15 @@ from __future__ import annotations
 
 from ..checks import MAX_NAME
 from .config import (
-    DEFAULT_CHIP_VALUE, DEFAULT_CURRENCY, DEFAULT_LENGTH, MAX_LENGTH, MAX_PLAYERS, MIN_PLAYERS, SERIES_FIELDS,
-    SeriesConfig, config_from,
+    DEFAULT_CHIP_VALUE,
+    DEFAULT_CURRENCY,
+    DEFAULT_LENGTH,
+    MAX_LENGTH,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SERIES_FIELDS,
+    SeriesConfig,
+    config_from,
 )
 from .document import replay_series_document, series_from_document
 from .model import FIXED, GWANGPALLI, HAND_PAYMENT, KIND_LABELS, Deal, Entry, NextDeal, Pending, Series

@@ -1,8 +1,9 @@
 """What a series produces: its deals, the ledger's entries, the next deal, the series itself."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import EngineError
 from ..gwangpalli import Claim, Seating
@@ -145,15 +146,15 @@ class Series:
         return setup_of(self.config, seating_of(self.config, self.next, record, "next").players, self.next)
 
     # Editing: a new series, replayed from the records.
-    def append(self, record: dict) -> "Series":
+    def append(self, record: dict) -> Series:
         return _replayed(self.config, (*self.records, record))
 
-    def replace(self, index: int, record: dict) -> "Series":
+    def replace(self, index: int, record: dict) -> Series:
         records = list(self.records)
         records[index] = record
         return _replayed(self.config, records)
 
-    def delete(self, index: int) -> "Series":
+    def delete(self, index: int) -> Series:
         records = list(self.records)
         del records[index]
         return _replayed(self.config, records)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import gwangpalli
 from ..dealer import next_dealer, play_order
@@ -105,7 +106,9 @@ def _winners(outcome: dict) -> tuple[str, ...]:
 
 def seating_of(config: SeriesConfig, nxt: NextDeal, record: dict, path: str) -> Seating:
     """Who plays this hand: everyone at two or three; by choice, or as after a nagari, at more."""
-    here = (lambda key: join(path, key))
+    def here(key: str) -> str:
+        return join(path, key)
+
     if not config.gwangpalli:
         for key in ("choices", "shown"):
             if record.get(key):

@@ -3,7 +3,15 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import (
-    BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField,
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 

@@ -8,18 +8,17 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from ...engine.errors import EngineError
 from ...store import tables as store
 from ...store.tables import Conflict, StaleHand, hand_version
-from . import liveview, quick
-from .. import present, terms
 from ...tables import service
+from ...tables.seating import next_seating, seat_args
+from .. import present, terms
 from ..access import open_table
 from ..database import db
 from ..forms import attach_errors
-from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm
 from ..i18n import gettext as _
 from ..i18n import refusal
-from ...tables.seating import next_seating, seat_args
 from ..security import EDIT
-from . import bp
+from . import bp, liveview, quick
+from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm
 
 # The delete form carries the hand's version, as the edit form does (``store.hand_version``).
 bp.add_app_template_global(hand_version, "hand_version")

@@ -11,7 +11,8 @@ from typing import Any
 
 from ...engine.contract import score_summary
 from ...engine.errors import EngineError
-from ...engine.hand_state import HandState, LiveOutcome as Outcome
+from ...engine.hand_state import HandState
+from ...engine.hand_state import LiveOutcome as Outcome
 
 BAKS = ("pi_bak", "gwang_bak", "meong_dda", "go_bak")
 

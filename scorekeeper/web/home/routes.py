@@ -8,9 +8,9 @@ from flask import redirect, render_template, request, session, url_for
 
 from ...store import tables as store
 from ..database import db
-from ..tables.forms import ImportForm, JoinForm
 from ..i18n import COOKIE, GLOSS_COOKIE, LANGS
 from ..security import cookie_secure
+from ..tables.forms import ImportForm, JoinForm
 from . import bp
 
 # Control and format characters (tab, newline, zero-width, bidi): never part of a path we send back.

@@ -7,7 +7,14 @@ import dataclasses
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
-    BooleanField, DecimalField, FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField,
+    BooleanField,
+    DecimalField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 

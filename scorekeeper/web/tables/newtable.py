@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from ...engine.cards import DECK
 from ...engine.errors import EngineError
 from ...engine.rules import OPTIONS, PRESETS, changed_options, rules_from
 from ...engine.series import config_from
-from ...engine.cards import DECK
 from .. import terms
 from ..forms import opts
-from .forms import TableForm
 from ..i18n import current_lang
 from ..i18n import gettext as _
+from .forms import TableForm
 
 
 def preset_defaults(preset: str) -> dict:

@@ -2,26 +2,34 @@
 from __future__ import annotations
 
 from flask import (
-    Response, abort, flash, jsonify, redirect, render_template, request, session, url_for,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
 )
 from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.ending import end_early
 from ...engine.errors import EngineError
 from ...store import tables as store
-from ..home import routes as home
-from .. import present
 from ...tables import service, transfer
+from .. import present
 from ..access import open_poll_row, open_table, table_or_404
 from ..database import db
 from ..forms import attach_errors
-from .forms import EndForm, ImportForm, JoinForm, TableForm
+from ..home import routes as home
 from ..i18n import gettext as _
 from ..i18n import refusal
 from ..limits import created, refused_key
-from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
 from ..security import EDIT, remember_key
 from . import bp
+from .forms import EndForm, ImportForm, JoinForm, TableForm
+from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
 
 
 @bp.route("/new", methods=["GET", "POST"])
