@@ -227,6 +227,12 @@ def document() -> dict:
                                                   "429": ERRORS["429"]}}},
         "/tables/{table}": {"parameters": [table], "get": _op("The table: series state, ledger, balances, settle-up.", {"200": _resp("The table.")})},
         "/tables/{table}/version": {"parameters": [table], "get": _op("The table's version (poll it).", {"200": _resp("The version.")})},
+        "/tables/{table}/stream": {"parameters": [table], "get": _op(
+            "Server-Sent Events: the table's last hand as GET …/hands/{hand}/events answers it (its log, "
+            "state, seq and version), at once and at each change; only {\"version\"} when the last hand is "
+            "not a live log. Each event's id is the version (EventSource resumes with Last-Event-ID).",
+            {"200": {"description": "text/event-stream",
+                     "content": {"text/event-stream": {"schema": {"type": "string"}}}}})},
         "/tables/{table}/hands": {
             "parameters": [table],
             "get": _op("The hand records with their deals.", {"200": _resp("The hands.")}),

@@ -17,14 +17,14 @@ from ...engine.series import config_from
 from ...store import tables as store
 from ...store.tables import Conflict, StaleHand
 from ...tables import jsonbody, names, service, transfer
-from . import openapi
+from ...tables.jsonbody import JSONRefused
 from ..access import open_table
 from ..database import db, reader_engine
 from ..errors import error_response
-from ...tables.jsonbody import JSONRefused
 from ..limits import created, refused_key
 from ..security import KEY_HEADER, csrf, level_for, presented_key
-from . import bp
+from ..tables import push
+from . import bp, openapi
 
 
 class TableIdConverter(BaseConverter):
@@ -142,6 +142,13 @@ def version(public_id: str):
         refused_key()
         raise NotFound() if row is None else Unauthorized()
     return jsonify(version=row.version)
+
+
+@bp.get("/tables/<table_id:public_id>/stream")
+def stream(public_id: str):
+    """Server-Sent Events: the table's last hand as ``…/hands/<hand>/events`` answers it, now
+    and at each change (``web/tables/push.py``); only the version when it is not a live log."""
+    return push.stream_response(public_id, changes=True)
 
 
 @bp.get("/tables/<table_id:public_id>/hands")
@@ -266,7 +273,10 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
                        openapi.events_json(state, hand)) from None
     state = service.appended(db(), state, log, hand_state)
-    return jsonify(openapi.events_json(state, _hand(state, hand_id))), 201
+    answer = openapi.events_json(state, _hand(state, hand_id))
+    if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
+        push.offer(public_id, state.table.version, answer)
+    return jsonify(answer), 201
 
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")
