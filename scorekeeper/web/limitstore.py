@@ -2,7 +2,7 @@
 
 ``memory://`` counted per process: with gunicorn's 2 workers each address got twice its budget
 (and an event-loop worker class changes nothing about that). This is a storage backend for the
-``limits`` library (Flask-Limiter's), registered for ``sqlite:///path`` URIs; the app's default
+``limits`` library (the rate limiter's), registered for ``sqlite:///path`` URIs; the app's default
 keeps it in the instance folder, next to the SQLite database and the secret key.
 
 Why a file of its own, not the app's database: a count is written for every refused key, and
@@ -11,7 +11,7 @@ PostgreSQL every request would add a query to the database server. A local SQLit
 a few tens of microseconds per request and needs no setting. Several servers on several
 machines share counts through Redis instead (``RATELIMIT_STORAGE_URI=redis://…``).
 
-Only what the app's strategy (``moving-window``) and Flask-Limiter need is kept: one row per
+Only what the app's strategy (``moving-window``) and the rate limiter need is kept: one row per
 acquired entry, with the time it expires; expired rows are deleted as new ones are written.
 """
 from __future__ import annotations
