@@ -149,7 +149,7 @@ class Watcher:
         with self.app.app_context():
             maker = self.app.extensions["sk_sessionmaker"]
             with maker(bind=self.app.extensions["sk_reader"]) as session:
-                table = store.get_table(session, public_id)
+                table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
                 state = service.load(session, table)
