@@ -222,7 +222,7 @@ class Watcher:
 def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_CHECK_MS", 75)
     app.config.setdefault("PUSH_STREAM_SECONDS", 300)
-    watcher = Watcher(app.extensions["sk_reader"], app.config["PUSH_CHECK_MS"] / 1000, app)
+    watcher = Watcher(app.extensions["sk_single_reader"], app.config["PUSH_CHECK_MS"] / 1000, app)
     app.extensions["sk_push"] = watcher
 
     def committed(session) -> None:
