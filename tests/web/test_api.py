@@ -201,3 +201,21 @@ def test_concurrent_appends_one_wins(app, make_table):
     events = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
     assert statuses.count(201) == len(events) == 4
     assert [e["cards"] for e in events] == [["1j1"], ["2j1"], ["3j1"], ["4j1"]]
+
+
+def test_a_fetch_answers_the_stored_state_byte_for_byte_whoever_asked_before(app, make_table):
+    """Fetches at one version may share one answer (kept per process); any change is seen."""
+    t = make_table()
+    hand = t.start_live()
+    first = t.api("GET", f"/hands/{hand}/events")
+    again = t.api("GET", f"/hands/{hand}/events", key=t.view_key)
+    assert again.data == first.data and again.mimetype == first.mimetype == "application/json"
+    tapped = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": GO_PIBAK[0]})
+    after = t.api("GET", f"/hands/{hand}/events")
+    assert tapped.status_code == 201 and after.data == tapped.data and after.get_json()["seq"] == 1
+    # A change that is not an append (an undo) moves the version: the kept answer is not used.
+    assert t.api("POST", f"/hands/{hand}/undo", json={"seq": 1}).status_code == 200
+    assert t.api("GET", f"/hands/{hand}/events").data == first.data.replace(
+        f'"version":{first.get_json()["version"]}'.encode(), f'"version":{first.get_json()["version"] + 2}'.encode())
+    # A wrong key is still refused, kept answer or not.
+    assert t.api("GET", f"/hands/{hand}/events", key="wrong").status_code == 401

@@ -6,7 +6,7 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import jsonify, make_response, request, url_for
+from flask import current_app, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
 from werkzeug.routing import BaseConverter
@@ -24,7 +24,7 @@ from ..errors import error_response
 from ..limits import created, refused_key
 from ..security import KEY_HEADER, csrf, level_for, presented_key
 from ..tables import push
-from . import bp, openapi
+from . import answers, bp, openapi
 
 
 class TableIdConverter(BaseConverter):
@@ -253,8 +253,14 @@ def delete_hand(public_id: str, hand_id: int):
 
 @bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def get_events(public_id: str, hand_id: int):
-    state = service.load(db(), open_table(public_id))
-    return jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    table = open_table(public_id)
+    kept = answers.get(table, hand_id)
+    if kept is not None:  # another phone fetched (or tapped) it at this version
+        return current_app.response_class(kept, mimetype="application/json")
+    state = service.load(db(), table)
+    response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    answers.keep(state.table, hand_id, response.get_data())
+    return response
 
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
@@ -273,10 +279,12 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
                        openapi.events_json(state, hand)) from None
     state = service.appended(db(), state, log, hand_state)
-    answer = openapi.events_json(state, _hand(state, hand_id))
+    response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    body = response.get_data()
+    answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
     if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
-        push.offer(public_id, state.table.version, answer)
-    return jsonify(answer), 201
+        push.offer(public_id, state.table.version, body)
+    return response, 201
 
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")

@@ -112,15 +112,15 @@ class Watcher:
             follower.hear(version)
 
     # -- the change itself, for API streams ------------------------------------------------------
-    def offer(self, public_id: str, version: int, answer: dict) -> None:
+    def offer(self, public_id: str, version: int, answer: bytes) -> None:
         """A request that just changed ``public_id`` answered ``answer`` (an events document of
-        the table's last hand at ``version``): the streams of this process send it as it is."""
+        the table's last hand at ``version``, JSON): the streams of this process send it as it is."""
         with self._lock:
             if public_id not in self._followers:
                 return
             known = self._deltas.get(public_id)
             if known is None or known[0] < version:
-                self._deltas[public_id] = (version, json.dumps(answer))
+                self._deltas[public_id] = (version, answer.decode().strip())
 
     def delta(self, public_id: str, version: int) -> tuple[int, str]:
         """The change of ``public_id`` at ``version`` or later, as (its version, JSON text).
@@ -156,7 +156,7 @@ class Watcher:
                 last = state.hands[-1] if state.hands else None
                 if last is None or last.kind != "log":
                     return table.version, json.dumps({"version": table.version})
-                return table.version, json.dumps(events_json(state, last))
+                return table.version, json.dumps(events_json(state, last), separators=(",", ":"))
 
     def check(self, listening=None) -> None:
         """Ask the database for the versions of every followed table (one query); on
@@ -292,7 +292,7 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
     return response
 
 
-def offer(public_id: str, version: int, answer: dict) -> None:
+def offer(public_id: str, version: int, answer: bytes) -> None:
     """This request changed ``public_id`` to ``version`` and answers ``answer`` (an events
     document): the API streams of this process send it instead of loading the table again."""
     current_app.extensions["sk_push"].offer(public_id, version, answer)
