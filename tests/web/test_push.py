@@ -248,3 +248,23 @@ def test_api_stream_hears_another_processs_change(app, table):
     heard = changes_of(result["body"])
     assert heard[-1][0] == version
     assert heard[-1][1] == table.api("GET", f"/hands/{hand}/events").get_json()
+
+
+def test_a_stream_knows_when_its_phone_has_gone():
+    """Before loading a change for a stream, one look at its socket: a phone that closed it is gone."""
+    import socket
+
+    from scorekeeper.web.tables.push import gone
+
+    server, phone = socket.socketpair()
+    try:
+        assert not gone(server)  # open, nothing sent
+        phone.sendall(b"x")
+        assert not gone(server)  # open, something to read
+        server.recv(1)
+        phone.close()
+        assert gone(server)
+    finally:
+        server.close()
+    assert gone(server)  # closed here: no stream to write to either
+    assert not gone(None)  # no socket known (not under gunicorn): streams go on as before

@@ -32,11 +32,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
+import socket
 import threading
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -239,7 +241,23 @@ def _event(version: int, data: str | None = None) -> str:
     return f"id: {version}\ndata: {data or json.dumps({'version': version})}\n\n"
 
 
-def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool = False) -> Iterator[str]:
+def gone(sock) -> bool:
+    """Whether the phone at the other end of ``sock`` has closed it (its page or app is gone).
+
+    A stream learns it only when a write fails, at the next change or heartbeat; before loading
+    a change for it, one look (no wait) at the socket: readable with nothing to read is the end.
+    """
+    if sock is None:
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # closed or broken meanwhile
+        return True
+
+
+def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool = False,
+            sock=None) -> Iterator[str]:
     """The events of one stream: the version (``changes``: the change itself) now and at each move."""
     sent = 0
     ends = time.monotonic() + seconds
@@ -247,6 +265,8 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
         yield f"retry: {RETRY_MS}\n"
         while True:
             if follower.version > sent:
+                if changes and sent and gone(sock):  # a change loaded for nobody
+                    return
                 if changes:
                     version, data = watcher.delta(follower.public_id, follower.version)
                     if version < follower.version:  # read before the change was visible: again soon
@@ -285,7 +305,8 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
         watcher.leave(follower)
         raise
     follower.hear(row.version)
-    body = _stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]), changes)
+    body = _stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]), changes,
+                   request.environ.get("gunicorn.socket"))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: watcher.leave(follower))  # also when the body never started
