@@ -10,10 +10,9 @@ from ...engine.hand_events import JUNK_REASONS, SOURCES
 from ...engine.rules import PRESETS
 from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from ...store.tables import hand_version
-from ..errors import WEB_ERROR_CODES
 from ...tables.service import TableState
 from ...tables.transfer import MAX_SEQ
-
+from ..errors import WEB_ERROR_CODES
 
 
 def _int(v: Any, lo: int, hi: int) -> bool:
@@ -205,6 +204,13 @@ def _series_properties() -> dict:
     }
 
 
+# One event of a push stream, as a client parses it (``data`` is JSON: an events document).
+SSE_EVENT = {"type": "object", "required": ["data"], "properties": {
+    "id": {"type": "string", "description": "The table's version."},
+    "event": {"type": "string"}, "retry": {"type": "integer"},
+    "data": {"type": "string", "description": "JSON: what GET …/hands/{hand}/events answers, or {\"version\": n}."}}}
+
+
 def document() -> dict:
     """The OpenAPI 3 document of this API."""
     table, hand = {"$ref": "#/components/parameters/table"}, {"$ref": "#/components/parameters/hand"}
@@ -231,8 +237,8 @@ def document() -> dict:
             "Server-Sent Events: the table's last hand as GET …/hands/{hand}/events answers it (its log, "
             "state, seq and version), at once and at each change; only {\"version\"} when the last hand is "
             "not a live log. Each event's id is the version (EventSource resumes with Last-Event-ID).",
-            {"200": {"description": "text/event-stream",
-                     "content": {"text/event-stream": {"schema": {"type": "string"}}}}})},
+            {"200": {"description": "The stream: one event now, one at each change.",
+                     "content": {"text/event-stream": {"schema": SSE_EVENT}}}})},
         "/tables/{table}/hands": {
             "parameters": [table],
             "get": _op("The hand records with their deals.", {"200": _resp("The hands.")}),
