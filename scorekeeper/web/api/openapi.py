@@ -96,7 +96,11 @@ def _error_schema() -> dict:
 
 
 def _resp(description: str, schema: str = "Any") -> dict:
-    return {"description": description, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+    return {"description": description, "content": _json_of(schema)}
+
+
+def _json_of(schema: str) -> dict:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
 
 
 ERRORS = {
@@ -111,7 +115,7 @@ ERRORS = {
 def _op(summary: str, ok: dict, body: str | None = None, read_only: bool = True, errors=("401", "404", "429")) -> dict:
     op: dict[str, Any] = {"summary": summary, "responses": ok | {k: ERRORS[k] for k in errors}}
     if body:
-        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
+        op["requestBody"] = {"required": True, "content": _json_of(body)}
     op["security"] = [{"tableKey": []}]
     return op
 
@@ -148,7 +152,8 @@ def _event_schema() -> dict:
     meta = {"note": {}, "at": {}, "by": {}, "id": {}, "seq": {}}
     forms = []
     for name, kind in EVENTS.items():
-        props = {"type": {"type": "string", "enum": [name]}} | meta | {f: fields[f] for f in kind.required + kind.optional}
+        props = ({"type": {"type": "string", "enum": [name]}} | meta
+                 | {f: fields[f] for f in kind.required + kind.optional})
         forms.append({"type": "object", "required": ["type", *kind.required], "additionalProperties": False,
                       "properties": props})
     return {"oneOf": forms}
@@ -180,7 +185,8 @@ def _hand_body(kind: str, record: dict) -> dict:
 # A player's name at a table (``names``): no control or bidi character, something visible in it.
 _HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
 PLAYER_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
-               "pattern": f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800]"
+               "pattern": f"^[^{_HIDDEN}]*"
+                          f"[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800]"
                           f"[^{_HIDDEN}]*$"}
 
 
@@ -197,7 +203,8 @@ def _series_properties() -> dict:
         "chip_value": {"type": "number", "minimum": 0, "maximum": 1e9},
         "currency": {"type": "string", "maxLength": 8},
         "length": {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH, "nullable": True},
-        "first_dealer": {"type": "string", "nullable": True, "description": "One of the players (default: the draw's, or the first)."},
+        "first_dealer": {"type": "string", "nullable": True,
+                         "description": "One of the players (default: the draw's, or the first)."},
         "draw": {"type": "object", "additionalProperties": False, "nullable": True, "properties": {
             "time": {"type": "string", "enum": ["night", "day"]}, "cards": {"type": "object"},
             "redraws": {"type": "array", "items": {"type": "object"}}}},
@@ -217,22 +224,25 @@ def document() -> dict:
     write = ("400", "401", "403", "404", "413", "422", "429")
     paths = {
         "/score": {"post": {"summary": "Score one hand summary (the engine contract).", "security": [],
-                            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Summary"}}}},
-                            "responses": {"200": _resp("The result.", "Result"), "413": ERRORS["413"], "429": ERRORS["429"],
+                            "requestBody": {"required": True, "content": _json_of("Summary")},
+                            "responses": {"200": _resp("The result.", "Result"), "413": ERRORS["413"],
+                                          "429": ERRORS["429"],
                                           "422": _resp("Invalid summary: coded errors.", "Error")}}},
         "/tables": {"post": {"summary": "Create a table (a series).", "security": [],
-                             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesConfig"}}}},
+                             "requestBody": {"required": True, "content": _json_of("SeriesConfig")},
                              "responses": {"201": _resp("Created: id and both secrets.", "Created"),
                                            "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"],
                                            "429": ERRORS["429"]}}},
         "/tables/import": {"post": {"summary": "Create a new table (new id and secrets) from a table's export.json.",
                                     "security": [],
-                                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SeriesExport"}}}},
+                                    "requestBody": {"required": True, "content": _json_of("SeriesExport")},
                                     "responses": {"201": _resp("Created: id and both secrets.", "Created"),
                                                   "400": ERRORS["400"], "413": ERRORS["413"], "422": ERRORS["422"],
                                                   "429": ERRORS["429"]}}},
-        "/tables/{table}": {"parameters": [table], "get": _op("The table: series state, ledger, balances, settle-up.", {"200": _resp("The table.")})},
-        "/tables/{table}/version": {"parameters": [table], "get": _op("The table's version (poll it).", {"200": _resp("The version.")})},
+        "/tables/{table}": {"parameters": [table], "get": _op(
+            "The table: series state, ledger, balances, settle-up.", {"200": _resp("The table.")})},
+        "/tables/{table}/version": {"parameters": [table], "get": _op(
+            "The table's version (poll it).", {"200": _resp("The version.")})},
         "/tables/{table}/stream": {"parameters": [table], "get": _op(
             "Server-Sent Events: the table's last hand as GET …/hands/{hand}/events answers it (its log, "
             "state, seq and version), at once and at each change; only {\"version\"} when the last hand is "
@@ -242,13 +252,15 @@ def document() -> dict:
         "/tables/{table}/hands": {
             "parameters": [table],
             "get": _op("The hand records with their deals.", {"200": _resp("The hands.")}),
-            "post": _op("Add a quick-entry hand, or start a live one.", {"201": _resp("The hand."), "409": _resp("Stale count.", "Error")},
+            "post": _op("Add a quick-entry hand, or start a live one.",
+                        {"201": _resp("The hand."), "409": _resp("Stale count.", "Error")},
                         "NewHand", False, write)},
         "/tables/{table}/hands/{hand}": {
             "parameters": [table, hand],
             "get": _op("One hand: record, deal, result, log.", {"200": _tagged(_resp("The hand."))}),
             "put": _versioned(_op("Replace a quick-entry hand (If-Match: its ETag).",
-                                  {"200": _tagged(_resp("The hand, with its new ETag.")), "409": _tagged(STALE, required=False)},
+                                  {"200": _tagged(_resp("The hand, with its new ETag.")),
+                                   "409": _tagged(STALE, required=False)},
                                   "ReplaceHand", False, write)),
             "delete": _versioned(_op("Delete a hand (If-Match: its ETag).", {"200": _resp("Deleted."), "409": STALE},
                                      None, False, write))},
@@ -256,10 +268,12 @@ def document() -> dict:
             "parameters": [table, hand],
             "get": _op("The live hand's log and state.", {"200": _resp("The log.")}),
             "post": _op("Append one event, as number seq.", {"201": _resp("The log after it."),
-                        "409": _resp("Stale seq, or the hand is over: the current log.", "Error")}, "Append", False, write)},
+                        "409": _resp("Stale seq, or the hand is over: the current log.", "Error")},
+                        "Append", False, write)},
         "/tables/{table}/hands/{hand}/undo": {
             "parameters": [table, hand],
-            "post": _op("Remove the last event.", {"200": _resp("The log after it."), "409": _resp("Stale seq.", "Error")},
+            "post": _op("Remove the last event.",
+                        {"200": _resp("The log after it."), "409": _resp("Stale seq.", "Error")},
                         "Undo", False, write)},
     }
     obj = {"type": "object"}
@@ -275,7 +289,8 @@ def document() -> dict:
         "components": {
             "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"}},
             "parameters": {
-                "table": {"name": "table", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 32}},
+                "table": {"name": "table", "in": "path", "required": True,
+                          "schema": {"type": "string", "maxLength": 32}},
                 "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
             },
             "schemas": {
@@ -293,7 +308,8 @@ def document() -> dict:
                                          "log": {"type": "object", "additionalProperties": False, "properties": {
                                              "events": {"type": "array", "items": obj}}}}}}}},
                 "Created": {"type": "object", "properties": {"id": {"type": "string"}, "edit_key": {"type": "string"},
-                            "view_key": {"type": "string"}, "edit_link": {"type": "string"}, "view_link": {"type": "string"}}},
+                            "view_key": {"type": "string"}, "edit_link": {"type": "string"},
+                            "view_link": {"type": "string"}}},
                 "NewHand": {"oneOf": [_hand_body("summary", summary), _hand_body("log", log)]},
                 "ReplaceHand": _hand_body("summary", summary),
                 "Append": {"type": "object", "required": ["seq", "event"], "properties": {
