@@ -25,7 +25,8 @@ def test_score_contract(client):
         pytest.param(b"[]", "bad_summary", id="array"),
         pytest.param(b'{"players": ["A"], "captures": {}, "outcome": {"type": "stop", "winner": "A"}}',
                      "bad_players", id="one-player"),
-        pytest.param(b'{"players": ["A","B"], "captures": {"A": ["1g","1g"]}, "outcome": {"type": "stop", "winner": "A"}}',
+        pytest.param(b'{"players": ["A","B"], "captures": {"A": ["1g","1g"]}, '
+                     b'"outcome": {"type": "stop", "winner": "A"}}',
                      "card_twice", id="card-twice"),
     ],
 )
@@ -100,7 +101,8 @@ def test_append_refused_by_engine(make_table):
     hand = t.start_live()
     r = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "stop", "player": "A"}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "not_eligible"
-    r = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "capture", "player": "Z", "cards": ["1g"]}})
+    r = t.api("POST", f"/hands/{hand}/events",
+              json={"seq": 0, "event": {"type": "capture", "player": "Z", "cards": ["1g"]}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "unknown_player"
     for bad in ({"seq": -1, "event": {"type": "nagari"}}, {"seq": "0", "event": {}}, {"seq": 0, "event": "x"}):
         assert t.api("POST", f"/hands/{hand}/events", json=bad).status_code == 422
@@ -140,7 +142,8 @@ def test_summary_hands(make_table):
 
 def test_hand_refused_and_stale(make_table):
     t = make_table()
-    r = t.api("POST", "/hands", json={"summary": {"captures": {"A": ["1g", "xx"]}, "outcome": {"type": "stop", "winner": "A"}}})
+    r = t.api("POST", "/hands",
+              json={"summary": {"captures": {"A": ["1g", "xx"]}, "outcome": {"type": "stop", "winner": "A"}}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "unknown_card"
     t.add_summary(STOP_A)
     r = t.api("POST", "/hands", json={"summary": STOP_A, "count": 0})
@@ -170,7 +173,8 @@ def test_openapi_describes_every_route(app, client):
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint == "api.openapi_document":
             continue
-        path = rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}").replace("<int:hand_id>", "{hand}")
+        path = (rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}")
+                .replace("<int:hand_id>", "{hand}"))
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
 
