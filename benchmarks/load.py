@@ -11,14 +11,15 @@ configuration of ``scorekeeper serve`` (``scorekeeper/web/serving.py``: gevent w
    the store: replaying them one by one over HTTP would take longer than the run).
 2. *Paced* (``--duration`` s): each table has ``--phones`` phones, each with its own keep-alive
    connection. ``--model push`` (the web page's way since issue 11): each phone also holds the
-   table's push stream open and fetches the live hand when it announces a new version.
+   table's API push stream open (``GET /api/v1/tables/<id>/stream``), which carries each change
+   of the live hand itself (a phone fetches only when it announces a version alone).
    ``--model poll`` (the fallback, and the only way before): each phone polls the table's
    version every 1–2 s (the web page polls every 1.5 s) and fetches the live hand when it moved.
-   Any phone may tap in the next event,
-   one every ``--event-every`` s a table on average, with the seq it last saw: now and then two
-   phones of a table tap at once and one gets a conflict. When a hand ends, the phone starts the
-   next one. This reports throughput and p50/p95/p99 latency per kind of request, and the
-   *update latency*: from a tap's acknowledgement to each other phone of the table showing it.
+   Any phone may tap in the next event, one every ``--event-every`` s a table on average, with
+   the seq it last saw: now and then two phones of a table tap at once and one gets a conflict.
+   When a hand ends, the phone starts the next one. This reports throughput and p50/p95/p99
+   latency per kind of request, and the *update latency*: from a tap's acknowledgement to each
+   other phone of the table showing it.
    Then each of poll and append alone, back to back (``--cost-seconds``): the server CPU of one.
 3. *Saturated* (``--saturate`` s): ``--connections`` connections send the same mix (the poll
    model's proportions of polls, refreshes and appends: the fallback path) back to back, no think
@@ -239,15 +240,16 @@ class Conn:
 
 
 class Stream:
-    """One phone's push stream (``GET /t/<id>/stream``): the versions it announces, as they come."""
+    """One phone's push stream (``GET /api/v1/tables/<id>/stream``): the changes it announces (the
+    last hand's events document, or the version alone), as they come."""
 
-    def __init__(self, port: int, t: "TableSim"):
+    def __init__(self, port: int, t: TableSim):
         self.port, self.t = port, t
         self.writer: asyncio.StreamWriter | None = None
 
-    async def versions(self):
+    async def changes(self):
         reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        self.writer.write(f"GET /t/{self.t.id}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        self.writer.write(f"GET {self.t.path('/stream')} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                           f"X-Table-Key: {self.t.key}\r\nAccept: text/event-stream\r\n\r\n".encode())
         status = await reader.readline()
         if not status.startswith(b"HTTP/1.1 200"):
@@ -267,7 +269,7 @@ class Stream:
                 block, text = text.split("\n\n", 1)
                 for line in block.splitlines():
                     if line.startswith("data: "):
-                        yield json.loads(line[6:])["version"]
+                        yield json.loads(line[6:])
 
     def close(self) -> None:
         if self.writer is not None:
@@ -298,6 +300,7 @@ class Stats:
     # The update latency: when a tap was acknowledged, and when each other phone showed it.
     acked: dict[tuple[str, int], tuple[float, int]] = field(default_factory=dict)
     shown: dict[tuple[str, int, int], float] = field(default_factory=dict)
+    streams_opened: int = 0
 
     def ack(self, table: str, version: int, phone: int) -> None:
         self.acked[(table, version)] = (time.perf_counter(), phone)
@@ -367,6 +370,15 @@ class Mix:
         data, elapsed = answer
         self.stats.add("poll", elapsed)
         return json.loads(data)["version"]
+
+    def pushed(self, t: TableSim, seen: dict, change: dict, phone: int) -> bool:
+        """Take a change the stream carried (the hand's log and state): True when it was the hand
+        this phone follows, so no fetch is needed."""
+        if change.get("hand") != t.hand or "seq" not in change:
+            return False
+        self.stats.show(t.id, seen["version"], change["version"], phone)
+        seen.update(seq=change["seq"], version=change["version"])
+        return True
 
     async def refresh(self, conn: Conn, t: TableSim, seen: dict, phone: int | None = None) -> None:
         status, answer = await self._timed(conn, "refresh", "GET", t.path(f"/hands/{t.hand}/events"), key=t.key)
@@ -438,8 +450,9 @@ async def paced_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chan
 
 
 async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chance: float, phone: int) -> int:
-    """The push model: a stream open all along, a refresh for each version it announces, and the
-    same taps as the poll model's phone (one request connection, used by one task at a time)."""
+    """The push model: a stream open all along, which carries each change of the live hand (a
+    refresh only when it announces a version alone: another hand, or none live), and the same
+    taps as the poll model's phone (one request connection, used by one task at a time)."""
     conn, seen = Conn(port), {"seq": 0, "version": t.version, "hand": t.hand}
     busy = asyncio.Lock()
 
@@ -447,14 +460,15 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
         await asyncio.sleep(random.uniform(0, 2))  # phones do not open the page in step
         while time.monotonic() < stop_at:
             stream = Stream(port, t)
+            mix.stats.streams_opened += 1  # more than one a phone: a stream ended early and reconnected
             try:
-                async for version in stream.versions():
+                async for change in stream.changes():
                     mix.stats.add("stream", 0.0)
-                    if version > seen["version"]:
+                    if change["version"] > seen["version"]:
                         async with busy:
                             if t.hand != seen["hand"]:
                                 seen.update(seq=0, hand=t.hand)
-                            if version > seen["version"]:
+                            if change["version"] > seen["version"] and not mix.pushed(t, seen, change, phone):
                                 await mix.refresh(conn, t, seen, phone)
             except (OSError, asyncio.IncompleteReadError, ValueError) as err:
                 mix.stats.error(f"stream: {type(err).__name__}")
@@ -583,7 +597,7 @@ def weights_of(paced: dict) -> dict[str, float]:
     return {"poll": paced["poll"]["count"], "refresh": paced.get("refresh", {"count": 0})["count"], "append": taps}
 
 
-async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str, hello: "Gunicorn") -> dict:
+async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str, hello: Gunicorn) -> dict:
     # The tables would come from a hundred phones; from one loopback address the app would
     # (rightly) refuse most of them, so its budget for creating tables is raised. Every other
     # setting, the rate limiter's work on each request included, is the app's own.
@@ -608,7 +622,9 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         paced = stats.summary(args.duration)
         paced_cpu = {"server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
                      "client_cpu_share": round((time.process_time() - client0) / wall, 2),
-                     "reconnects": sum(reopened), "errors": stats.errors,
+                     # Request connections opened: a phone idle longer than the server's keep-alive
+                     # (5 s) opens a new one for its next request. Streams: one a phone unless they end.
+                     "reconnects": sum(reopened), "streams_opened": stats.streams_opened, "errors": stats.errors,
                      "loadavg": os.getloadavg()[0]}
         update = stats.update_latency()
 
@@ -616,7 +632,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         costs = {}
         for kind in ("poll", "append"):
             mix.stats = Stats()
-            run = await saturate(server, args, mix.stats, lambda stop_at: [
+            run = await saturate(server, args, mix.stats, lambda stop_at, kind=kind: [
                 saturating_client(mix, server.port, tables, {kind: 1.0}, stop_at) for _ in range(args.connections)],
                 seconds=args.cost_seconds)
             served = run["summary"]["all"]["count"]
@@ -632,8 +648,8 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             mixes.append(await saturate(server, args, mix.stats, lambda stop_at: [
                 saturating_client(mix, server.port, tables, weights, stop_at) for _ in range(args.connections)]))
             hello_stats = Stats()
-            hellos.append(await saturate(hello, args, hello_stats, lambda stop_at: [
-                saturating_hello(hello_stats, hello.port, stop_at) for _ in range(args.connections)]))
+            hellos.append(await saturate(hello, args, hello_stats, lambda stop_at, stats=hello_stats: [
+                saturating_hello(stats, hello.port, stop_at) for _ in range(args.connections)]))
         best = max(mixes, key=lambda r: r["summary"]["all"]["per_s"])
         ceiling = max(hellos, key=lambda r: r["summary"]["all"]["per_s"])
         return {"db": db, "tables": args.tables, "phones": args.phones, "seed_s": round(seeded, 1),
@@ -648,7 +664,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         server.stop()
 
 
-async def saturate(server: "Gunicorn", args, stats: Stats, clients, seconds: float | None = None) -> dict:
+async def saturate(server: Gunicorn, args, stats: Stats, clients, seconds: float | None = None) -> dict:
     """Run ``clients(stop_at)`` for ``--saturate`` seconds: their figures and the CPU they took."""
     cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
     await asyncio.gather(*clients(t0 + (seconds or args.saturate)))
@@ -716,7 +732,8 @@ def report(results: dict) -> None:
         how = "each phone follows a push stream" if run["model"] == "push" else "polls every 1–2 s"
         print(f"  paced, {a['duration']} s: {how}, an event every ~{a['event_every']} s a table  "
               f"(server CPU {info['server_cpu_s']} s, client CPU {info['client_cpu_share']:.0%}, "
-              f"reconnects {info['reconnects']}, load average {info['loadavg']:.2f})")
+              f"request connections opened {info['reconnects']}, streams opened {info.get('streams_opened', 0)}, "
+              f"load average {info['loadavg']:.2f})")
         print("\n".join(table_lines(run["paced"])))
         u = run["update"]
         if u:
@@ -738,14 +755,13 @@ def report(results: dict) -> None:
     print()
     for run in results["runs"]:
         worst = max((f["p99_ms"] for k, f in run["paced"].items() if k not in ("all", "stream")), default=None)
-        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s "
-              f"/ hello {run['hello']['all']['per_s']} "
-              f"req/s = {run['ratio']:.2f} (goal ≥ 0.5); paced p99 {run['paced']['all']['p99_ms']} ms, worst kind p99 "
+        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello "
+              f"{run['hello']['all']['per_s']} req/s = {run['ratio']:.2f} (goal ≥ 0.5); "
+              f"paced p99 {run['paced']['all']['p99_ms']} ms, worst kind p99 "
               f"{worst} ms, appends p99 {run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms); "
               f"update p95 {(run['update'] or {}).get('p95_ms')} ms (goal < 300 ms); "
               f"CPU {run['costs']['append']['cpu_ms']} ms an append (goal ≤ 2), "
-              f"{run['costs']['poll']['cpu_ms']} ms a poll "
-              f"(goal ≤ 0.5)")
+              f"{run['costs']['poll']['cpu_ms']} ms a poll (goal ≤ 0.5)")
 
 
 def main(argv: list[str] | None = None) -> int:

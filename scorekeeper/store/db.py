@@ -13,6 +13,9 @@ from sqlalchemy.orm import Session, sessionmaker
 # (SQLITE_BUSY_SNAPSHOT) instead of waiting its turn.
 IMMEDIATE = "sqlite_begin_immediate"
 AUTOCOMMIT = "AUTOCOMMIT"
+# Execution option for a connection that runs one SELECT: SQLite then runs it without a BEGIN
+# (the statement is its own transaction), one statement instead of BEGIN, SELECT and ROLLBACK.
+SINGLE_READ = "sk_single_read"
 
 
 def normalise_url(url: str | URL) -> URL:
@@ -51,9 +54,10 @@ def make_engine(url: str | URL) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
-        if conn.get_execution_options().get(IMMEDIATE):
+        options = conn.get_execution_options()
+        if options.get(IMMEDIATE):
             _begin_immediate(conn.connection.dbapi_connection)
-        else:
+        elif not options.get(SINGLE_READ):
             conn.exec_driver_sql("BEGIN")
 
     return engine
@@ -99,6 +103,12 @@ def reader(engine: Engine) -> Engine:
     no round trip and holds the request's reads to one snapshot.
     """
     return engine if is_sqlite(engine) else engine.execution_options(isolation_level=AUTOCOMMIT)
+
+
+def single_reader(engine: Engine) -> Engine:
+    """``reader(engine)`` for connections that run one SELECT each (a poll, the push watcher's
+    check): on SQLite without a BEGIN around it."""
+    return reader(engine).execution_options(**{SINGLE_READ: True}) if is_sqlite(engine) else reader(engine)
 
 
 def begin_write(session: Session) -> None:

@@ -11,15 +11,16 @@ import hmac
 import json
 import re
 import secrets
-from typing import Any, Callable, Collection
+from collections.abc import Callable, Collection
+from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .db import begin_write
+from .db import AUTOCOMMIT, begin_write
 from .models import Event, Hand, Table, utcnow
 
 EDIT, VIEW = "edit", "view"
@@ -27,6 +28,7 @@ EDIT, VIEW = "edit", "view"
 # The statements of every request, built once: building and keying a statement costs
 # SQLAlchemy more than SQLite takes to run it, and phones poll these all evening.
 _TABLE = select(Table).where(Table.public_id == bindparam("public_id"))
+_TABLE_ROW = select(*Table.__table__.columns).where(Table.__table__.c.public_id == bindparam("public_id"))
 _POLL = select(Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
     Table.public_id == bindparam("public_id"))
 _LOCK = select(Table.version).where(Table.id == bindparam("table_id")).with_for_update()
@@ -114,7 +116,8 @@ def import_table(session: Session, title: str, config: dict[str, Any], records: 
             for i, r in enumerate(records)]
     session.add_all(rows)
     session.flush()
-    logs = {row.id: list(r["events"]) for row, r in zip(rows, records) if row.kind == "log"}
+    logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True)
+            if row.kind == "log"}
     session.add_all([Event(hand_id=hand_id, seq=i, event=e)
                      for hand_id, log in logs.items() for i, e in enumerate(log)])
     try:
@@ -130,6 +133,20 @@ def get_table(session: Session, public_id: str) -> Table | None:
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None
     return session.scalar(_TABLE, {"public_id": public_id})
+
+
+def read_table(conn: Connection, public_id: str) -> Table | None:
+    """The table for a request that only reads it, or None: its row on ``conn``, made a detached
+    object (as if loaded and then let go by a session) without the ORM's query and identity map
+    (a third of what a page's or a fetch's access check cost). Writers use ``get_table``."""
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+        return None
+    row = conn.execute(_TABLE_ROW, {"public_id": public_id}).first()
+    if row is None:
+        return None
+    table = Table(**row._asdict())
+    make_transient_to_detached(table)
+    return table
 
 
 def poll_row(session: Session | Connection, public_id: str):
@@ -159,9 +176,10 @@ def access_level(table: Table, key: str | None) -> str | None:
 
 def lock_table(session: Session, table: Table) -> Table:
     """Start a write on ``table``: serialise it against other writers; its version read again."""
-    if session.in_transaction():
-        session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
-    begin_write(session)
+    if not _in_write_transaction(session):
+        if session.in_transaction():
+            session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
+        begin_write(session)
     if table not in session:  # loaded elsewhere: this session's own copy, read whole
         mine = session.get(Table, table.id, populate_existing=True, with_for_update=True)
         assert mine is not None, "tables are never deleted"
@@ -171,6 +189,21 @@ def lock_table(session: Session, table: Table) -> Table:
     version = session.connection().execute(_LOCK, {"table_id": table.id}).scalar_one()
     set_committed_value(table, "version", version)
     return table
+
+
+def _in_write_transaction(session: Session) -> bool:
+    """Whether the session's reads already run in a transaction that may go on to write.
+
+    PostgreSQL, a writer's session (not the autocommit reader's): under READ COMMITTED each
+    statement sees what was committed before it and the row lock below waits for the newest
+    version, so the reads' transaction simply goes on: a COMMIT and a BEGIN fewer, two round
+    trips of an append's dozen. SQLite must end its read transaction and take the write lock at
+    BEGIN IMMEDIATE (a read transaction cannot safely become a writer under WAL).
+    """
+    bind = session.get_bind()
+    if not session.in_transaction() or bind.dialect.name != "postgresql":
+        return False
+    return session.connection().get_execution_options().get("isolation_level") != AUTOCOMMIT
 
 
 TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed

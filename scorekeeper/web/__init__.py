@@ -43,7 +43,29 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (home.bp, pwa.bp, rulesdoc.bp, tables.bp, hands.bp, api.bp):
         app.register_blueprint(blueprint)
     push.init_app(app)  # its blueprint, and the watcher that wakes the streams
+    _sync_once(app)
     return app
+
+
+def _sync_once(app: Flask) -> None:
+    """Flask asks ``inspect`` whether each hook and view is a coroutine function on every
+    request (ten times a version poll); the answer never changes for a function."""
+    checked: dict = {}
+    ensure_sync = app.ensure_sync
+
+    def cached(func):
+        try:
+            return checked[func]
+        except (KeyError, TypeError):  # TypeError: not hashable, asked each time
+            pass
+        sync = ensure_sync(func)
+        try:
+            checked[func] = sync
+        except TypeError:
+            pass
+        return sync
+
+    app.ensure_sync = cached  # type: ignore[method-assign]
 
 
 def _shipped(folder: str) -> str:

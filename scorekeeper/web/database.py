@@ -7,7 +7,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..store import migrate
-from ..store.db import make_engine, make_sessionmaker, reader
+from ..store.db import make_engine, make_sessionmaker, reader, single_reader
 
 
 def init_app(app: Flask) -> None:
@@ -15,6 +15,7 @@ def init_app(app: Flask) -> None:
     app.extensions["sk_engine"] = engine
     app.extensions["sk_sessionmaker"] = make_sessionmaker(engine)
     app.extensions["sk_reader"] = reader(engine)
+    app.extensions["sk_single_reader"] = single_reader(engine)
     if app.config["AUTO_MIGRATE"]:
         migrate.upgrade(engine)
     app.teardown_appcontext(_close_session)
@@ -35,8 +36,9 @@ SAFE = {"GET", "HEAD"}
 
 
 def reader_engine():
-    """The engine for a lone read outside the request's session: a poll needs no ORM session."""
-    return current_app.extensions["sk_reader"]
+    """The engine for a lone SELECT outside the request's session: a poll needs no ORM session
+    (nor, on SQLite, a transaction around its one statement)."""
+    return current_app.extensions["sk_single_reader"]
 
 
 def _close_session(_exc) -> None:

@@ -25,7 +25,8 @@ def test_score_contract(client):
         pytest.param(b"[]", "bad_summary", id="array"),
         pytest.param(b'{"players": ["A"], "captures": {}, "outcome": {"type": "stop", "winner": "A"}}',
                      "bad_players", id="one-player"),
-        pytest.param(b'{"players": ["A","B"], "captures": {"A": ["1g","1g"]}, "outcome": {"type": "stop", "winner": "A"}}',
+        pytest.param(b'{"players": ["A","B"], "captures": {"A": ["1g","1g"]}, '
+                     b'"outcome": {"type": "stop", "winner": "A"}}',
                      "card_twice", id="card-twice"),
     ],
 )
@@ -100,7 +101,8 @@ def test_append_refused_by_engine(make_table):
     hand = t.start_live()
     r = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "stop", "player": "A"}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "not_eligible"
-    r = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "capture", "player": "Z", "cards": ["1g"]}})
+    r = t.api("POST", f"/hands/{hand}/events",
+              json={"seq": 0, "event": {"type": "capture", "player": "Z", "cards": ["1g"]}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "unknown_player"
     for bad in ({"seq": -1, "event": {"type": "nagari"}}, {"seq": "0", "event": {}}, {"seq": 0, "event": "x"}):
         assert t.api("POST", f"/hands/{hand}/events", json=bad).status_code == 422
@@ -140,7 +142,8 @@ def test_summary_hands(make_table):
 
 def test_hand_refused_and_stale(make_table):
     t = make_table()
-    r = t.api("POST", "/hands", json={"summary": {"captures": {"A": ["1g", "xx"]}, "outcome": {"type": "stop", "winner": "A"}}})
+    r = t.api("POST", "/hands",
+              json={"summary": {"captures": {"A": ["1g", "xx"]}, "outcome": {"type": "stop", "winner": "A"}}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "unknown_card"
     t.add_summary(STOP_A)
     r = t.api("POST", "/hands", json={"summary": STOP_A, "count": 0})
@@ -170,7 +173,8 @@ def test_openapi_describes_every_route(app, client):
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint == "api.openapi_document":
             continue
-        path = rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}").replace("<int:hand_id>", "{hand}")
+        path = (rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}")
+                .replace("<int:hand_id>", "{hand}"))
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
 
@@ -201,3 +205,21 @@ def test_concurrent_appends_one_wins(app, make_table):
     events = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
     assert statuses.count(201) == len(events) == 4
     assert [e["cards"] for e in events] == [["1j1"], ["2j1"], ["3j1"], ["4j1"]]
+
+
+def test_a_fetch_answers_the_stored_state_byte_for_byte_whoever_asked_before(app, make_table):
+    """Fetches at one version may share one answer (kept per process); any change is seen."""
+    t = make_table()
+    hand = t.start_live()
+    first = t.api("GET", f"/hands/{hand}/events")
+    again = t.api("GET", f"/hands/{hand}/events", key=t.view_key)
+    assert again.data == first.data and again.mimetype == first.mimetype == "application/json"
+    tapped = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": GO_PIBAK[0]})
+    after = t.api("GET", f"/hands/{hand}/events")
+    assert tapped.status_code == 201 and after.data == tapped.data and after.get_json()["seq"] == 1
+    # A change that is not an append (an undo) moves the version: the kept answer is not used.
+    assert t.api("POST", f"/hands/{hand}/undo", json={"seq": 1}).status_code == 200
+    assert t.api("GET", f"/hands/{hand}/events").data == first.data.replace(
+        f'"version":{first.get_json()["version"]}'.encode(), f'"version":{first.get_json()["version"] + 2}'.encode())
+    # A wrong key is still refused, kept answer or not.
+    assert t.api("GET", f"/hands/{hand}/events", key="wrong").status_code == 401

@@ -43,6 +43,7 @@ SHAPE_CODES = {"bad_request", "invalid_json", "json_too_deep", "non_finite_numbe
 @pytest.fixture
 def fuzzed(app, make_table):
     """The API's document as schemathesis reads it, and a table with a finished and a live hand."""
+    app.config["PUSH_STREAM_SECONDS"] = 0.2  # a push stream is read to its end: its first events, then it ends
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
     schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(expected_statuses=POSITIVE_STATUSES)
     return schema, Scene.make(make_table)

@@ -165,3 +165,106 @@ def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, t
         event.remove(engine, "before_cursor_execute", note)
     assert len(seen) == 1, seen
     assert "config" not in seen[0] and "title" not in seen[0], seen[0]
+
+
+# -- the API's stream: the change itself, so a following phone need not fetch it ----------------
+
+def changes_of(body: str) -> list[tuple[int, dict]]:
+    """(id, data) of each event of an SSE body."""
+    import json
+
+    out = []
+    for block in body.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if "data" in fields:
+            out.append((int(fields["id"]), json.loads(fields["data"])))
+    return out
+
+
+def test_api_stream_starts_with_the_last_hand_as_its_events_answer(short_streams, table):
+    hand = table.start_live()
+    table.append(hand, GO_PIBAK[:2])
+    r = table.api("GET", "/stream", key=table.view_key)
+    assert r.status_code == 200 and r.mimetype == "text/event-stream"
+    [(version, data)] = changes_of(r.get_data(as_text=True))
+    assert data == table.api("GET", f"/hands/{hand}/events").get_json()
+    assert version == data["version"] == version_of(table)
+
+
+def test_api_stream_without_a_live_log_sends_the_version(short_streams, table):
+    assert changes_of(table.api("GET", "/stream").get_data(as_text=True)) == [
+        (version_of(table), {"version": version_of(table)})]
+
+
+@pytest.mark.parametrize("key, status", [(None, 401), ("wrong-key", 401)])
+def test_api_stream_needs_the_tables_key(short_streams, client, make_table, key, status):
+    t = make_table()
+    r = client.get(f"/api/v1/tables/{t.id}/stream", headers={"X-Table-Key": key} if key else {})
+    assert r.status_code == status and r.get_json()["errors"][0]["code"] == "no_access"
+    assert client.get("/api/v1/tables/nosuchtable/stream").status_code == 404
+    assert short_streams.extensions["sk_push"].followed() == []
+
+
+def test_api_stream_sends_each_tap_as_its_answer(app, table):
+    """What the tapping phone was answered is what the other phones hear, in order, nothing missed."""
+    app.config["PUSH_STREAM_SECONDS"] = 1.5
+    hand = table.start_live()
+    start = version_of(table)
+    result = {}
+
+    def read():
+        result["body"] = table.api("GET", "/stream", key=table.view_key).get_data(as_text=True)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(0.3)
+    other = table.client.application.test_client()
+    answers = []
+    for seq, event in enumerate(GO_PIBAK[:3]):
+        r = other.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": seq, "event": event},
+                       headers={"X-Table-Key": table.edit_key})
+        assert r.status_code == 201
+        answers.append(r.get_json())
+        time.sleep(0.1)
+    reader.join(5)
+    heard = changes_of(result["body"])
+    assert heard[0][0] == start and heard[0][1]["seq"] == 0
+    assert [v for v, _ in heard] == sorted({v for v, _ in heard})
+    assert [data for _, data in heard[1:]] == answers
+    assert all(version == data["version"] for version, data in heard)
+
+
+def test_api_stream_hears_another_processs_change(app, table):
+    """No answer to reuse: the stream's process loads the change itself (once for its streams)."""
+    app.config["PUSH_STREAM_SECONDS"] = 1.0
+    hand = table.start_live()
+    result = {}
+    reader = threading.Thread(target=lambda: result.update(
+        body=table.api("GET", "/stream", key=table.view_key).get_data(as_text=True)))
+    reader.start()
+    time.sleep(0.3)
+    version = other_process_change(app, table.id)
+    reader.join(5)
+    heard = changes_of(result["body"])
+    assert heard[-1][0] == version
+    assert heard[-1][1] == table.api("GET", f"/hands/{hand}/events").get_json()
+
+
+def test_a_stream_knows_when_its_phone_has_gone():
+    """Before loading a change for a stream, one look at its socket: a phone that closed it is gone."""
+    import socket
+
+    from scorekeeper.web.tables.push import gone
+
+    server, phone = socket.socketpair()
+    try:
+        assert not gone(server)  # open, nothing sent
+        phone.sendall(b"x")
+        assert not gone(server)  # open, something to read
+        server.recv(1)
+        phone.close()
+        assert gone(server)
+    finally:
+        server.close()
+    assert gone(server)  # closed here: no stream to write to either
+    assert not gone(None)  # no socket known (not under gunicorn): streams go on as before

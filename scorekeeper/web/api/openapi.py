@@ -63,6 +63,13 @@ def _body(model: type[BaseModel]) -> dict:
 
 
 E = models.Error
+# One event of a push stream, as a client parses it (``data`` is JSON: an events document).
+SSE_EVENT = {"type": "object", "required": ["data"], "properties": {
+    "id": {"type": "string", "description": "The table's version."},
+    "event": {"type": "string"}, "retry": {"type": "integer"},
+    "data": {"type": "string", "description": "JSON: what GET …/hands/{hand}/events answers, or {\"version\": n}."}}}
+
+
 ERRORS = {
     "400": _resp("Malformed request (not JSON, missing CSRF token with a cookie).", E),
     "401": _resp("No secret for this table.", E), "403": _resp("The read-only secret cannot write.", E),
@@ -126,6 +133,12 @@ def document() -> dict:
         "/tables/{table}/version": {
             "parameters": [table],
             "get": _op("The table's version (poll it).", {"200": _resp("The version.", m.Version)})},
+        "/tables/{table}/stream": {"parameters": [table], "get": _op(
+            "Server-Sent Events: the table's last hand as GET …/hands/{hand}/events answers it (its log, "
+            "state, seq and version), at once and at each change; only {\"version\"} when the last hand is "
+            "not a live log. Each event's id is the version (EventSource resumes with Last-Event-ID).",
+            {"200": {"description": "The stream: one event now, one at each change.",
+                     "content": {"text/event-stream": {"schema": SSE_EVENT}}}})},
         "/tables/{table}/hands": {
             "parameters": [table],
             "get": _op("The hand records with their deals.", {"200": _resp("The hands.", m.Hands)}),

@@ -6,7 +6,7 @@ Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
 from __future__ import annotations
 
-from flask import jsonify, make_response, request, url_for
+from flask import current_app, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound, Unauthorized
 from werkzeug.routing import BaseConverter
@@ -23,7 +23,8 @@ from ..database import db, reader_engine
 from ..errors import error_response
 from ..limits import created, refused_key
 from ..security import KEY_HEADER, csrf, level_for, presented_key
-from . import bp, models, openapi
+from ..tables import push
+from . import answers, bp, models, openapi
 
 
 class TableIdConverter(BaseConverter):
@@ -147,6 +148,13 @@ def version(public_id: str):
     return jsonify(version=row.version)
 
 
+@bp.get("/tables/<table_id:public_id>/stream")
+def stream(public_id: str):
+    """Server-Sent Events: the table's last hand as ``…/hands/<hand>/events`` answers it, now
+    and at each change (``web/tables/push.py``); only the version when it is not a live log."""
+    return push.stream_response(public_id, changes=True)
+
+
 @bp.get("/tables/<table_id:public_id>/hands")
 def list_hands(public_id: str):
     state = service.load(db(), open_table(public_id))
@@ -249,8 +257,14 @@ def delete_hand(public_id: str, hand_id: int):
 
 @bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def get_events(public_id: str, hand_id: int):
-    state = service.load(db(), open_table(public_id))
-    return jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    table = open_table(public_id)
+    kept = answers.get(table, hand_id)
+    if kept is not None:  # another phone fetched (or tapped) it at this version
+        return current_app.response_class(kept, mimetype="application/json")
+    state = service.load(db(), table)
+    response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    answers.keep(state.table, hand_id, response.get_data())
+    return response
 
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
@@ -269,7 +283,12 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
                        openapi.events_json(state, hand)) from None
     state = service.appended(db(), state, log, hand_state)
-    return jsonify(openapi.events_json(state, _hand(state, hand_id))), 201
+    response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    body = response.get_data()
+    answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
+    if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
+        push.offer(public_id, state.table.version, body)
+    return response, 201
 
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")

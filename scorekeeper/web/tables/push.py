@@ -7,6 +7,14 @@ sending ``Last-Event-ID``) is told at once where the table is now; the phone the
 what changed with the page's partial request, as a poll would. Nothing is missed: a
 version is a count of every change, and the phone always fetches the newest state.
 
+``GET /api/v1/tables/<id>/stream`` is the same stream for API clients, with the change itself:
+each event's data is what ``GET …/hands/<hand>/events`` answers for the table's last hand
+(the same payload as a tap's answer: log, state, seq, version), or only the version when the
+last hand is not a live log. A following phone then needs no fetch after each tap: before,
+every change cost each other phone of the table a request that loaded and replayed the table.
+The payload is built once per process and version (the appending request hands over the one
+it answered; another process loads the table once for all its streams of that table).
+
 One ``Watcher`` per process feeds every stream of that process, so the database sees one
 question per process, never one per phone:
 - a change committed by this process wakes its streams at once (``store.touch`` notes it in
@@ -24,15 +32,18 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
+import socket
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from ...store import tables as store
+from ...tables import service
 from ..access import open_poll_row
 
 log = logging.getLogger(__name__)
@@ -40,7 +51,8 @@ bp = Blueprint("push", __name__)
 
 HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the stream alive
 RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends or breaks
-PG_SAFETY_CHECK_S = 5.0  # on PostgreSQL, a full check now and then besides the notifications
+PG_SAFETY_CHECK_S = 5.0
+DELTA_RETRY_S = 0.05  # on PostgreSQL, a full check now and then besides the notifications
 _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHERE public_id = ANY(%s)"
 
 
@@ -61,12 +73,15 @@ class Follower:
 class Watcher:
     """The versions of the tables this process streams, learnt once for all their phones."""
 
-    def __init__(self, engine: Engine, check_s: float):
-        self.engine, self.check_s = engine, check_s
+    def __init__(self, engine: Engine, check_s: float, app: Flask | None = None):
+        self.engine, self.check_s, self.app = engine, check_s, app
         self.postgres = engine.dialect.name == "postgresql"
         self._followers: dict[str, set[Follower]] = {}
         self._lock = threading.Lock()
         self._running: int | None = None  # the pid whose watcher runs
+        # The newest change of each followed table as API streams send it: (version, JSON text).
+        self._deltas: dict[str, tuple[int, str]] = {}
+        self._building: dict[str, threading.Lock] = {}  # one load per table at a time
 
     # -- streams come and go --------------------------------------------------------------------
     def follow(self, public_id: str) -> Follower:
@@ -83,6 +98,8 @@ class Watcher:
                 group.discard(follower)
                 if not group:
                     del self._followers[follower.public_id]
+                    self._deltas.pop(follower.public_id, None)
+                    self._building.pop(follower.public_id, None)
 
     def followed(self) -> list[str]:
         with self._lock:
@@ -95,6 +112,53 @@ class Watcher:
             group = list(self._followers.get(public_id, ()))
         for follower in group:
             follower.hear(version)
+
+    # -- the change itself, for API streams ------------------------------------------------------
+    def offer(self, public_id: str, version: int, answer: bytes) -> None:
+        """A request that just changed ``public_id`` answered ``answer`` (an events document of
+        the table's last hand at ``version``, JSON): the streams of this process send it as it is."""
+        with self._lock:
+            if public_id not in self._followers:
+                return
+            known = self._deltas.get(public_id)
+            if known is None or known[0] < version:
+                self._deltas[public_id] = (version, answer.decode().strip())
+
+    def delta(self, public_id: str, version: int) -> tuple[int, str]:
+        """The change of ``public_id`` at ``version`` or later, as (its version, JSON text).
+
+        Offered by this process's writer, or loaded here once for every stream of the table:
+        the streams that wake for the same change wait for the first one's load.
+        """
+        with self._lock:
+            building = self._building.setdefault(public_id, threading.Lock())
+        with building:
+            known = self._deltas.get(public_id)
+            if known is not None and known[0] >= version:
+                return known
+            found = self._load(public_id)
+            with self._lock:
+                known = self._deltas.get(public_id)
+                if public_id in self._followers and (known is None or known[0] < found[0]):
+                    self._deltas[public_id] = found
+            return found
+
+    def _load(self, public_id: str) -> tuple[int, str]:
+        """The events document of the table's last hand (a log), else its version alone."""
+        from ..api.openapi import events_json
+
+        assert self.app is not None, "a watcher that builds changes needs its app"
+        with self.app.app_context():
+            maker = self.app.extensions["sk_sessionmaker"]
+            with maker(bind=self.app.extensions["sk_reader"]) as session:
+                table = store.read_table(session.connection(), public_id)
+                if table is None:  # deleted meanwhile: nothing more to say
+                    return 0, json.dumps({"version": 0})
+                state = service.load(session, table)
+                last = state.hands[-1] if state.hands else None
+                if last is None or last.kind != "log":
+                    return table.version, json.dumps({"version": table.version})
+                return table.version, json.dumps(events_json(state, last), separators=(",", ":"))
 
     def check(self, listening=None) -> None:
         """Ask the database for the versions of every followed table (one query); on
@@ -160,7 +224,7 @@ class Watcher:
 def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_CHECK_MS", 75)
     app.config.setdefault("PUSH_STREAM_SECONDS", 300)
-    watcher = Watcher(app.extensions["sk_reader"], app.config["PUSH_CHECK_MS"] / 1000)
+    watcher = Watcher(app.extensions["sk_single_reader"], app.config["PUSH_CHECK_MS"] / 1000, app)
     app.extensions["sk_push"] = watcher
 
     def committed(session) -> None:
@@ -173,19 +237,46 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-def _event(version: int) -> str:
-    return f"id: {version}\ndata: {json.dumps({'version': version})}\n\n"
+def _event(version: int, data: str | None = None) -> str:
+    return f"id: {version}\ndata: {data or json.dumps({'version': version})}\n\n"
 
 
-def _stream(watcher: Watcher, follower: Follower, seconds: float) -> Iterator[str]:
+def gone(sock) -> bool:
+    """Whether the phone at the other end of ``sock`` has closed it (its page or app is gone).
+
+    A stream learns it only when a write fails, at the next change or heartbeat; before loading
+    a change for it, one look (no wait) at the socket: readable with nothing to read is the end.
+    """
+    if sock is None:
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # closed or broken meanwhile
+        return True
+
+
+def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool = False,
+            sock=None) -> Iterator[str]:
+    """The events of one stream: the version (``changes``: the change itself) now and at each move."""
     sent = 0
     ends = time.monotonic() + seconds
     try:
         yield f"retry: {RETRY_MS}\n"
         while True:
             if follower.version > sent:
-                sent = follower.version
-                yield _event(sent)
+                if changes and sent and gone(sock):  # a change loaded for nobody
+                    return
+                if changes:
+                    version, data = watcher.delta(follower.public_id, follower.version)
+                    if version < follower.version:  # read before the change was visible: again soon
+                        time.sleep(DELTA_RETRY_S)
+                        continue
+                    sent = version
+                    yield _event(version, data)
+                else:
+                    sent = follower.version
+                    yield _event(sent)
             left = ends - time.monotonic()
             if left <= 0:
                 return
@@ -199,6 +290,12 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float) -> Iterator[st
 @bp.get("/t/<public_id>/stream")
 def stream(public_id: str):
     """The table's version now and at each change, as Server-Sent Events."""
+    return stream_response(public_id)
+
+
+def stream_response(public_id: str, changes: bool = False) -> Response:
+    """The stream of ``public_id`` for this request (its key checked): versions, or the
+    changes themselves (``changes``, the API's stream)."""
     watcher: Watcher = current_app.extensions["sk_push"]
     # Follow first, then read: a change between the two is heard, not lost.
     follower = watcher.follow(public_id)
@@ -208,8 +305,15 @@ def stream(public_id: str):
         watcher.leave(follower)
         raise
     follower.hear(row.version)
-    body = _stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]))
+    body = _stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]), changes,
+                   request.environ.get("gunicorn.socket"))
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     response.call_on_close(lambda: watcher.leave(follower))  # also when the body never started
     return response
+
+
+def offer(public_id: str, version: int, answer: bytes) -> None:
+    """This request changed ``public_id`` to ``version`` and answers ``answer`` (an events
+    document): the API streams of this process send it instead of loading the table again."""
+    current_app.extensions["sk_push"].offer(public_id, version, answer)

@@ -1,0 +1,40 @@
+"""The answer of ``GET …/hands/<hand>/events`` kept per process, for the table's version.
+
+A phone that falls back to polling fetches the hand after each change it sees, and so do the
+other phones of its table: each fetch loaded the table, replayed the hand and encoded its log
+and state again, the same bytes for every phone at that version. Every change of a table moves
+its version (``store.touch``), so an answer kept with the version it was made at is the stored
+state's as long as the table is still at that version; the appending request keeps its own
+answer (the same document). A cache of work, not of data: checked against the table's row read
+by the request, as in ``tables.service``.
+"""
+from __future__ import annotations
+
+import threading
+
+from ...store.models import Table
+
+_SIZE = 2000  # a live hand's answer is ~5-10 KB: some 20 MB at most
+_answers: dict[tuple, tuple[int, bytes]] = {}
+_lock = threading.Lock()
+
+
+def _key(table: Table, hand_id: int) -> tuple:
+    # The random public id too: two databases in one process may both have a table 1.
+    return (table.id, table.public_id, hand_id)
+
+
+def get(table: Table, hand_id: int) -> bytes | None:
+    """The answer kept for ``hand_id`` at the table's current version, or None."""
+    hit = _answers.get(_key(table, hand_id))
+    return hit[1] if hit is not None and hit[0] == table.version else None
+
+
+def keep(table: Table, hand_id: int, body: bytes) -> None:
+    """``body`` answers for ``hand_id`` at the table's version now."""
+    with _lock:
+        key = _key(table, hand_id)
+        _answers.pop(key, None)
+        _answers[key] = (table.version, body)
+        if len(_answers) > _SIZE:
+            del _answers[next(iter(_answers))]
