@@ -121,18 +121,21 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
     if out.month:
         outcome["month"] = out.month
     net = s.net
+    chip = facts.chip_value
+    whole = type(chip) is int  # the common case: money is points × chip value, no rounding
     return {
         "ok": True,
         "outcome": outcome,
         "target": s.target,
         "scores": {p: score.to_json() for p, score in s.scores.items()},
         "payments": [
-            {"from": p.payer, "to": p.payee, "points": p.points, "money": money(p.points, facts.chip_value),
+            {"from": p.payer, "to": p.payee, "points": p.points,
+             "money": p.points * chip if whole else money(p.points, chip),
              "kind": p.kind, "trail": [step.to_json() for step in p.trail]}
             for p in s.payments
         ],
         "net": net,
-        "net_money": {p: money(v, facts.chip_value) for p, v in net.items()},
+        "net_money": {p: v * chip for p, v in net.items()} if whole else {p: money(v, chip) for p, v in net.items()},
         "notes": list(s.notes),
     }
 

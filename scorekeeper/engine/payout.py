@@ -270,4 +270,4 @@ def settle(facts: HandFacts, rules: Rules) -> Settlement:
     for f in facts.fixed:
         payments += fixed_from_each(facts, f.player, f.kind, getattr(rules, f.kind))
     ordered = {p: scores[p] for p in facts.players}
-    return Settlement(ordered, tuple(payments), tuple(notes), rules.target(len(facts.players)))
+    return new_tuple(Settlement, (ordered, tuple(payments), tuple(notes), rules.target(len(facts.players))))

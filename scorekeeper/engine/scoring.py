@@ -160,7 +160,9 @@ def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:
 
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
-    plan = _plan(rules)
+    plan = _PLANS.get(id(rules))
+    if plan is None or plan[0] is not rules:  # (plan.rules: an index is quicker, four times a summary)
+        plan = _plan(rules)
     lines: tuple[Line, ...] = ()
     for gate, known, members in plan.masked:
         mask: int = p[gate]  # type: ignore[assignment]  # fields 0-2, masks (asserted above)
