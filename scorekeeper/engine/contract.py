@@ -129,10 +129,9 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
         "target": s.target,
         "scores": {p: score.to_json() for p, score in s.scores.items()},
         "payments": [
-            {"from": p.payer, "to": p.payee, "points": p.points,
-             "money": p.points * chip if whole else money(p.points, chip),
-             "kind": p.kind, "trail": [step.to_json() for step in p.trail]}
-            for p in s.payments
+            {"from": payer, "to": payee, "points": points, "money": points * chip if whole else money(points, chip),
+             "kind": kind, "trail": [step.to_json() for step in trail]}
+            for payer, payee, points, kind, trail in s.payments
         ],
         "net": net,
         "net_money": {p: v * chip for p, v in net.items()} if whole else {p: money(v, chip) for p, v in net.items()},
