@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from itertools import islice
 
 # Every command but --help uses the engine; imported once here, not on each of 10,000 summaries.
 from .engine.contract import dumps_bytes, score_text
@@ -38,31 +39,35 @@ def _dump(result: dict) -> str:
     return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
 
 
-def _score_line(doc: str) -> tuple[bool, bytes]:
-    """One summary's answer as a line of UTF-8 (written as it is: no decoding and encoding again)."""
-    result = score_text(doc)
-    return result["ok"], dumps_bytes(result) + b"\n"
+def _answer(doc: str) -> bytes:
+    """One summary's answer as UTF-8 (written as it is: no decoding and encoding again)."""
+    return dumps_bytes(score_text(doc))
 
 
 # Below this many summaries a second process costs more than it saves.
 PARALLEL_FROM = 2000
+# Answers written a batch at a time: one write and one join for many lines, and still a steady
+# stream for a reader such as `head`.
+BATCH = 500
 
 
-def _scored(docs: list[str], jobs: int) -> Iterator[tuple[bool, str]]:
-    """Each document's answer, in order; large JSON Lines batches use every core."""
+def _batches(docs: list[str], jobs: int) -> Iterator[bytes]:
+    """The answers, in order, as runs of lines; large JSON Lines batches use every core."""
     jobs = jobs or (os.cpu_count() or 1)
     if jobs <= 1 or len(docs) < PARALLEL_FROM:
-        yield from map(_score_line, docs)
+        for start in range(0, len(docs), BATCH):
+            yield b"\n".join(map(_answer, docs[start:start + BATCH])) + b"\n"
         return
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_score_line, docs, chunksize=256)
+        answers = pool.imap(_answer, docs, chunksize=256)
+        for _ in range(0, len(docs), BATCH):
+            yield b"\n".join(islice(answers, BATCH)) + b"\n"
 
 
 def cmd_score(args) -> int:
     """Score hand summaries: each file one JSON summary or JSON Lines."""
-    failed = False
     docs: list[str] = []
     for path in args.files:
         try:
@@ -72,14 +77,18 @@ def cmd_score(args) -> int:
             return 1
     sys.stdout.flush()
     binary = getattr(sys.stdout, "buffer", None)  # None when a caller gave a text-only stream
-    write = binary.write if binary is not None else (lambda line: sys.stdout.write(line.decode()))
-    for ok, line in _scored(docs, args.jobs):
-        failed |= not ok
-        write(line)
+    write = binary.write if binary is not None else (lambda lines: sys.stdout.write(lines.decode()))
+    status = 0
+    if len(docs) == 1:  # a single summary that was refused exits 2
+        result = score_text(docs[0])
+        write(dumps_bytes(result) + b"\n")
+        status = 0 if result["ok"] else 2
+    else:  # JSON Lines answer line by line and exit 0
+        for lines in _batches(docs, args.jobs):
+            write(lines)
     if binary is not None:
         binary.flush()
-    # A single summary that was refused exits 2; JSON Lines answer line by line and exit 0.
-    return 2 if failed and len(docs) == 1 else 0
+    return status
 
 
 def cmd_rules(args) -> int:

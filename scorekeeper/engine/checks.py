@@ -35,11 +35,12 @@ def are_names(value: Any, least: int, most: int, sequence: type | tuple[type, ..
     if not isinstance(value, sequence):
         return False
     names = cast(Sequence[Any], value)  # (isinstance with a type given as a variable: mypy cannot narrow)
-    return (
-        least <= len(names) <= most
-        and all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in names)
-        and len(set(names)) == len(names)
-    )
+    if not least <= len(names) <= most:
+        return False
+    for p in names:  # (a loop, not all() over a generator: this runs once per summary)
+        if not (isinstance(p, str) and p.strip() and len(p) <= MAX_NAME):
+            return False
+    return len(set(names)) == len(names)
 
 
 def players(value: Any, least: int, most: int, code: str, message: str, path: str,

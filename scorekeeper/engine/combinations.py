@@ -101,7 +101,9 @@ class Combination(NamedTuple):
     category: str  # bright / animal / ribbon / junk / bonus: what gwang-bak, pi-bak … look at
     unit: Callable[[Pile, Rules], tuple | None]  # (id, points, cards mask) when the pile holds it
     # The fewest the pile must hold of one count (``GATES``) for the unit to find anything: the
-    # scorer compares counts it takes once per pile instead of calling every unit.
+    # scorer compares counts it takes once per pile instead of calling every unit. A unit gated on
+    # the brights, animals or ribbons reads only the pile's mask of that kind: the scorer
+    # remembers its answer per mask.
     gate: tuple[str, int]
     toward_target: bool = True  # False: paid, but not counted toward the target to go or stop
 

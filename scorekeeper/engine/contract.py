@@ -22,6 +22,7 @@ from .checks import MAX_NAME
 from .errors import EngineError
 from .facts import HandFacts, Outcome, OutcomeType
 from .payout import Settlement, money, settle
+from .piles import new_tuple
 from .rules import Rules, rules_from
 from .summary_checker import Checker
 
@@ -78,27 +79,35 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     bombs = cards.month_lists(c, doc, "bombs", players) if get("bombs") else {}
     cards.check_months(c, shakes, bombs, captures, rules)
     outcome = play.check_outcome(c, doc, players, rules)
-    facts_kw = dict(
-        dokbak=play.check_dokbak(c, doc, players, outcome, gos, rules) if get("dokbak") is not None else None,
-        showdown=play.check_showdown(c, doc, players, outcome) if get("showdown") is not None else None,
-        fixed=play.check_fixed(c, doc, players, rules, outcome) if get("fixed") else (),
-        score_at_last_go=last_go_scores,
-        reverse_go=play.check_reverse_go(c, doc, players, gos, rules) if get("reverse_go") else (),
-        masks=masks,
-        **play.check_extras(c, doc, players, rules),
-    )
+    dokbak = play.check_dokbak(c, doc, players, outcome, gos, rules) if get("dokbak") is not None else None
+    showdown = play.check_showdown(c, doc, players, outcome) if get("showdown") is not None else None
+    fixed = play.check_fixed(c, doc, players, rules, outcome) if get("fixed") else ()
+    reverse_go = play.check_reverse_go(c, doc, players, gos, rules) if get("reverse_go") else ()
+    extras = play.check_extras(c, doc, players, rules)
+    dealer = extras.get("dealer")
     if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \
             and rules.chongtong_played:
         # RULES.md §11.8: the dealer's chongtong, reported as such, never a void deal that pays.
-        if not facts_kw.get("dealer"):
+        if not dealer:
             c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.",
                   "dealer")
         else:
-            outcome = Outcome(OutcomeType.CHONGTONG, (facts_kw["dealer"],), outcome.month)
+            outcome = Outcome(OutcomeType.CHONGTONG, (dealer,), outcome.month)
     if c.errors:
         raise EngineError.many(c.errors)
     assert outcome is not None  # _outcome answers None only with an error
-    return rules, HandFacts(players, outcome, captures, junk, gos, shakes, bombs, **facts_kw)
+    # Every field in ``HandFacts`` order (asserted below): the tuple built without the keyword
+    # handling of a named tuple's __new__.
+    return rules, new_tuple(HandFacts, (
+        players, outcome, captures, junk, gos, shakes, bombs, dokbak, showdown, extras.get("last_go"),
+        extras.get("nagari_carry", 0), fixed, extras.get("mission", 1), extras.get("weol_yak", ()),
+        extras.get("chip_value", 100), dealer, last_go_scores, reverse_go, masks))
+
+
+assert HandFacts._fields == (
+    "players", "outcome", "captures", "junk", "gos", "shakes", "bombs", "dokbak", "showdown", "last_go",
+    "nagari_carry", "fixed", "mission", "weol_yak", "chip_value", "dealer", "score_at_last_go", "reverse_go",
+    "masks")
 
 
 def result_json(s: Settlement, facts: HandFacts) -> dict:
@@ -112,18 +121,20 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
     if out.month:
         outcome["month"] = out.month
     net = s.net
+    chip = facts.chip_value
+    whole = type(chip) is int  # the common case: money is points × chip value, no rounding
     return {
         "ok": True,
         "outcome": outcome,
         "target": s.target,
         "scores": {p: score.to_json() for p, score in s.scores.items()},
         "payments": [
-            {"from": p.payer, "to": p.payee, "points": p.points, "money": money(p.points, facts.chip_value),
-             "kind": p.kind, "trail": [step.to_json() for step in p.trail]}
-            for p in s.payments
+            {"from": payer, "to": payee, "points": points, "money": points * chip if whole else money(points, chip),
+             "kind": kind, "trail": [step.to_json() for step in trail]}
+            for payer, payee, points, kind, trail in s.payments
         ],
         "net": net,
-        "net_money": {p: money(v, facts.chip_value) for p, v in net.items()},
+        "net_money": {p: v * chip for p, v in net.items()} if whole else {p: money(v, chip) for p, v in net.items()},
         "notes": list(s.notes),
     }
 

@@ -66,14 +66,16 @@ GWANG_BAK = (Step("gwang_bak", factor=2),)
 
 
 def gwang_bak(x: Loss) -> Steps:
-    if x.won.has(BRIGHT) and not x.lost.pile.brights and "bp" not in x.lost.pile.bonus:
+    if BRIGHT in x.won.categories and not x.lost.pile.brights and "bp" not in x.lost.pile.bonus:
         return GWANG_BAK
     return NONE
 
 
 def pi_bak(x: Loss) -> Steps:
+    if JUNK not in x.won.categories:  # (most stops: the winner scored no junk)
+        return NONE
     value = x.lost.pile.junk_value
-    if not x.won.has(JUNK) or value >= x.rules.pi_bak_threshold(len(x.facts.players)):
+    if value >= x.rules.pi_bak_threshold(len(x.facts.players)):
         return NONE
     if value == 0 and x.rules.pi_bak_exempt_no_junk:
         return NONE

@@ -56,8 +56,13 @@ def codes_of(mask: int) -> list[str]:
 
 
 def _byte_codes(shift: int) -> tuple[tuple[str, ...], ...]:
-    """For each value of the mask's byte at ``shift``, the codes of its bits, in order."""
-    return tuple(tuple(_CODE_OF_BIT[1 << (shift + i)] for i in range(8) if value >> i & 1) for value in range(256))
+    """For each value of the mask's byte at ``shift``, the codes of its bits, in order: its lowest
+    bit's code before those of the value without it (one step each, at every command's start)."""
+    table: list[tuple[str, ...]] = [()]
+    for value in range(1, 256):
+        low = value & -value
+        table.append((_CODE_OF_BIT[low << shift], *table[value ^ low]))
+    return tuple(table)
 
 
 # The codes of a mask, a byte at a time: six lookups whatever the cards (48 bits).

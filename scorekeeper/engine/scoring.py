@@ -3,7 +3,8 @@
 Each combination is one record in ``combinations.COMBINATION_RECORDS`` (id, Korean
 and English label, the option it depends on, category) with one small function: it
 reads a ``Pile`` (``piles``: the captures counted one way) and the rules, and answers
-the line it scores or ``None``. ``score`` runs them all; ``best_score`` tries every way of counting the
+the line it scores or ``None``. ``score`` runs those the rules play (remembering, per rules,
+the lines of each mask of brights, animals and ribbons); ``best_score`` tries every way of counting the
 flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 
 >>> s = score(pile(["1g", "3g", "8g", "2a", "4a", "8a"]), Rules())
@@ -23,7 +24,6 @@ from .piles import (
     B_BRIDGE,
     B_CUP,
     B_FLEXIBLE,
-    BIRDS,
     COUNTED_AS,
     Pile,
     codes_in,
@@ -47,9 +47,9 @@ class Line(NamedTuple):
     bonus: tuple[str, ...] = ()  # bonus cards in the line (junk)
 
     def to_json(self) -> dict:
-        out = {"id": self.id, "label": LINE_LABELS[self.id], "points": self.points,
-               "cards": [*codes_in(self.cards), *self.bonus]}
-        if not self.toward_target:
+        id, points, _, cards, toward_target, bonus = self  # one unpacking: quicker than six lookups
+        out = {"id": id, "label": LINE_LABELS[id], "points": points, "cards": [*codes_in(cards), *bonus]}
+        if not toward_target:
             out["toward_target"] = False
         return out
 
@@ -71,15 +71,16 @@ class Score(NamedTuple):
         return dict(COUNTED_AS[p.mask & B_FLEXIBLE, p.as_junk & B_FLEXIBLE])
 
     def to_json(self) -> dict:
-        p = self.pile
+        points, toward_target, lines, p, _ = self  # one unpacking each: quicker than field lookups
+        brights, animals, ribbons, _, junk_value, mask, _, as_junk = p
         return {
-            "points": self.points,
-            "toward_target": self.toward_target,
-            "lines": [line.to_json() for line in self.lines] if self.lines else [],
-            "counted_as": self.counted_as if p.mask & B_FLEXIBLE else {},
+            "points": points,
+            "toward_target": toward_target,
+            "lines": [line.to_json() for line in lines] if lines else [],
+            "counted_as": dict(COUNTED_AS[mask & B_FLEXIBLE, as_junk & B_FLEXIBLE]) if mask & B_FLEXIBLE else {},
             "counts": {
-                BRIGHT: p.brights.bit_count(), ANIMAL: p.animals.bit_count(), RIBBON: p.ribbons.bit_count(),
-                JUNK: p.junk_value,
+                BRIGHT: brights.bit_count(), ANIMAL: animals.bit_count(), RIBBON: ribbons.bit_count(),
+                JUNK: junk_value,
             },
         }
 
@@ -92,12 +93,6 @@ def _played(with_vip: bool, with_palssari: bool) -> tuple[Combination, ...]:
     """The combinations the rules play (VIP and palssari only where they are on)."""
     off = {"vip": not with_vip, "palssari": not with_palssari}
     return tuple(c for c in COMBINATION_RECORDS if not off.get(c.id, False))
-
-
-@lru_cache(maxsize=4)
-def _combinations(with_vip: bool, with_palssari: bool) -> tuple[tuple[Callable, str, bool], ...]:
-    """(unit, category, toward target) of the combinations the rules play."""
-    return tuple((c.unit, c.category, c.toward_target) for c in _played(with_vip, with_palssari))
 
 
 _Gated = tuple[int, int, tuple[tuple[int, Callable, str, bool], ...]]
@@ -119,23 +114,68 @@ def _gated(with_vip: bool, with_palssari: bool, four_birds: bool) -> tuple[_Gate
     return tuple((gate, min(m[0] for m in members), tuple(members)) for gate, members in runs)
 
 
+# The combinations of the brights, the animals and the ribbons read only the pile's mask of their
+# kind (``Pile`` fields 0–2, the first three of ``GATES``): that mask (5, 9 or 10 cards, so at most
+# 1,024 of them) decides their lines, which are remembered per rules and mask instead of asking the
+# units again for every pile. The junk and the extras (VIP, palssari) read more of the pile and
+# are asked each time.
+_MASKED_GATES = 3
+assert Pile._fields[:_MASKED_GATES] == GATES[:_MASKED_GATES]  # a run's gate is its mask's field
+_JUNK_VALUE = GATES.index("junk_value")
+
+
+class _Plan(NamedTuple):
+    rules: Rules  # kept alive while its plan stands, so its id is not reused
+    masked: tuple[tuple[int, dict[int, tuple[Line, ...]], tuple], ...]  # (gate, lines by mask, members)
+    rest: tuple[_Gated, ...]
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(rules: Rules) -> _Plan:
+    plan = _PLANS.get(id(rules))
+    if plan is not None and plan.rules is rules:
+        return plan
+    if len(_PLANS) >= 64:
+        _PLANS.clear()  # bounded; the rules in play come back at once
+    runs = _gated(rules.vip, rules.palssari, rules.four_birds)
+    plan = _Plan(rules, tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
+                 tuple(run for run in runs if run[0] >= _MASKED_GATES))
+    _PLANS[id(rules)] = plan
+    return plan
+
+
+def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:
+    """The lines of one run of combinations (``n``: the pile's count of the run's gate)."""
+    lines = []
+    for least, unit, category, counts in members:
+        if n < least:
+            continue
+        hit = unit(p, rules)
+        if hit and hit[1]:
+            lines.append(new_tuple(Line, (hit[0], hit[1], category, hit[2], counts,
+                                          p.bonus if hit[0] == "junk" else ())))
+    return tuple(lines)
+
+
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
-    if _holds_nothing(p, rules):  # four piles in ten: no unit need look
-        return new_tuple(Score, (0, 0, (), p, NO_CATEGORIES))
-    lines = []
-    have = (p.brights.bit_count(), p.animals.bit_count(), p.ribbons.bit_count(), p.junk_value, p.mask.bit_count())
-    for gate, fewest, members in _gated(rules.vip, rules.palssari, rules.four_birds):
-        n = have[gate]
-        if n < fewest:  # too few for any combination of this run: no need to ask them
-            continue
-        for least, unit, category, counts in members:
-            if n < least:
-                continue
-            hit = unit(p, rules)
-            if hit and hit[1]:
-                lines.append(new_tuple(Line, (hit[0], hit[1], category, hit[2], counts,
-                                         p.bonus if hit[0] == "junk" else ())))
+    plan = _PLANS.get(id(rules))
+    if plan is None or plan[0] is not rules:  # (plan.rules: an index is quicker, four times a summary)
+        plan = _plan(rules)
+    lines: tuple[Line, ...] = ()
+    for gate, known, members in plan.masked:
+        mask: int = p[gate]  # type: ignore[assignment]  # fields 0-2, masks (asserted above)
+        found = known.get(mask)
+        if found is None:
+            found = known[mask] = _lines(members, mask.bit_count(), p, rules)
+        if found:
+            lines += found
+    for gate, fewest, members in plan.rest:
+        n = p.junk_value if gate == _JUNK_VALUE else p.mask.bit_count()
+        if n >= fewest:  # else too few for any combination of this run: no need to ask them
+            lines += _lines(members, n, p, rules)
     if not lines:  # most losers' piles: nothing scores
         return new_tuple(Score, (0, 0, (), p, NO_CATEGORIES))
     total = toward = 0
@@ -143,18 +183,10 @@ def score(p: Pile, rules: Rules) -> Score:
         total += line.points
         if line.toward_target:
             toward += line.points
-    return new_tuple(Score, (total, toward, tuple(lines), p, frozenset([line.category for line in lines])))
+    return new_tuple(Score, (total, toward, lines, p, frozenset([line.category for line in lines])))
 
 
 NO_CATEGORIES: frozenset[str] = frozenset()
-
-
-def _holds_nothing(p: Pile, rules: Rules) -> bool:
-    """Too few of every kind for any combination: under 3 brights, 5 animals, 2 birds (bidori
-    needs two and the swallow), 3 ribbons (a set), 10 junk, and neither VIP nor palssari played."""
-    return (p.junk_value < 10 and p.brights.bit_count() < 3 and p.animals.bit_count() < 5
-            and p.ribbons.bit_count() < 3 and (p.animals & BIRDS).bit_count() < 2
-            and not rules.vip and not rules.palssari)
 
 
 def all_scores(codes: Iterable[str], rules: Rules, extra_junk: int = 0) -> list[Score]:

@@ -52,13 +52,16 @@ def check_captures(c: Checker, doc: dict, players, rules: Rules,
     return out
 
 
+_BIT_OF = BIT.__getitem__  # bound once, not on every player's captures
+
+
 def plain_mask(cards: list) -> int | None:
     """The mask of ``cards`` when they are distinct deck cards (no bonus card), else None.
 
     Adding the cards' bits gives as many set bits as cards exactly when none repeats (a repeat
     carries)."""
     try:
-        mask = sum(map(BIT.__getitem__, cards))
+        mask = sum(map(_BIT_OF, cards))
     except (KeyError, TypeError):  # an unknown or bonus code, or an unhashable item: the slow path names it
         return None
     return mask if mask.bit_count() == len(cards) else None

@@ -27,6 +27,11 @@ def per_player(c: Checker, doc: dict, key: str, players: tuple[str, ...]) -> dic
         return {}
     for p in value:
         if p not in players:
+            break
+    else:  # the common case: every key a player, the section read as it is (the checks only read it)
+        return value
+    for p in value:
+        if p not in players:
             c.add("unknown_player", f"{p!r} in {key} is not a player of this hand.", f"{key}.{p}")
     return {p: v for p, v in value.items() if p in players}
 

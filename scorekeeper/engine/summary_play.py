@@ -6,6 +6,7 @@ from typing import Any
 from . import checks
 from .checks import is_month, is_whole
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
+from .piles import new_tuple
 from .rules import Rules
 from .summary_checker import Checker, known_player, per_player
 
@@ -80,8 +81,9 @@ def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | Non
     if not winners:
         c.add("missing_winner", f"A {kind.value} names its winner.", "outcome.winner")
         return None
-    if any(known_player(c, w, players, "outcome.winner") is None for w in winners):
-        return None
+    for w in winners:
+        if known_player(c, w, players, "outcome.winner") is None:
+            return None
     if len(winners) > 1 and kind is not OutcomeType.CHONGTONG or len(set(winners)) != len(winners):
         c.add("bad_value", "Only chongtong may have several winners, each once.", "outcome.winners")
         return None
@@ -93,7 +95,7 @@ def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | Non
             c.add("rule_off", "The table's rules pay nothing for chongtong.", "outcome.type")
     if kind is OutcomeType.THREE_PPUK and not rules.three_ppuk:
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
-    return Outcome(kind, tuple(winners), month if is_month(month) else None)
+    return new_tuple(Outcome, (kind, tuple(winners), month if month is not None and is_month(month) else None))
 
 
 def check_dokbak(c: Checker, doc: dict, players, outcome: Outcome | None, gos, rules: Rules) -> Dokbak | None:

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine import scoring
 from scorekeeper.engine.cards import CARDS, DECK, DECK_JUNK_VALUE, KINDS, month_cards
+from scorekeeper.engine.combinations import COMBINATION_RECORDS
 from scorekeeper.engine.rules import Rules, rules_from
 from scorekeeper.engine.scoring import all_scores, best_score, pile, score
 
@@ -122,20 +123,25 @@ def test_whole_deck_scores_every_set():
         "five_brights", "animals", "godori", "ribbons", "hong_dan", "cheong_dan", "cho_dan", "junk"}
 
 
-# -- the quick gate of ``score``: a pile too small for any combination skips the units ----------------
+# -- the gates and the remembered lines of ``score`` never change what the units find ----------------
 
 
 GATE_RULES = [Rules(), Rules(four_birds=True), Rules(rain_ribbon_counts=False), Rules(godori=0),
               Rules(vip=True, palssari=True), Rules(bridge_flexible=True)]
 
 
+def every_unit(p, rules: Rules) -> list[tuple]:
+    """What each combination's unit finds in ``p``, every unit asked (the units check their own options)."""
+    return [hit for c in COMBINATION_RECORDS if (hit := c.unit(p, rules)) and hit[1]]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([c.code for c in DECK]), unique=True, max_size=16),
        st.sampled_from(GATE_RULES), st.sampled_from([0, 3, 8]))
-def test_the_quick_gate_never_hides_a_line(cards, rules, extra):
+def test_the_gates_and_remembered_lines_never_change_a_line(cards, rules, extra):
+    # The rules objects are shared by every example, so the lines remembered for one pile's
+    # brights, animals or ribbons are met again in piles that differ in everything else.
     base = pile(cards, rules, extra)
     for way in (0, scoring.B_CUP, scoring.B_BRIDGE, scoring.B_CUP | scoring.B_BRIDGE):
         p = scoring.counted_as_junk(base, way & base.mask, rules)
-        if scoring._holds_nothing(p, rules):
-            hits = [unit(p, rules) for unit, _, _ in scoring._combinations(rules.vip, rules.palssari)]
-            assert not any(hit and hit[1] for hit in hits)
+        assert [line[:2] + (line.cards,) for line in score(p, rules).lines] == every_unit(p, rules)
