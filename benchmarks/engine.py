@@ -6,6 +6,7 @@ and serialises it again. Both run as fresh processes on the same file, best of
 
     python benchmarks/engine.py            # 10,000 summaries
     python benchmarks/engine.py --lines 1000 --repeat 1   # a quick run
+    python benchmarks/engine.py --short    # 300 summaries, once: checks it works (CI)
 """
 from __future__ import annotations
 
@@ -89,7 +90,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--short", action="store_true", help="300 summaries, once: checks the benchmark works (CI)")
     args = ap.parse_args()
+    if args.short:
+        args.lines, args.repeat = 300, 1
     # The command as installed: pip writes the package's bytecode at install time. Where the
     # environment says PYTHONDONTWRITEBYTECODE (this project's sandboxes do), every process would
     # otherwise compile the engine from source (~25 ms of CPU), which the floor, using only the

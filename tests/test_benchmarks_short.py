@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NUMBER = r"\d+(?:\.\d+)?"
 
 CASES = [
+    ("engine.py", [rf"parse\+serialise floor: +{NUMBER} s", rf"scorekeeper score --jobs 1: +{NUMBER} s .* {NUMBER}x the floor"]),
     ("hand.py", [rf"replay 60 events: {NUMBER} ms", rf"apply one event to a known state: median {NUMBER} ms"]),
     ("series.py", [rf"series-3p-12-hands\.json: 13 deals, {NUMBER} ms a replay",
                    rf"series-4p-gwangpalli\.json: 6 deals, {NUMBER} ms a replay"]),
