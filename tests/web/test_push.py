@@ -121,11 +121,11 @@ def test_a_change_by_another_process_reaches_the_stream(app, table):
         watcher.leave(follower)
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # SQLite's watcher polls; PostgreSQL's listens
 def test_sqlite_watcher_asks_for_versions_only_after_a_commit(app, table, make_table, monkeypatch):
     """A quiet database costs the watcher one PRAGMA a tick, not the versions of every table;
     a commit elsewhere, or a table newly followed, is still checked within a tick or two."""
-    assert app.extensions["sk_engine"].dialect.name == "sqlite"
+    if app.extensions["sk_engine"].dialect.name != "sqlite":
+        pytest.skip("SQLite's watcher polls; PostgreSQL's listens")
     asked: list[list[str]] = []
     real = store.versions
     monkeypatch.setattr(store, "versions", lambda conn, ids: asked.append(list(ids)) or real(conn, ids))
