@@ -121,38 +121,6 @@ def test_a_change_by_another_process_reaches_the_stream(app, table):
         watcher.leave(follower)
 
 
-def test_sqlite_watcher_asks_for_versions_only_after_a_commit(app, table, make_table, monkeypatch):
-    """A quiet database costs the watcher one PRAGMA a tick, not the versions of every table;
-    a commit elsewhere, or a table newly followed, is still checked within a tick or two."""
-    if app.extensions["sk_engine"].dialect.name != "sqlite":
-        pytest.skip("SQLite's watcher polls; PostgreSQL's listens")
-    asked: list[list[str]] = []
-    real = store.versions
-    monkeypatch.setattr(store, "versions", lambda conn, ids: asked.append(list(ids)) or real(conn, ids))
-    watcher = app.extensions["sk_push"]
-    other = make_table()
-    follower = watcher.follow(table.id)
-    try:
-        time.sleep(0.5)
-        assert follower.version == version_of(table)  # the first check
-        asked.clear()
-        time.sleep(0.5)  # nothing committed: several ticks, no versions query
-        assert asked == []
-        second = watcher.follow(other.id)  # newly followed: checked although nothing was committed
-        try:
-            time.sleep(0.5)
-            assert asked and other.id in asked[0]
-            assert second.version == version_of(other)
-        finally:
-            watcher.leave(second)
-        follower.bell.clear()
-        version = other_process_change(app, table.id)
-        assert follower.bell.wait(2.0), "the change was never heard"
-        assert follower.version == version
-    finally:
-        watcher.leave(follower)
-
-
 def test_stream_sends_each_change_then_ends(app, table):
     app.config["PUSH_STREAM_SECONDS"] = 1.5
     hand = table.start_live()

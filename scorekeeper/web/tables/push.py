@@ -199,23 +199,9 @@ class Watcher:
                 time.sleep(1.0)
 
     def _poll(self) -> None:
-        """SQLite: every ``check_s``, the versions query only when something was committed.
-
-        ``PRAGMA data_version`` on a connection kept for the purpose moves when any other
-        connection (this process's writers included) commits: one statement without
-        parameters instead of the versions of every followed table (300 bound parameters at
-        300 tables) at every tick of a quiet evening. Tables newly followed are checked too.
-        """
-        with self.engine.connect() as conn:
-            seen: tuple[int, frozenset[str]] | None = None
-            while self._still_needed():
-                time.sleep(self.check_s)
-                data_version = conn.exec_driver_sql("PRAGMA data_version").scalar_one()
-                ids = frozenset(self.followed())
-                if seen is not None and seen[0] == data_version and ids <= seen[1]:
-                    continue
-                self.check()
-                seen = (data_version, ids)
+        while self._still_needed():
+            time.sleep(self.check_s)
+            self.check()
 
     def _listen(self) -> None:
         import psycopg
