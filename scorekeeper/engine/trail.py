@@ -9,6 +9,7 @@ Every score and payment carries its trail of reasons (STYLE.md); the labels are 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .scoring import Score
@@ -80,11 +81,7 @@ class Settlement(NamedTuple):
 
     @property
     def net(self) -> dict[str, int]:
-        net = dict.fromkeys(self.scores, 0)
-        for p in self.payments:
-            net[p.payer] -= p.points
-            net[p.payee] += p.points
-        return net
+        return net_of(self.scores, self.payments)
 
 
 def money(points: int, chip_value: float) -> int | float:
@@ -104,3 +101,13 @@ def note(id: str, player: str | None = None) -> dict:
 
 Steps = tuple  # of Step; a double's unit answers NONE when it adds nothing
 NONE: tuple = ()
+
+
+def net_of(names: Iterable[str], transfers: Iterable) -> dict[str, int]:
+    """Each name's points after ``transfers`` (anything with payer, payee and points): a hand's
+    payments, or a series' ledger entries."""
+    net = dict.fromkeys(names, 0)
+    for t in transfers:
+        net[t.payer] -= t.points
+        net[t.payee] += t.points
+    return net

@@ -9,6 +9,7 @@ from ..errors import EngineError
 from ..gwangpalli import Claim, Seating
 from ..payout import money
 from ..settle import settle_up
+from ..trail import net_of
 from .config import SeriesConfig
 
 # Ledger kinds.
@@ -62,11 +63,7 @@ class Deal:
 
     @property
     def net(self) -> dict[str, int]:
-        net = dict.fromkeys(self.balances, 0)
-        for e in self.entries:
-            net[e.payer] -= e.points
-            net[e.payee] += e.points
-        return net
+        return net_of(self.balances, self.entries)
 
     def to_json(self, chip_value: float) -> dict[str, Any]:
         out = {
