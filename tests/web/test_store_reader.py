@@ -51,3 +51,46 @@ def test_a_write_from_a_get_session_still_locks_the_row(pg_schema_url, tmp_path)
             db().rollback()
     finally:
         engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_connection_closed_by_the_server_while_idle_is_replaced(pg_schema_url, tmp_path, monkeypatch):
+    """No ping at each checkout (a round trip a request): only a connection idle for a while is
+    checked, and one the server closed meanwhile is replaced, not handed to a request."""
+    from scorekeeper.store import db as store_db
+    from tests.conftest import make_app
+
+    app = make_app(pg_schema_url, tmp_path)
+    engine = app.extensions["sk_engine"]
+    client = app.test_client()
+    try:
+        table = client.post("/api/v1/tables", json={"name": "t", "players": ["A", "B"]}).get_json()
+        poll = f"/api/v1/tables/{table['id']}/version"
+        headers = {"X-Table-Key": table["view_key"]}
+        assert client.get(poll, headers=headers).status_code == 200
+        pings = []
+        real_ping = engine.dialect.do_ping
+        monkeypatch.setattr(engine.dialect, "do_ping", lambda c: pings.append(c) or real_ping(c))
+        assert client.get(poll, headers=headers).status_code == 200
+        assert pings == []  # in steady use: no ping
+
+        monkeypatch.setattr(store_db, "PING_AFTER_IDLE_S", 0.0)
+        pooled = engine.pool.checkedin()
+        assert pooled >= 1
+        import psycopg
+
+        from tests.conftest import PG_URL
+        with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as other:
+            idle = [pid for (pid,) in other.execute(  # the app's idle connections
+                "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() "
+                "and state = 'idle' and query ilike '%sk_tables%'")]
+            for pid in idle:  # closed by the server (a restart, an idle timeout, a proxy)
+                other.execute("select pg_terminate_backend(%s)", (pid,))
+            killed = len(idle)
+        assert killed == pooled
+        for _ in range(3):
+            answer = client.get(poll, headers=headers)
+            assert answer.status_code == 200 and answer.get_json() == {"version": 1}
+        assert pings  # the idle connection was checked, found closed and replaced
+    finally:
+        engine.dispose()
