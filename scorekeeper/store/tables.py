@@ -29,7 +29,7 @@ EDIT, VIEW = "edit", "view"
 # SQLAlchemy more than SQLite takes to run it, and phones poll these all evening.
 _TABLE = select(Table).where(Table.public_id == bindparam("public_id"))
 _TABLE_ROW = select(*Table.__table__.columns).where(Table.__table__.c.public_id == bindparam("public_id"))
-_POLL = select(Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
+_POLL = select(Table.id, Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
     Table.public_id == bindparam("public_id"))
 _LOCK = select(Table.version).where(Table.id == bindparam("table_id")).with_for_update()
 _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)

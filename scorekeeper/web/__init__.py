@@ -29,12 +29,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import api, assets, database, errors, hands, home, i18n, limits, redact, security, tables
+    from . import api, assets, database, errors, fastpath, hands, home, i18n, limits, redact, security, tables
     from .home import pwa, rulesdoc
     from .tables import push
 
     redact.install()
     database.init_app(app)
+    app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
     security.init_app(app)
     limits.init_app(app)
     i18n.init_app(app)

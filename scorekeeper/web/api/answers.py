@@ -15,7 +15,8 @@ import threading
 from ...store.models import Table
 
 _SIZE = 2000  # a live hand's answer is ~5-10 KB: some 20 MB at most
-_answers: dict[tuple, tuple[int, bytes]] = {}
+# (table id, public id, hand) -> (version, answer, {content coding: the answer so encoded})
+_answers: dict[tuple, tuple[int, bytes, dict[str, bytes]]] = {}
 _lock = threading.Lock()
 
 
@@ -35,6 +36,19 @@ def keep(table: Table, hand_id: int, body: bytes) -> None:
     with _lock:
         key = _key(table, hand_id)
         _answers.pop(key, None)
-        _answers[key] = (table.version, body)
+        _answers[key] = (table.version, body, {})
         if len(_answers) > _SIZE:
             del _answers[next(iter(_answers))]
+
+
+def get_variant(table: Table, hand_id: int, coding: str) -> bytes | None:
+    """The kept answer as ``coding`` (br, gzip) compressed it, if it was kept so (``fastpath``)."""
+    hit = _answers.get(_key(table, hand_id))
+    return hit[2].get(coding) if hit is not None and hit[0] == table.version else None
+
+
+def keep_variant(table: Table, hand_id: int, coding: str, body: bytes) -> None:
+    """Keep the answer for ``hand_id`` at the table's version, compressed as ``coding``."""
+    hit = _answers.get(_key(table, hand_id))
+    if hit is not None and hit[0] == table.version:
+        hit[2][coding] = body

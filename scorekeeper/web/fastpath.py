@@ -1,0 +1,125 @@
+"""The two requests a table's phones repeat all evening, answered before Flask's machinery.
+
+A version poll (``GET /api/v1/tables/<id>/version``), and a hand's events
+(``GET …/hands/<hand>/events``) when this process keeps the answer at the table's version
+(``api/answers.py``): what a phone on the fallback path asks every 1.5 s, most of a busy
+server's requests. Through Flask each costs a request context, the hooks, a response object
+and its header work, three quarters of what the app spends on a poll; here it costs the
+guessing budget's read, the table's row and the bytes.
+
+Only the plain case is answered here: a GET with the key in its header, no cookie (a session
+may hold a key, and Flask would refresh its cookie), no query string, no conditional or range
+header, a trusted host, the guessing budget not spent, the key right and, for events, the
+answer kept. Everything else, every refusal included, goes on to Flask, which answers as it
+always did and counts what it refuses. ``tests/web/test_fastpath.py`` holds each answer given
+here to Flask's for the same request: status, headers and bytes.
+"""
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask_compress.flask_compress import _choose_algorithm, _compress_data
+from werkzeug.exceptions import SecurityError
+from werkzeug.http import http_date
+from werkzeug.wsgi import get_host
+
+from ..store import tables as store
+from .api import answers
+from .limits import _item
+from .security import DEFAULT_HEADERS, HSTS
+
+_VERSION = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/version")
+_EVENTS = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/hands/([1-9][0-9]{0,8})/events")
+# Headers that change an answer here: left to Flask.
+_NOT_PLAIN = ("HTTP_COOKIE", "HTTP_RANGE", "HTTP_IF_RANGE", "HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH",
+              "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE")
+_JSON = "application/json"
+
+
+class FastPath:
+    """WSGI middleware inside ``ProxyFix`` (the client's address is already the real one)."""
+
+    def __init__(self, app: Flask, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ: dict, start_response):
+        if environ.get("REQUEST_METHOD") == "GET" and self.app.config.get("FAST_PATH", True):
+            try:
+                answer = self._answer(environ)
+            except Exception:  # noqa: BLE001 - Flask answers it, errors included, as before
+                answer = None
+            if answer is not None:
+                headers, body = answer
+                headers.insert(1, ("Content-Length", str(len(body))))
+                start_response("200 OK", headers)
+                return [body]
+        return self.wsgi_app(environ, start_response)
+
+    def _answer(self, environ: dict) -> tuple[list[tuple[str, str]], bytes] | None:
+        path = environ.get("PATH_INFO", "")
+        poll = _VERSION.fullmatch(path)
+        events = None if poll else _EVENTS.fullmatch(path)
+        key = environ.get("HTTP_X_TABLE_KEY")
+        if (poll is None and events is None) or not key or environ.get("QUERY_STRING"):
+            return None
+        if any(name in environ for name in _NOT_PLAIN):
+            return None
+        config = self.app.config
+        if config["TRUSTED_HOSTS"] is not None:
+            try:
+                get_host(environ, config["TRUSTED_HOSTS"])
+            except SecurityError:
+                return None
+        if not self._within_budget(environ):
+            return None
+        match = poll or events
+        assert match is not None
+        public_id = match.group(1)
+        with self.app.extensions["sk_single_reader"].connect() as conn:
+            row = store.poll_row(conn, public_id)
+        if row is None or store.access_level(row, key) is None:
+            return None
+        if poll is not None:
+            return self._headers(environ, None), b'{"version":%d}\n' % row.version
+        hand_id = int(match.group(2))
+        kept = answers.get(row, hand_id)
+        if kept is None:
+            return None
+        return self._events(environ, row, hand_id, kept)
+
+    def _within_budget(self, environ: dict) -> bool:
+        """What ``limits.Budgets.check`` asks before any request: is the address's guessing
+        budget left? (Spent or not, Flask decides and answers the 429.)"""
+        budgets = self.app.extensions.get("sk_limiter")
+        if budgets is None:
+            return True
+        item = _item(self.app.config["RATELIMIT_GUESS"])
+        return budgets.limiter.test(item, *budgets.prefix, environ.get("REMOTE_ADDR") or "127.0.0.1", "guess")
+
+    def _events(self, environ: dict, row, hand_id: int, body: bytes):
+        """The kept answer, compressed as Flask-Compress would (and the compressed bytes kept
+        with it: each phone's refresh at that version is then no compression either)."""
+        compress = self.app.extensions["sk_compress"]
+        algorithm = None
+        if len(body) >= self.app.config["COMPRESS_MIN_SIZE"] and _JSON in compress.compress_mimetypes_set:
+            algorithm = _choose_algorithm(compress.enabled_algorithms, environ.get("HTTP_ACCEPT_ENCODING", ""))
+        if algorithm is None:
+            return self._headers(environ, None), body
+        packed = answers.get_variant(row, hand_id, algorithm)
+        if packed is None:
+            packed = _compress_data(self.app, body, algorithm)
+            answers.keep_variant(row, hand_id, algorithm, packed)
+        return self._headers(environ, algorithm), packed
+
+    @staticmethod
+    def _headers(environ: dict, encoding: str | None) -> list[tuple[str, str]]:
+        # In the order Flask's hooks give them (``security._headers``, Flask-Compress).
+        headers = [("Content-Type", _JSON), ("Vary", "Accept-Encoding"), *DEFAULT_HEADERS]
+        if environ.get("wsgi.url_scheme") == "https":
+            headers.append(("Strict-Transport-Security", HSTS))
+        headers.append(("Cache-Control", "private, no-cache"))
+        if encoding is not None:
+            headers += [("Content-Encoding", encoding), ("Date", http_date())]
+        return headers
+

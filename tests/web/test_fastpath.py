@@ -1,0 +1,187 @@
+"""The fast path (``web/fastpath.py``) answers exactly as Flask does, or leaves the request to it.
+
+Each request is sent twice, once with the fast path and once without it, and the two answers
+must be the same: status, headers (the Date's value aside) and body, the compressed bytes
+included (gzip's, which carry a time, compared unpacked). Each case also says whether the fast
+path must have answered it, so the test fails if the fast path stops answering as much as if
+it answers wrongly.
+"""
+from __future__ import annotations
+
+import gzip
+
+import brotli
+import pytest
+
+from scorekeeper.web.fastpath import FastPath
+from tests.conftest import make_app
+from tests.web.conftest import Table
+
+JUNK = [{"type": "capture", "player": p, "cards": [c]} for p, c in
+        (("A", "1j1"), ("A", "1j2"), ("A", "2j1"), ("A", "2j2"), ("A", "3j1"), ("A", "3j2"))]
+
+
+@pytest.fixture
+def spied(monkeypatch):
+    """Whether the fast path answered the last request."""
+    seen = {"answered": None}
+    real = FastPath._answer
+
+    def answer(self, environ):
+        result = real(self, environ)
+        seen["answered"] = result is not None
+        return result
+
+    monkeypatch.setattr(FastPath, "_answer", answer)
+    return seen
+
+
+def _both(app, spied, path: str, headers: dict, https: bool = False):
+    client = app.test_client()
+    if "Cookie" in headers:  # the test client sends its own jar's cookies, not a header's
+        headers = dict(headers)
+        name, _, value = headers.pop("Cookie").partition("=")
+        client.set_cookie(name, value)
+    answers = []
+    for fast in (True, False):
+        app.config["FAST_PATH"] = fast
+        spied["answered"] = False
+        r = client.get(path, headers=headers, base_url="https://localhost" if https else "http://localhost")
+        answers.append((r, spied["answered"]))
+    app.config["FAST_PATH"] = True
+    return answers
+
+
+def _same(fast, slow) -> None:
+    assert fast.status_code == slow.status_code
+
+    def heads(r):
+        return sorted((k, "<date>" if k == "Date" else v) for k, v in r.headers.items())
+
+    assert heads(fast) == heads(slow)
+    coding = fast.headers.get("Content-Encoding")
+    if coding == "gzip":
+        assert gzip.decompress(fast.data) == gzip.decompress(slow.data)
+    else:
+        assert fast.data == slow.data
+    if coding == "br":
+        assert brotli.decompress(fast.data) == brotli.decompress(slow.data)
+
+
+@pytest.fixture
+def setting(database_url, tmp_path):
+    app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True)
+    table = Table(app.test_client(), app.test_client().post(
+        "/api/v1/tables", json={"name": "t", "players": ["A", "B", "C"], "first_dealer": "A"}).get_json())
+    hand = table.start_live()
+    table.append(hand, JUNK[:4])
+    yield app, table, hand
+    app.extensions["sk_engine"].dispose()
+
+
+ENCODINGS = [None, "gzip", "br", "gzip, deflate, br", "identity", "*", "br;q=0", "gzip;q=0.5, br;q=0.4",
+             "deflate", "zstd", "BR"]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_kept_hand_answers_as_flask_does_in_every_encoding(setting, spied, encoding):
+    app, table, hand = setting
+    path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
+    for key in (table.view_key, table.edit_key):
+        headers = {"X-Table-Key": key} | ({"Accept-Encoding": encoding} if encoding else {})
+        (fast, answered), (slow, _) = _both(app, spied, path, headers)
+        assert answered, "the hand's answer was kept by its last append"
+        _same(fast, slow)
+        assert fast.status_code == 200 and len(fast.data) > 0
+    # Asked again: the compressed bytes kept (brotli's are the same bytes again).
+    (again, answered), _ = _both(app, spied, path, headers)
+    assert answered
+    if again.headers.get("Content-Encoding") != "gzip":
+        assert again.data == fast.data
+
+
+def test_a_poll_answers_as_flask_does(setting, spied):
+    app, table, hand = setting
+    path = f"/api/v1/tables/{table.id}/version"
+    cases = [  # (headers, over https, the fast path answers)
+        ({"X-Table-Key": table.view_key}, False, True),
+        ({"X-Table-Key": table.edit_key}, False, True),
+        ({"X-Table-Key": table.view_key, "Accept-Encoding": "br", "Accept-Language": "ko"}, False, True),
+        ({"X-Table-Key": table.view_key}, True, True),  # HSTS
+        ({"X-Table-Key": table.view_key, "Cookie": "session=x"}, False, False),
+        ({"X-Table-Key": table.view_key, "If-None-Match": '"1"'}, False, False),
+        ({"X-Table-Key": table.view_key, "Range": "bytes=0-3"}, False, False),
+        ({"X-Table-Key": "wrong"}, False, False),  # 401, counted by Flask
+        ({}, False, False),
+    ]
+    for headers, https, fast_answers in cases:
+        (fast, answered), (slow, _) = _both(app, spied, path, headers, https)
+        assert answered is fast_answers, headers
+        _same(fast, slow)
+    version = table.api("GET", "").get_json()["version"]
+    assert _both(app, spied, path, {"X-Table-Key": table.view_key})[0][0].get_json() == {"version": version} != {
+        "version": 1}
+
+
+@pytest.mark.parametrize("path", ["/api/v1/tables/{id}/version?x=1", "/api/v1/tables/nosuchtable/version",
+                                  "/api/v1/tables/{id}/version/", "/api/v1/tables/import/version",
+                                  "/api/v1/tables/{id}/hands/0{hand}/events", "/api/v1/tables/{id}/hands/999/events"])
+def test_what_is_not_plain_goes_to_flask(setting, spied, path):
+    app, table, hand = setting
+    (fast, answered), (slow, _) = _both(app, spied, path.format(id=table.id, hand=hand),
+                                        {"X-Table-Key": table.view_key})
+    assert not answered
+    _same(fast, slow)
+
+
+def test_a_hand_not_kept_goes_to_flask_which_keeps_it(setting, spied):
+    app, table, hand = setting
+    from scorekeeper.web.api import answers
+    answers._answers.clear()
+    path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
+    client = app.test_client()
+    first = client.get(path, headers={"X-Table-Key": table.view_key})
+    assert spied["answered"] is False and first.status_code == 200
+    second = client.get(path, headers={"X-Table-Key": table.view_key})
+    assert spied["answered"] is True and second.data == first.data
+
+
+def test_a_change_is_seen_at_once(setting, spied):
+    """No answer outlives its version: an append, an undo and another phone's append each show."""
+    app, table, hand = setting
+    path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
+    client = app.test_client()
+    seen = [client.get(path, headers={"X-Table-Key": table.view_key}).get_json()["seq"]]
+    table.append(hand, [JUNK[4]], 4)
+    seen.append(client.get(path, headers={"X-Table-Key": table.view_key}).get_json()["seq"])
+    assert table.api("POST", f"/hands/{hand}/undo", json={"seq": 5}).status_code == 200
+    seen.append(client.get(path, headers={"X-Table-Key": table.view_key}).get_json()["seq"])
+    assert seen == [4, 5, 4]
+    assert client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": table.view_key}
+                      ).get_json() == {"version": table.api("GET", "").get_json()["version"]}
+
+
+def test_a_spent_guessing_budget_holds_back_the_fast_path_too(setting, spied):
+    app, table, hand = setting
+    app.config["RATELIMIT_GUESS"] = "3/minute"
+    client = app.test_client()
+    for _ in range(3):
+        assert client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": "wrong"}).status_code == 401
+    for path in (f"/api/v1/tables/{table.id}/version", f"/api/v1/tables/{table.id}/hands/{hand}/events"):
+        (fast, answered), (slow, _) = _both(app, spied, path, {"X-Table-Key": table.view_key})
+        assert not answered and fast.status_code == 429
+        _same(fast, slow)
+
+
+def test_untrusted_hosts_go_to_flask(database_url, tmp_path, spied):
+    app = make_app(database_url, tmp_path, TRUSTED_HOSTS="scores.example")
+    try:
+        created = app.test_client().post("/api/v1/tables", json={"players": ["A", "B"]},
+                                         headers={"Host": "scores.example"}).get_json()
+        path = f"/api/v1/tables/{created['id']}/version"
+        for host, fast_answers, status in (("scores.example", True, 200), ("evil.example", False, 400)):
+            (fast, answered), (slow, _) = _both(app, spied, path, {"X-Table-Key": created["view_key"], "Host": host})
+            assert answered is fast_answers and fast.status_code == status
+            _same(fast, slow)
+    finally:
+        app.extensions["sk_engine"].dispose()
