@@ -12,10 +12,11 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Collection
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, delete, func, insert, select, text, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
@@ -156,6 +157,54 @@ def poll_row(session: Session | Connection, public_id: str):
     return session.execute(_POLL, {"public_id": public_id}).first()
 
 
+class PollRow(NamedTuple):
+    id: int
+    public_id: str
+    edit_secret: str
+    view_secret: str
+    version: int
+
+
+def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
+    """``poll_row`` on a pooled DB-API connection, past SQLAlchemy's execution machinery (half
+    of what a poll cost on the fast path, ``web/fastpath.py``): the same statement, compiled
+    once for the engine's dialect, as its own transaction (autocommit)."""
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+        return None
+    sql, names = _bare_poll(engine.dialect)
+    params: Any = {"public_id": public_id}
+    if names is not None:
+        params = [params[name] for name in names]
+    raw = engine.raw_connection()
+    try:
+        dbapi: Any = raw.driver_connection
+        # SQLite's connections are in autocommit already (``db.make_engine``); a PostgreSQL one
+        # is for this statement, then as the pool lends it (the pool only undoes its own changes).
+        bare = engine.dialect.name == "postgresql" and not dbapi.autocommit
+        if bare:
+            dbapi.autocommit = True
+        try:
+            cursor = dbapi.cursor()
+            try:
+                cursor.execute(sql, params)
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            if bare and not dbapi.closed:
+                dbapi.autocommit = False
+    finally:
+        raw.close()
+    return None if row is None else PollRow(*row)
+
+
+@lru_cache(maxsize=8)
+def _bare_poll(dialect) -> tuple[str, tuple[str, ...] | None]:
+    compiled = _POLL.compile(dialect=dialect)
+    names = compiled.positiontup
+    return str(compiled), None if names is None else tuple(names)
+
+
 def versions(conn: Session | Connection, public_ids: list[str]) -> dict[str, int]:
     """The versions of several tables in one query (what the push streams watch)."""
     if not public_ids:
@@ -163,7 +212,7 @@ def versions(conn: Session | Connection, public_ids: list[str]) -> dict[str, int
     return {public_id: version for public_id, version in conn.execute(_VERSIONS, {"public_ids": list(public_ids)})}
 
 
-def access_level(table: Table, key: str | None) -> str | None:
+def access_level(table: Table | PollRow, key: str | None) -> str | None:
     """``edit`` or ``view`` for a secret of ``table``, compared in constant time; else None."""
     if not key or not isinstance(key, str):
         return None

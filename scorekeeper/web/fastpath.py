@@ -76,8 +76,7 @@ class FastPath:
         match = poll or events
         assert match is not None
         public_id = match.group(1)
-        with self.app.extensions["sk_single_reader"].connect() as conn:
-            row = store.poll_row(conn, public_id)
+        row = store.poll_row_bare(self.app.extensions["sk_engine"], public_id)
         if row is None or store.access_level(row, key) is None:
             return None
         if poll is not None:

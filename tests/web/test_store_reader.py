@@ -94,3 +94,25 @@ def test_a_connection_closed_by_the_server_while_idle_is_replaced(pg_schema_url,
         assert pings  # the idle connection was checked, found closed and replaced
     finally:
         engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_bare_poll_gives_its_connection_back_as_the_pool_lent_it(pg_schema_url, tmp_path):
+    """The fast path's poll reads in autocommit; the connection it borrowed must not stay so,
+    or the next writer to get it would run without a transaction."""
+    from tests.conftest import make_app
+
+    app = make_app(pg_schema_url, tmp_path)
+    engine = app.extensions["sk_engine"]
+    try:
+        created = app.test_client().post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()
+        assert store.poll_row_bare(engine, created["id"]).version == 1
+        assert store.poll_row_bare(engine, "nosuchtable") is None
+        assert engine.pool.checkedin() == 1
+        with engine.connect() as conn:
+            assert conn.connection.dbapi_connection.autocommit is False
+        with app.test_request_context("/", method="POST"):
+            assert store.poll_row(db(), created["id"]).version == 1
+            assert not _autocommit(db())
+    finally:
+        engine.dispose()

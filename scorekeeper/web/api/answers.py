@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 
 from ...store.models import Table
+from ...store.tables import PollRow
 
 _SIZE = 2000  # a live hand's answer is ~5-10 KB: some 20 MB at most
 # (table id, public id, hand) -> (version, answer, {content coding: the answer so encoded})
@@ -20,12 +21,12 @@ _answers: dict[tuple, tuple[int, bytes, dict[str, bytes]]] = {}
 _lock = threading.Lock()
 
 
-def _key(table: Table, hand_id: int) -> tuple:
+def _key(table: Table | PollRow, hand_id: int) -> tuple:
     # The random public id too: two databases in one process may both have a table 1.
     return (table.id, table.public_id, hand_id)
 
 
-def get(table: Table, hand_id: int) -> bytes | None:
+def get(table: Table | PollRow, hand_id: int) -> bytes | None:
     """The answer kept for ``hand_id`` at the table's current version, or None."""
     hit = _answers.get(_key(table, hand_id))
     return hit[1] if hit is not None and hit[0] == table.version else None
@@ -41,13 +42,13 @@ def keep(table: Table, hand_id: int, body: bytes) -> None:
             del _answers[next(iter(_answers))]
 
 
-def get_variant(table: Table, hand_id: int, coding: str) -> bytes | None:
+def get_variant(table: Table | PollRow, hand_id: int, coding: str) -> bytes | None:
     """The kept answer as ``coding`` (br, gzip) compressed it, if it was kept so (``fastpath``)."""
     hit = _answers.get(_key(table, hand_id))
     return hit[2].get(coding) if hit is not None and hit[0] == table.version else None
 
 
-def keep_variant(table: Table, hand_id: int, coding: str, body: bytes) -> None:
+def keep_variant(table: Table | PollRow, hand_id: int, coding: str, body: bytes) -> None:
     """Keep the answer for ``hand_id`` at the table's version, compressed as ``coding``."""
     hit = _answers.get(_key(table, hand_id))
     if hit is not None and hit[0] == table.version:
