@@ -87,6 +87,10 @@ class Event(Base):
     hand_id: Mapped[int] = mapped_column(ForeignKey("sk_hands.id", ondelete="CASCADE"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The table's version that appending this event made (``append_event``); NULL for events
+    # stored any other way (an imported or replaced log). Lets a process that kept the table's
+    # rows at an older version take just the appends since (``store.appended_since``).
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")

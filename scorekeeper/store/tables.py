@@ -40,7 +40,10 @@ _EVENTS = select(Event.event).where(Event.hand_id == bindparam("hand_id")).order
 _TOUCH = (update(Table).where(Table.id == bindparam("table_id"))
           .values(version=Table.version + 1, updated_at=bindparam("now")).returning(Table.version))
 _ADD_EVENT = insert(Event).values(hand_id=bindparam("of_hand"), seq=bindparam("at_seq"),
-                                  event=bindparam("the_event"), created_at=bindparam("now"))
+                                  event=bindparam("the_event"), version=bindparam("made_version"),
+                                  created_at=bindparam("now"))
+_APPENDED_SINCE = select(Event.version, Event.seq, Event.event).where(
+    Event.hand_id == bindparam("hand_id"), Event.version > bindparam("after")).order_by(Event.version)
 _HAND_CHANGED = update(Hand).where(Hand.id == bindparam("hand_id")).values(updated_at=bindparam("now"))
 _VERSIONS = select(Table.public_id, Table.version).where(
     Table.public_id.in_(bindparam("public_ids", expanding=True)))
@@ -400,9 +403,10 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     now = utcnow()
     conn = session.connection()
     try:
-        conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log), "the_event": event, "now": now})
+        version = touch(session, table)
+        conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log), "the_event": event,
+                                  "made_version": version, "now": now})
         conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
-        touch(session, table)
         session.commit()
     except IntegrityError:
         session.rollback()
@@ -435,6 +439,27 @@ def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
     if not ids:
         return []
     return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))
+
+
+def appended_since(session: Session, hand_id: int, known_version: int, known_length: int,
+                   version: int) -> list[dict[str, Any]] | None:
+    """The events appended to the hand's log after ``known_version``, up to ``version``, when
+    every change of the table between them was such an append; else None (read it all again).
+
+    Each change moves the table's version by one, and only an append stores an event marked
+    with the version it made: versions ``known_version + 1 … version`` all found, in order, at
+    seqs ``known_length …``, prove that nothing else happened meanwhile (an undo, an edit, a
+    hand added, a rename: each is a version with no event of its own).
+    """
+    rows = session.execute(_APPENDED_SINCE, {"hand_id": hand_id, "after": known_version}).all()
+    rows = [row for row in rows if row.version <= version]
+    count = version - known_version
+    if len(rows) != count:
+        return None
+    for i, row in enumerate(rows):
+        if row.version != known_version + 1 + i or row.seq != known_length + i:
+            return None
+    return [row.event for row in rows]
 
 
 def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict[str, Any]]]:

@@ -201,6 +201,9 @@ def load(session: Session, table: Table) -> TableState:
     hit = _memo.get(_rows_key(table))
     if hit is not None and hit[0] == table.version:
         hands, logs = hit[1]
+    elif hit is not None and hit[0] < table.version and (caught_up := _caught_up(session, table, hit)) is not None:
+        hands, logs = caught_up
+        _remember(_rows_key(table), table.version, (hands, logs))
     else:
         hands = store.hands(session, table)
         logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
@@ -211,6 +214,21 @@ def load(session: Session, table: Table) -> TableState:
             session.expunge(hand)
         _remember(_rows_key(table), table.version, (hands, logs))
     return replay(table, hands, logs)
+
+
+def _caught_up(session: Session, table: Table, hit: tuple) -> tuple[list[Hand], dict] | None:
+    """The rows kept at an older version, with the events appended since to the last hand:
+    what another process's taps changed, read as those events alone (a tap's refresh on the
+    other worker read every hand and log of the table again). None when anything else changed."""
+    known_version, (hands, logs) = hit
+    last = hands[-1] if hands else None
+    if last is None or last.kind != "log":
+        return None
+    log = logs.get(last.id, [])
+    appended = store.appended_since(session, last.id, known_version, len(log), table.version)
+    if appended is None:
+        return None
+    return hands, logs | {last.id: log + appended}
 
 
 def live_validator(state: TableState):

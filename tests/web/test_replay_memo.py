@@ -4,6 +4,8 @@ Every answer is checked against a replay from scratch by the engine.
 """
 from __future__ import annotations
 
+import pytest
+
 from scorekeeper.engine.hand import HandSetup, replay
 from tests.conftest import make_app
 
@@ -59,3 +61,104 @@ def test_two_databases_with_the_same_ids(tmp_path):
     finally:
         for app in apps:
             app.extensions["sk_engine"].dispose()
+
+
+# -- another process's changes: the rows kept here are caught up, or read again ---------------
+
+def _other_process(app, table_id: str, change) -> None:
+    """Run ``change(session, table, live_hand)`` through the store alone, as another worker
+    would: this process's kept rows and answers hear nothing of it."""
+    from scorekeeper.store import tables as store
+
+    with app.app_context():
+        session = app.extensions["sk_sessionmaker"]()
+        try:
+            table = store.get_table(session, table_id)
+            change(session, table, store.hands(session, table)[-1])
+        finally:
+            session.close()
+
+
+def _accept(log):
+    return None
+
+
+OTHER_CHANGES = {
+    "one append": lambda s, t, h: store_append(s, t, h, [B_JUNK]),
+    "three appends": lambda s, t, h: store_append(s, t, h, [B_JUNK, A_JUNK[3], {"type": "end_turn"}]),
+    "an undo": lambda s, t, h: store_undo(s, t, h),
+    "an undo, then an append": lambda s, t, h: (store_undo(s, t, h), store_append(s, t, h, [B_JUNK])),
+    "an append, an undo, an append": lambda s, t, h: (store_append(s, t, h, [B_JUNK]), store_undo(s, t, h),
+                                                      store_append(s, t, h, [A_JUNK[3]])),
+    "the log replaced whole": lambda s, t, h: store_replace_log(s, t, h),
+    "a renamed table": lambda s, t, h: store_rename(s, t),
+}
+
+
+def store_append(session, table, hand, events):
+    from scorekeeper.store import tables as store
+    for event in events:
+        seq = store.event_count(session, hand)
+        store.append_event(session, table, hand, seq, event, _accept)
+
+
+def store_undo(session, table, hand):
+    from scorekeeper.store import tables as store
+    store.drop_last_event(session, table, hand, store.event_count(session, hand))
+
+
+def store_replace_log(session, table, hand):
+    """Every event deleted and stored again, the first one different, the log one longer: what
+    an edit of the record would leave (one change of the table's version)."""
+    from sqlalchemy import delete
+
+    from scorekeeper.store import tables as store
+    from scorekeeper.store.models import Event
+    table = store.lock_table(session, table)
+    log = store.events(session, hand)
+    session.execute(delete(Event).where(Event.hand_id == hand.id))
+    session.add_all([Event(hand_id=hand.id, seq=i, event=e) for i, e in enumerate([B_JUNK] + log[1:] + [A_JUNK[3]])])
+    store.touch(session, table)
+    session.commit()
+
+
+def store_rename(session, table):
+    from scorekeeper.store import tables as store
+    store.update_config(session, table, "renamed", table.config)
+
+
+@pytest.mark.parametrize("change", list(OTHER_CHANGES))
+def test_another_processs_change_is_seen_exactly(app, change):
+    """Whatever another process changed, this one answers what a process with nothing kept
+    answers; an append (or several) is caught up from the new events alone."""
+    from scorekeeper.store import tables as store
+    from scorekeeper.tables import service
+    from scorekeeper.web.api import answers
+
+    client = app.test_client()
+    created = client.post("/api/v1/tables", json={"players": ["A", "B", "C"], "first_dealer": "A"}).get_json()
+    from tests.web.conftest import Table
+    table = Table(client, created)
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    before = _events(table, hand)  # kept here at this version
+
+    _other_process(app, table.id, OTHER_CHANGES[change])
+    full_reads = []
+    real = store.events_by_hand
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(store, "events_by_hand", lambda *a: full_reads.append(a) or real(*a))
+        seen = _events(table, hand)
+    service._memo.clear()
+    answers._answers.clear()
+    fresh = _events(table, hand)
+    assert seen == fresh != before
+    caught_up = change in ("one append", "three appends")
+    assert (full_reads == []) is caught_up, full_reads
+    # And a tap here goes on from there.
+    r = table.api("POST", f"/hands/{hand}/events", json={"seq": fresh["seq"], "event": {"type": "end_turn"}})
+    assert r.status_code in (201, 409), r.get_json()
+    if r.status_code == 201:
+        service._memo.clear()
+        answers._answers.clear()
+        assert r.get_json()["state"] == _events(table, hand)["state"]
