@@ -32,6 +32,8 @@ _TABLE = select(Table).where(Table.public_id == bindparam("public_id"))
 _TABLE_ROW = select(*Table.__table__.columns).where(Table.__table__.c.public_id == bindparam("public_id"))
 _POLL = select(Table.id, Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
     Table.public_id == bindparam("public_id"))
+_RETITLE = update(Table).where(Table.id == bindparam("table_id")).values(
+    title=bindparam("title"), config=bindparam("config"))
 _LOCK = select(Table.version).where(Table.id == bindparam("table_id")).with_for_update()
 _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)
 # Under the write lock: what another writer committed meanwhile, not this session's copies.
@@ -232,12 +234,10 @@ def lock_table(session: Session, table: Table) -> Table:
         if session.in_transaction():
             session.commit()  # end the reads of this request; objects stay loaded (expire_on_commit off)
         begin_write(session)
-    if table not in session:  # loaded elsewhere: this session's own copy, read whole
-        mine = session.get(Table, table.id, populate_existing=True, with_for_update=True)
-        assert mine is not None, "tables are never deleted"
-        table = mine
     # Only the version is read again (the row's lock on PostgreSQL): every change moves it,
-    # so writers compare it with what they loaded; title and config are not parsed again.
+    # so writers compare it with what they loaded; title and config are not parsed again. The
+    # table may be a row read without the ORM (``read_table``): writers change it with
+    # statements of their own (``touch``, ``update_config``), never through the session.
     version = session.connection().execute(_LOCK, {"table_id": table.id}).scalar_one()
     set_committed_value(table, "version", version)
     return table
@@ -282,7 +282,9 @@ def touch(session: Session, table: Table) -> int:
 
 def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
     table = lock_table(session, table)
-    table.title, table.config = title, config
+    session.connection().execute(_RETITLE, {"table_id": table.id, "title": title, "config": config})
+    set_committed_value(table, "title", title)
+    set_committed_value(table, "config", config)
     touch(session, table)
     session.commit()
 

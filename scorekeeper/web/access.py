@@ -5,12 +5,12 @@ Every unknown id and wrong secret is counted against the client's guessing budge
 """
 from __future__ import annotations
 
-from flask import abort, g, request
+from flask import abort, g
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ..store import tables as store
 from ..store.models import Table
-from .database import SAFE, db, reader_engine
+from .database import db, reader_engine
 from .limits import refused_key
 from .security import EDIT, level_for
 
@@ -26,17 +26,14 @@ def table_or_404(public_id: str) -> Table:
 def open_table(public_id: str, need: str = "view") -> Table:
     """The table, if this request may ``need`` (view or edit) it; else 404, 401 or 403.
 
-    A request that only reads gets it from its row, in its session's transaction (the same
-    snapshot as the hands it reads next), not through the ORM; a writer's is its session's own.
+    Read from its row in the session's transaction (the same snapshot as the hands read
+    next), not through the ORM: a writer locks it and changes it with statements of its own
+    (``store.lock_table``), which costs less than loading it into the session.
     """
-    if need == EDIT or request.method not in SAFE:
-        table = table_or_404(public_id)
-    else:
-        read = store.read_table(db().connection(), public_id)
-        if read is None:
-            refused_key()
-            abort(404)
-        table = read
+    table = store.read_table(db().connection(), public_id)
+    if table is None:
+        refused_key()
+        abort(404)
     level = level_for(table)
     if level is None:
         refused_key()
