@@ -5,7 +5,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from scorekeeper.store import tables as store
 from scorekeeper.store.db import make_engine
@@ -99,7 +99,8 @@ def other_process_change(app, public_id: str) -> int:
             conn.execute(update(Table).where(Table.public_id == public_id).values(version=Table.version + 1))
             if engine.dialect.name == "postgresql":
                 version = store.versions(conn, [public_id])[public_id]
-                conn.execute(store._NOTIFY, {"channel": store.NOTIFY_CHANNEL, "payload": f"{public_id}:{version}"})
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                             {"channel": store.NOTIFY_CHANNEL, "payload": f"{public_id}:{version}"})
         with engine.connect() as conn:
             return store.versions(conn, [public_id])[public_id]
     finally:
@@ -268,3 +269,29 @@ def test_a_stream_knows_when_its_phone_has_gone():
         server.close()
     assert gone(server)  # closed here: no stream to write to either
     assert not gone(None)  # no socket known (not under gunicorn): streams go on as before
+
+
+@pytest.mark.postgres
+def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_url, tmp_path):
+    """PostgreSQL: every change's NOTIFY (sent with the version's move, in one statement) names
+    the table and the version it made, delivered at commit; a refused change sends none."""
+    import psycopg
+
+    from tests.conftest import PG_URL, make_app
+    from tests.web.conftest import Table as TableClient
+
+    app = make_app(pg_schema_url, tmp_path)
+    try:
+        with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as listener:
+            listener.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
+            client = app.test_client()
+            table = TableClient(client, client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json())
+            hand = table.start_live()
+            table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
+            assert table.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "end_turn"}}
+                             ).status_code == 409
+            heard = [n.payload for n in listener.notifies(timeout=0.5)]
+        version = table.api("GET", "").get_json()["version"]
+        assert heard == [f"{table.id}:{v}" for v in range(version - 1, version + 1)]
+    finally:
+        app.extensions["sk_engine"].dispose()
