@@ -301,6 +301,7 @@ class Stats:
     acked: dict[tuple[str, int], tuple[float, int]] = field(default_factory=dict)
     shown: dict[tuple[str, int, int], float] = field(default_factory=dict)
     streams_opened: int = 0
+    answered: list[tuple[float, float]] = field(default_factory=list)  # (when answered, seconds taken)
 
     def ack(self, table: str, version: int, phone: int) -> None:
         self.acked[(table, version)] = (time.perf_counter(), phone)
@@ -320,6 +321,17 @@ class Stats:
 
     def add(self, kind: str, seconds: float) -> None:
         self.latencies[kind].append(seconds)
+        if kind != "stream":
+            self.answered.append((time.monotonic(), seconds))
+
+    def slow_by_bin(self, t0: float, seconds: float, width: float = 2.0, over: float = 0.1) -> list[int]:
+        """Requests slower than ``over`` s in each ``width``-second bin from ``t0``: when the
+        slow ones came (the paced phase's first seconds open every stream at once)."""
+        bins = [0] * max(1, int(-(-seconds // width)))
+        for at, took in self.answered:
+            if took > over:
+                bins[min(len(bins) - 1, max(0, int((at - took - t0) // width)))] += 1
+        return bins
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -625,7 +637,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
                      # Request connections opened: a phone idle longer than the server's keep-alive
                      # (5 s) opens a new one for its next request. Streams: one a phone unless they end.
                      "reconnects": sum(reopened), "streams_opened": stats.streams_opened, "errors": stats.errors,
-                     "loadavg": os.getloadavg()[0]}
+                     "loadavg": os.getloadavg()[0], "slow_by_2s": stats.slow_by_bin(t0, args.duration)}
         update = stats.update_latency()
 
         # What one request of a kind costs the server: that kind alone, back to back.
@@ -735,6 +747,8 @@ def report(results: dict) -> None:
               f"request connections opened {info['reconnects']}, streams opened {info.get('streams_opened', 0)}, "
               f"load average {info['loadavg']:.2f})")
         print("\n".join(table_lines(run["paced"])))
+        if "slow_by_2s" in info:
+            print(f"  requests over 100 ms, by 2-second bin from the start: {info['slow_by_2s']}")
         u = run["update"]
         if u:
             print(f"  update latency, a tap acknowledged → another phone shows it: {u['count']} sightings, "
