@@ -45,7 +45,8 @@ _ADD_EVENT = insert(Event).values(hand_id=bindparam("of_hand"), seq=bindparam("a
                                   event=bindparam("the_event"), version=bindparam("made_version"),
                                   created_at=bindparam("now"))
 _APPENDED_SINCE = select(Event.version, Event.seq, Event.event).where(
-    Event.hand_id == bindparam("hand_id"), Event.version > bindparam("after")).order_by(Event.version)
+    Event.hand_id == bindparam("hand_id"), Event.version > bindparam("after"),
+    Event.version <= bindparam("upto")).order_by(Event.version)
 _HAND_CHANGED = update(Hand).where(Hand.id == bindparam("hand_id")).values(updated_at=bindparam("now"))
 _VERSIONS = select(Table.public_id, Table.version).where(
     Table.public_id.in_(bindparam("public_ids", expanding=True)))
@@ -458,10 +459,8 @@ def appended_since(session: Session, hand_id: int, known_version: int, known_len
     seqs ``known_length …``, prove that nothing else happened meanwhile (an undo, an edit, a
     hand added, a rename: each is a version with no event of its own).
     """
-    rows = session.execute(_APPENDED_SINCE, {"hand_id": hand_id, "after": known_version}).all()
-    rows = [row for row in rows if row.version <= version]
-    count = version - known_version
-    if len(rows) != count:
+    rows = session.execute(_APPENDED_SINCE, {"hand_id": hand_id, "after": known_version, "upto": version}).all()
+    if len(rows) != version - known_version:
         return None
     for i, row in enumerate(rows):
         if row.version != known_version + 1 + i or row.seq != known_length + i:

@@ -26,8 +26,7 @@ from werkzeug.wsgi import get_host
 
 from ..store import tables as store
 from .api import answers
-from .limits import _item
-from .security import DEFAULT_HEADERS, HSTS
+from .security import default_headers
 
 _VERSION = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/version")
 _EVENTS = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/hands/([1-9][0-9]{0,8})/events")
@@ -91,10 +90,7 @@ class FastPath:
         """What ``limits.Budgets.check`` asks before any request: is the address's guessing
         budget left? (Spent or not, Flask decides and answers the 429.)"""
         budgets = self.app.extensions.get("sk_limiter")
-        if budgets is None:
-            return True
-        item = _item(self.app.config["RATELIMIT_GUESS"])
-        return budgets.limiter.test(item, *budgets.prefix, environ.get("REMOTE_ADDR") or "127.0.0.1", "guess")
+        return budgets is None or budgets.guess_left(environ.get("REMOTE_ADDR"))
 
     def _events(self, environ: dict, row, hand_id: int, body: bytes):
         """The kept answer, compressed as Flask-Compress would (and the compressed bytes kept
@@ -114,10 +110,8 @@ class FastPath:
     @staticmethod
     def _headers(environ: dict, encoding: str | None) -> list[tuple[str, str]]:
         # In the order Flask's hooks give them (``security._headers``, Flask-Compress).
-        headers = [("Content-Type", _JSON), ("Vary", "Accept-Encoding"), *DEFAULT_HEADERS]
-        if environ.get("wsgi.url_scheme") == "https":
-            headers.append(("Strict-Transport-Security", HSTS))
-        headers.append(("Cache-Control", "private, no-cache"))
+        headers = [("Content-Type", _JSON), ("Vary", "Accept-Encoding"),
+                   *default_headers(environ["PATH_INFO"], environ.get("wsgi.url_scheme") == "https")]
         if encoding is not None:
             headers += [("Content-Encoding", encoding), ("Date", http_date())]
         return headers

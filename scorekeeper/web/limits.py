@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
-from flask import Flask, current_app, g, request
+from flask import Flask, g, request
 from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
@@ -78,25 +78,30 @@ class Budgets:
     def __init__(self, app: Flask):
         self.limiter: RateLimiter = STRATEGIES[app.config["RATELIMIT_STRATEGY"]](
             storage_from_string(app.config["RATELIMIT_STORAGE_URI"]))
+        self.config = app.config  # read at each request: a budget may be changed while serving
         prefix = app.config.get("RATELIMIT_KEY_PREFIX") or ""
         self.prefix: tuple[str, ...] = (prefix,) if prefix else ()
 
-    def _args(self, scope: str) -> tuple[str, ...]:
-        return (*self.prefix, request.remote_addr or "127.0.0.1", scope)
+    def _args(self, scope: str, address: str | None) -> tuple[str, ...]:
+        return (*self.prefix, address or "127.0.0.1", scope)
+
+    def guess_left(self, address: str | None) -> bool:
+        """Whether the ``guess`` budget of ``address`` is not spent (what ``check`` asks first)."""
+        return self.limiter.test(_item(self.config["RATELIMIT_GUESS"]), *self._args("guess", address))
 
     def check(self) -> None:
         """Before the request: 429 when a budget it would spend is spent (``guess`` first)."""
         endpoint = request.endpoint
         if not endpoint or endpoint.rsplit(".", 1)[-1] == "static":
             return
-        budgets = [("guess", current_app.config["RATELIMIT_GUESS"], lambda: g.get("sk_refused", False))]
+        budgets = [("guess", self.config["RATELIMIT_GUESS"], lambda: g.get("sk_refused", False))]
         if _creating():
-            budgets.append(("create", current_app.config["RATELIMIT_CREATE"], _spent_creating))
+            budgets.append(("create", self.config["RATELIMIT_CREATE"], _spent_creating))
         # The shorter window first (as Flask-Limiter ordered them); a refusal names the first spent.
         budgets.sort(key=lambda b: _item(b[1]).GRANULARITY.seconds)
         g.sk_budgets = checked = []
         for scope, spec, spent in budgets:
-            item, args = _item(spec), self._args(scope)
+            item, args = _item(spec), self._args(scope, request.remote_addr)
             checked.append((item, args, spent))
             if not self.limiter.test(item, *args):
                 raise Limited(self.limiter.get_window_stats(item, *args).reset_time)

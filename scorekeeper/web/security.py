@@ -120,18 +120,25 @@ DEFAULT_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", 
                    ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"))
 
 
+def default_headers(path: str, secure: bool) -> list[tuple[str, str]]:
+    """The headers every answer to ``path`` carries unless it set them itself (also what the
+    fast path sends, ``web/fastpath.py``)."""
+    headers = list(DEFAULT_HEADERS)
+    if secure:
+        headers.append(("Strict-Transport-Security", HSTS))
+    if path.startswith(("/t/", "/j/", "/api/")):
+        headers.append(("Cache-Control", "no-store" if path.startswith("/j/") else "private, no-cache"))
+    return headers
+
+
 def _headers(response):
     # What ``Headers.setdefault`` does, with the names present looked up once: its miss raises
     # and builds an exception each time, a tenth of a version poll's time in the app.
     h = response.headers
     present = {name.lower() for name in h.keys()}
-    for name, value in DEFAULT_HEADERS:
+    for name, value in default_headers(request.path, request.is_secure):
         if name.lower() not in present:
             h.add(name, value)
-    if request.is_secure and "strict-transport-security" not in present:
-        h.add("Strict-Transport-Security", HSTS)
-    if request.path.startswith(("/t/", "/j/", "/api/")) and "cache-control" not in present:
-        h["Cache-Control"] = "no-store" if request.path.startswith("/j/") else "private, no-cache"
     return response
 
 

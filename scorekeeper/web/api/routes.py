@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import NotFound, Unauthorized
 from werkzeug.routing import BaseConverter
 
 from ...engine.contract import score_summary
@@ -18,11 +17,11 @@ from ...store import tables as store
 from ...store.tables import Conflict, StaleHand
 from ...tables import jsonbody, names, service, transfer
 from ...tables.jsonbody import JSONRefused
-from ..access import open_table
-from ..database import db, reader_engine
+from ..access import open_poll_row, open_table
+from ..database import db
 from ..errors import error_response
-from ..limits import created, refused_key
-from ..security import KEY_HEADER, csrf, level_for, presented_key
+from ..limits import created
+from ..security import KEY_HEADER, csrf, presented_key
 from ..tables import push
 from . import answers, bp, models, openapi
 
@@ -136,16 +135,12 @@ def get_table(public_id: str):
 
 @bp.get("/tables/<table_id:public_id>/version")
 def version(public_id: str):
-    """What phones poll: the few columns it needs, on a bare connection (as open_table checks).
+    """What phones poll: the few columns it needs, on a bare connection (``open_poll_row``).
 
     Most requests are polls; an ORM session around one SELECT costs as much as the rest of it.
+    (A plain one is answered before Flask: ``web/fastpath.py``.)
     """
-    with reader_engine().connect() as conn:
-        row = store.poll_row(conn, public_id)
-    if row is None or level_for(row) is None:
-        refused_key()
-        raise NotFound() if row is None else Unauthorized()
-    return jsonify(version=row.version)
+    return jsonify(version=open_poll_row(public_id).version)
 
 
 @bp.get("/tables/<table_id:public_id>/stream")
