@@ -162,3 +162,32 @@ def test_a_stale_edit_names_the_stored_outcome_in_the_phones_language(table, cli
     assert r.status_code == 409
     said = re.search(r'data-code="conflict"[^>]*>(.*?)</', r.get_data(as_text=True), re.S).group(1)
     assert now in said and (lang == "en" or "nagari" not in said), said
+
+
+# What the document says If-Match may be, and what the route does with it: a header the schema
+# calls valid is read as versions (200 or 409, never 428); one it calls invalid is a 428 that
+# changes nothing. Before, the document allowed any non-empty string and the route answered 428
+# to whatever was not a quoted tag (schemathesis: "schema-valid request rejected").
+IF_MATCH_CASES = [
+    ('"0123"', True), ('"0123", "4567"', True), ('"0123","4567"', True), ("*", True), ('""', True),
+    ("0123", False), ('W/"0123"', False), ("o()yu6|Z3\t{", False), ('"01"23"', False), ("* ", False),
+    ('"0123",', False), (" ", False), ('"é"', False),
+]
+
+
+@pytest.mark.parametrize("header, valid", IF_MATCH_CASES)
+def test_if_match_is_taken_exactly_when_the_document_says_it_is_valid(app, make_table, header, valid):
+    from scorekeeper.web.api.openapi import document
+
+    op = document()["paths"]["/tables/{table}/hands/{hand}"]["put"]
+    schema = next(p["schema"] for p in op["parameters"] if p["name"] == "If-Match")
+    assert (re.search(schema["pattern"], header) is not None) is valid
+    t = make_table()
+    hand = t.add_summary(STOP_A)
+    before = rows_of(app, t.id)
+    r = t.api("PUT", f"/hands/{hand}", json={"summary": NAGARI}, headers={"If-Match": header})
+    if valid:
+        assert r.status_code in (200, 409)
+    else:
+        assert r.status_code == 428 and r.get_json()["errors"][0]["code"] == "precondition_required"
+        assert rows_of(app, t.id) == before

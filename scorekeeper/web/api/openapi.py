@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from ...store.tables import hand_version
 from ...tables.service import TableState
-from . import models
+from . import models, preconditions
 
 
 def table_json(state: TableState) -> dict:
@@ -100,8 +100,7 @@ def _tagged(response: dict, required: bool = True) -> dict:
 def _versioned(op: dict) -> dict:
     """An edit or delete: it names the version of the hand it was made against."""
     op["parameters"] = [{"name": "If-Match", "in": "header", "required": True,
-                         "description": "The hand's ETag, as GET answered it (or `*`: whatever it is now).",
-                         "schema": {"type": "string", "minLength": 1}}]
+                         "description": preconditions.DESCRIPTION, "schema": preconditions.SCHEMA}]
     op["responses"]["428"] = _resp("No If-Match: an edit must say which version it replaces.", E)
     return op
 
@@ -172,8 +171,9 @@ def document() -> dict:
         "components": {
             "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"}},
             "parameters": {
+                # A table's id (``secrets.token_urlsafe``): any other is no table (404).
                 "table": {"name": "table", "in": "path", "required": True,
-                          "schema": {"type": "string", "maxLength": 32}},
+                          "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}},
                 "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
             },
             "schemas": models.components(),
