@@ -171,9 +171,10 @@ def document() -> dict:
         "components": {
             "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"}},
             "parameters": {
-                # A table's id (``secrets.token_urlsafe``): any other is no table (404).
+                # A table's id (``secrets.token_urlsafe``), never "import": ``/tables/import`` is the
+                # import alone (POST), as the route's converter has it (``TableIdConverter``).
                 "table": {"name": "table", "in": "path", "required": True,
-                          "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"}},
+                          "schema": {"type": "string", "pattern": "^(?!import$)[A-Za-z0-9_-]{1,32}$"}},
                 "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
             },
             "schemas": models.components(),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
+from werkzeug.routing import BaseConverter
 
 from ...engine.contract import score_summary
 from ...engine.errors import EngineError
@@ -23,6 +24,18 @@ from ..limits import created
 from ..security import KEY_HEADER, csrf, presented_key
 from ..tables import push
 from . import answers, bp, models, openapi, preconditions
+
+
+class TableIdConverter(BaseConverter):
+    """A table id in a path: never "import", so ``/tables/import`` is only the import (POST)."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+@bp.record_once
+def _table_id_converter(setup) -> None:
+    setup.app.url_map.converters.setdefault("table_id", TableIdConverter)
+
 
 csrf.exempt(bp)
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -114,13 +127,13 @@ def _table_links(table) -> dict:
             "view_link": url_for("tables.enter", public_id=table.public_id, key=table.view_secret, _external=True)}
 
 
-@bp.get("/tables/<public_id>")
+@bp.get("/tables/<table_id:public_id>")
 def get_table(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(openapi.table_json(state))
 
 
-@bp.get("/tables/<public_id>/version")
+@bp.get("/tables/<table_id:public_id>/version")
 def version(public_id: str):
     """What phones poll: the few columns it needs, on a bare connection (``open_poll_row``).
 
@@ -130,20 +143,20 @@ def version(public_id: str):
     return jsonify(version=open_poll_row(public_id).version)
 
 
-@bp.get("/tables/<public_id>/stream")
+@bp.get("/tables/<table_id:public_id>/stream")
 def stream(public_id: str):
     """Server-Sent Events: the table's last hand as ``…/hands/<hand>/events`` answers it, now
     and at each change (``web/tables/push.py``); only the version when it is not a live log."""
     return push.stream_response(public_id, changes=True)
 
 
-@bp.get("/tables/<public_id>/hands")
+@bp.get("/tables/<table_id:public_id>/hands")
 def list_hands(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(ok=True, hands=[openapi.hand_json(state, h) for h in state.hands])
 
 
-@bp.post("/tables/<public_id>/hands")
+@bp.post("/tables/<table_id:public_id>/hands")
 def add_hand(public_id: str):
     """Add a quick-entry hand ({"summary": …}) or start a live one ({"log": {}})."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -165,7 +178,7 @@ def _hand(state, hand_id: int):
     return hand
 
 
-@bp.get("/tables/<public_id>/hands/<int:hand_id>")
+@bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def get_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
     hand = _hand(state, hand_id)
@@ -199,7 +212,7 @@ def _stale(state, err: StaleHand):
                                      {"hand": openapi.hand_json(fresh, hand)}), hand)
 
 
-@bp.put("/tables/<public_id>/hands/<int:hand_id>")
+@bp.put("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def replace_hand(public_id: str, hand_id: int):
     """Replace a quick-entry hand's summary (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -220,7 +233,7 @@ def replace_hand(public_id: str, hand_id: int):
     return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
 
 
-@bp.delete("/tables/<public_id>/hands/<int:hand_id>")
+@bp.delete("/tables/<table_id:public_id>/hands/<int:hand_id>")
 def delete_hand(public_id: str, hand_id: int):
     """Delete a hand (``If-Match``: its ETag); the series after it is replayed."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -236,7 +249,7 @@ def delete_hand(public_id: str, hand_id: int):
     return jsonify(ok=True)
 
 
-@bp.get("/tables/<public_id>/hands/<int:hand_id>/events")
+@bp.get("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def get_events(public_id: str, hand_id: int):
     table = open_table(public_id)
     kept = answers.get(table, hand_id)
@@ -248,7 +261,7 @@ def get_events(public_id: str, hand_id: int):
     return response
 
 
-@bp.post("/tables/<public_id>/hands/<int:hand_id>/events")
+@bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
     state = service.load(db(), open_table(public_id, "edit"))
@@ -272,7 +285,7 @@ def append_event(public_id: str, hand_id: int):
     return response, 201
 
 
-@bp.post("/tables/<public_id>/hands/<int:hand_id>/undo")
+@bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")
 def undo(public_id: str, hand_id: int):
     """Remove the last event of the last hand: {"seq": n} is the log's length as seen."""
     state = service.load(db(), open_table(public_id, "edit"))
