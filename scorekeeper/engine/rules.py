@@ -249,7 +249,21 @@ def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = 
 def _rules_from(preset: str, items: tuple) -> Rules:
     base = find_preset(preset)
     changes = {name: check_option(name, value) for name, _, value in items}
-    return dataclasses.replace(base, **changes) if changes else base
+    return _replaced(base, changes) if changes else base
+
+
+_set = object.__setattr__
+
+
+def _replaced(base: Rules, changes: dict[str, Any]) -> Rules:
+    """``dataclasses.replace(base, **changes)`` for checked options, without the generated
+    ``__init__`` (frozen: a guarded ``__setattr__`` for each of some fifty fields): a batch of
+    summaries each with options of its own builds one of these a line, and this costs 40 % less
+    (benchmarks/engine.py, BENCHMARKS.md)."""
+    new = object.__new__(Rules)
+    for name in OPTIONS:
+        _set(new, name, changes[name] if name in changes else getattr(base, name))
+    return new
 
 
 def changed_options(rules: Rules, preset: str = DEFAULT_PRESET) -> dict[str, Any]:

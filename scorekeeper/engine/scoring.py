@@ -33,7 +33,7 @@ from .piles import (
     pile,
     pile_of_mask,
 )
-from .rules import Rules
+from .rules import OPTIONS, Rules
 
 
 class Line(NamedTuple):
@@ -131,6 +131,11 @@ class _Plan(NamedTuple):
 
 
 _PLANS: dict[int, _Plan] = {}
+# The combinations read only the options of the rules' "scoring" group (a test holds them to
+# it), so rules that differ elsewhere — a go bonus, a double, a fixed payment — share one plan and
+# its lines by mask: a batch of summaries each with its own options still finds them known.
+SCORING_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.metadata["group"] == "scoring")
+_SHARED: dict[tuple, _Plan] = {}
 
 
 def _plan(rules: Rules) -> _Plan:
@@ -139,10 +144,16 @@ def _plan(rules: Rules) -> _Plan:
         return plan
     if len(_PLANS) >= 64:
         _PLANS.clear()  # bounded; the rules in play come back at once
-    runs = _gated(rules.vip, rules.palssari, rules.four_birds)
-    plan = _Plan(rules, tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
-                 tuple(run for run in runs if run[0] >= _MASKED_GATES))
-    _PLANS[id(rules)] = plan
+    scoring = tuple(getattr(rules, name) for name in SCORING_OPTIONS)
+    shared = _SHARED.get(scoring)
+    if shared is None:
+        if len(_SHARED) >= 256:
+            _SHARED.clear()
+        runs = _gated(rules.vip, rules.palssari, rules.four_birds)
+        shared = _SHARED[scoring] = _Plan(
+            rules, tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
+            tuple(run for run in runs if run[0] >= _MASKED_GATES))
+    plan = _PLANS[id(rules)] = _Plan(rules, shared.masked, shared.rest)
     return plan
 
 

@@ -145,3 +145,36 @@ def test_the_gates_and_remembered_lines_never_change_a_line(cards, rules, extra)
     for way in (0, scoring.B_CUP, scoring.B_BRIDGE, scoring.B_CUP | scoring.B_BRIDGE):
         p = scoring.counted_as_junk(base, way & base.mask, rules)
         assert [line[:2] + (line.cards,) for line in score(p, rules).lines] == every_unit(p, rules)
+
+
+def test_combinations_read_only_the_scoring_options():
+    """``scoring.score`` shares what it learnt of a pile between rules that agree on the "scoring"
+    options (a batch of summaries each with options of its own): that holds only while no
+    combination reads an option of another group. Every combination is asked about piles of every
+    kind under a recording stand-in for the rules."""
+    import random
+
+    from scorekeeper.engine.cards import DECK
+    from scorekeeper.engine.combinations import COMBINATION_RECORDS
+    from scorekeeper.engine.piles import pile
+    from scorekeeper.engine.rules import PRESETS
+    from scorekeeper.engine.scoring import SCORING_OPTIONS
+
+    read: set[str] = set()
+
+    class Recording:
+        def __init__(self, rules):
+            self._rules = rules
+
+        def __getattr__(self, name):
+            read.add(name)
+            return getattr(self._rules, name)
+
+    rng = random.Random(7)
+    codes = [c.code for c in DECK]
+    for _ in range(400):
+        rules = rng.choice(list(PRESETS.values()))
+        p = pile(rng.sample(codes, rng.randint(0, 24)), rules)
+        for record in COMBINATION_RECORDS:
+            record.unit(p, Recording(rules))
+    assert read and read <= set(SCORING_OPTIONS), read - set(SCORING_OPTIONS)
