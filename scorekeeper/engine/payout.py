@@ -90,6 +90,10 @@ class _Choice(NamedTuple):
     def total(self) -> int:
         return sum(points for points, _ in self.owed.values())
 
+    def capped_total(self, cap: int) -> int:
+        """The total with each loser's amount held to the table's cap (상한가): what the stop brings in."""
+        return sum(min(points, cap) for points, _ in self.owed.values()) if cap else self.total
+
 
 def _ways(facts: HandFacts, rules: Rules, player: str) -> list[Score]:
     mask = facts.masks.get(player)
@@ -134,6 +138,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)
+    cap = rules.payment_cap
     units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
@@ -148,7 +153,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
-        if best is None or (choice.total, won.points) > (best.total, best.won.points):
+        if best is None or (choice.capped_total(cap), won.points) > (best.capped_total(cap), best.won.points):
             best = choice
     assert best is not None  # there is an eligible way
     return best
@@ -214,6 +219,8 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     dokbak, why = _dokbak(facts, rules, winner, choice.won)
     notes.extend(why)
     payments = []
+    if rules.payment_cap:
+        return scores, _capped_stop(facts, rules, winner, owed, dokbak), notes
     if dokbak and owed[dokbak.player][0] > 0:
         other = next(p for p in owed if p != dokbak.player)
         own, trail = owed[dokbak.player]
@@ -236,6 +243,45 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
             if points > 0:
                 payments.append(new_tuple(Payment, (loser, winner, points, "stop", trail)))
     return scores, payments, notes
+
+
+def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Step, ...]]:
+    """One loser's amount held to the table's cap (상한가), the cap a step of its trail."""
+    points, trail = owed
+    if not cap or points <= cap:
+        return owed
+    return cap, trail + (Step("payment_cap", value=cap, detail=(("before", points),)),)
+
+
+def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
+                 dokbak: Dokbak | None) -> list[Payment]:
+    """The stop's payments under a cap: each loser's amount is capped after every double, go-bak's
+    included; a dok-bak payer pays each share it takes over, each share capped (fixed payments are
+    never capped: they are not paid here). Kept apart so that a table without a cap is untouched."""
+    cap = rules.payment_cap
+    if dokbak and owed[dokbak.player][0] > 0:
+        other = next(p for p in owed if p != dokbak.player)
+        (own, trail), (covered, other_trail) = owed[dokbak.player], owed[other]
+        go_bak_rule = rules.go_bak_three_players if dokbak.reason is DokbakReason.GO_BAK else "dok_bak"
+        if go_bak_rule == "times_players":
+            n = len(facts.players)
+            points, steps = capped((own * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)), cap)
+            return [Payment(dokbak.player, winner, points, "stop", steps)]
+        if go_bak_rule == "dok_bak_doubled":  # each share doubled, then capped
+            double = (Step("go_bak", factor=2),)
+            own, trail = own * 2, trail + double
+            covered, other_trail = covered * 2, other_trail + double
+        own, trail = capped((own, trail), cap)
+        covered, other_trail = capped((covered, other_trail), cap)
+        share = Step("dok_bak", value=covered, detail=(
+            ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+        return [Payment(dokbak.player, winner, own + covered, "stop", trail + (share,))]
+    payments = []
+    for loser, amount_owed in owed.items():
+        if amount_owed[0] > 0:
+            points, trail = capped(amount_owed, cap)
+            payments.append(Payment(loser, winner, points, "stop", trail))
+    return payments
 
 
 # -- fixed payments and instant wins (RULES.md §6.4) ---------------------------------

@@ -99,6 +99,9 @@ class Rules:
     missions: bool = option(False, "미션 배수", "Mission multiplier (2× to 9×)", "doubles")
     weol_yak: bool = option(False, "월약 4배", "Weol-yak: all four of a month on the first turn ×4", "doubles")
     empty_pile_pays_nothing: bool = option(False, "먹은 패 없으면 면제", "A loser with no captured cards pays nothing", "doubles")
+    payment_cap: int = option(0, "상한가: 한 판에 한 사람이 내는 최대 점수 (0은 없음)",
+                              "Payment cap: the most one loser pays for a hand, after every double (0: none)",
+                              "doubles", lo=0, hi=100000)
     # -- fixed payments (RULES.md §6.4), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
     three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)

@@ -24,6 +24,7 @@ STEP_LABELS: dict[str, str] = {
     "meong_bak": "멍박 meong-bak",  # the meong-dda double where only losers without animals pay it
     "reverse_go": "역고 reverse go",
     "dok_bak": "독박 dok-bak: pays the other loser's share",
+    "payment_cap": "상한가 payment cap",
     "chongtong": "총통 chongtong",
     "three_ppuk": "삼뻑 three ppuk",
     "first_turn_ppuk": "첫뻑 first-turn ppuk",

@@ -300,6 +300,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "step_go_bak": ("고박", "go-bak"), "step_mission": ("미션", "mission"), "step_weol_yak": ("월약", "weol-yak"),
     "step_double_joker": ("더블 조커", "double joker"),
     "step_dok_bak": ("독박: 다른 사람 몫까지", "dok-bak: pays the other loser's share"),
+    "step_payment_cap": ("상한가", "payment cap"),
     "step_chongtong": ("총통", "chongtong"), "step_three_ppuk": ("삼뻑", "three ppuk"),
     "step_first_turn_ppuk": ("첫뻑", "first-turn ppuk"), "step_first_turn_ttadak": ("첫 따닥", "first-turn ttadak"),
     "step_first_turn_chok": ("첫 쪽", "first-turn chok"),

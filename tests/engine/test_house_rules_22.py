@@ -1,0 +1,137 @@
+"""Issue 22: house rules Korean tables play — 상한가 (a cap on what one loser pays), go-bak where both
+losers pay, how the winner's cup is counted, 연뻑, and a mission that belongs to whoever made it.
+Each through the summary contract, the live hand and the series, with its worked example."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from scorekeeper.engine.contract import score_summary
+from scorekeeper.engine.hand import HandSetup, replay
+from scorekeeper.engine.rules import OPTIONS, PRESETS, rules_from
+
+from .series_cases import series
+
+JUNK_12 = "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2 6j1 6j2".split()  # 12 junk: 3 points
+ANIMALS_7 = "2a 4a 5a 6a 7a 10a 12a".split()  # 7 animals, no godori: 3 points
+HONG_DAN = ["1r", "2r", "3r"]  # 3 points, no double of its own
+# RULES.md §5, pagat's worked example in its reachable form: A 12 junk + 7 animals, three goes;
+# B (4 junk) pays (6 + 2) × 2 (third go) × 2 (pi-bak) × 2 (meong-dda) = 64, C (5 junk, 1g) 32.
+PAGAT = {"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"}, "gos": {"A": 3},
+         "captures": {"A": JUNK_12 + ANIMALS_7, "B": "7j1 7j2 8j1 8j2".split(),
+                      "C": ["1g"] + "9j1 9j2 10j1 10j2 11j1 11j2".split()}}
+
+
+def scored(doc: dict, options: dict | None = None, **kw) -> dict:
+    doc = {**doc, **kw}
+    if options is not None:
+        doc["rules"] = {"preset": doc.get("rules", {}).get("preset", "pagat"), "options": options}
+    result = score_summary(doc)
+    assert result["ok"], result
+    return result
+
+
+def paid(result: dict) -> dict[str, int]:
+    return {p["from"]: p["points"] for p in result["payments"] if p["kind"] == "stop"}
+
+
+def test_the_new_options_keep_every_preset_as_it_was():
+    for rules in PRESETS.values():
+        assert rules.payment_cap == 0
+
+
+def test_the_new_options_have_korean_and_english_labels():
+    for name in ("payment_cap",):
+        meta = OPTIONS[name].metadata
+        assert any("가" <= ch <= "힣" for ch in meta["ko"]) and meta["en"][0].isascii() and meta["group"]
+
+
+# -- 상한가: "점 백원, 상한가 만원" is a cap of 100 points --------------------------------------------------
+
+@pytest.mark.parametrize("cap, payments", [
+    pytest.param(0, {"B": 64, "C": 32}, id="no-cap"),
+    pytest.param(100, {"B": 64, "C": 32}, id="cap-above-both"),  # 점 백원, 상한가 만원
+    pytest.param(50, {"B": 50, "C": 32}, id="cap-between"),
+    pytest.param(32, {"B": 32, "C": 32}, id="cap-equal-to-c"),
+    pytest.param(10, {"B": 10, "C": 10}, id="cap-below-both"),
+])
+def test_payment_cap_on_pagats_worked_example(cap, payments):
+    result = scored(PAGAT, {"payment_cap": cap})
+    assert paid(result) == payments
+    b_trail = result["payments"][0]["trail"]
+    if payments["B"] < 64:
+        assert b_trail[-1] == {"id": "payment_cap", "label": b_trail[-1]["label"], "value": cap, "before": 64}
+    else:
+        assert all(s["id"] != "payment_cap" for s in b_trail)
+
+
+def test_payment_cap_changes_nothing_when_off():
+    assert score_summary({**PAGAT, "rules": {"options": {"payment_cap": 0}}}) == score_summary(PAGAT)
+
+
+def test_payment_cap_leaves_fixed_payments_alone():
+    result = scored(PAGAT, {"payment_cap": 2}, fixed=[{"kind": "first_turn_ppuk", "player": "A"}])
+    assert paid(result) == {"B": 2, "C": 2}
+    assert [p["points"] for p in result["payments"] if p["kind"] == "first_turn_ppuk"] == [3, 3]
+
+
+def test_payment_cap_a_dok_bak_payer_pays_each_share_capped():
+    # B said go: B pays its own 64 and C's 32, each capped at 50: 50 + 32.
+    result = scored(PAGAT, {"payment_cap": 50}, gos={"A": 3, "B": 1})
+    [payment] = result["payments"]
+    assert (payment["from"], payment["points"]) == ("B", 82)
+    share = next(s for s in payment["trail"] if s["id"] == "dok_bak")
+    assert share["value"] == 32
+    capped = scored(PAGAT, {"payment_cap": 20}, gos={"A": 3, "B": 1})
+    [payment] = capped["payments"]
+    assert payment["points"] == 40  # 20 + 20
+    assert next(s for s in payment["trail"] if s["id"] == "dok_bak")["trail"][-1]["id"] == "payment_cap"
+
+
+@pytest.mark.parametrize("rule, cap, payments", [
+    pytest.param("dok_bak_doubled", 100, {"B": 100 + 64}, id="doubled-each-share-capped"),  # 128→100, 64
+    pytest.param("times_players", 100, {"B": 100}, id="times-players-capped"),  # 64 × 3 = 192 → 100
+    pytest.param("double_own", 100, {"B": 100, "C": 32}, id="double-own-capped"),  # 128 → 100
+])
+def test_payment_cap_after_the_go_bak_doubles(rule, cap, payments):
+    result = scored(PAGAT, {"payment_cap": cap, "go_bak_three_players": rule}, gos={"A": 3, "B": 1})
+    assert paid(result) == payments
+    assert sum(result["net"].values()) == 0
+
+
+CUP = {**PAGAT, "captures": {"A": "2a 4a 5a 6a 7a 9a 10a".split() + JUNK_12, "B": "7j1 7j2 8j1 8j2".split(),
+                              "C": ["1g"] + "9j1 9j2 10j1 10j2 11j1".split()}}
+
+
+@pytest.mark.parametrize("cap, a_score, payments", [
+    # The reference's second example: the cup as an animal, 6 with meong-dda, brings 64 + 32; as junk,
+    # 7 without it, (7 + 2) × 2 × 2 (pi-bak) = 36 and 18.
+    pytest.param(0, 6, {"B": 64, "C": 32}, id="no-cap-animal"),
+    pytest.param(20, 6, {"B": 20, "C": 20}, id="cap-20-animal-still-more"),  # 40 against 20 + 18
+    pytest.param(18, 7, {"B": 18, "C": 18}, id="cap-18-a-tie-goes-to-the-higher-score"),  # 36 each way
+])
+def test_payment_cap_counts_the_cup_for_the_larger_capped_total(cap, a_score, payments):
+    result = scored(CUP, {"payment_cap": cap})
+    assert result["scores"]["A"]["points"] == a_score and paid(result) == payments
+
+
+CAP_EVENTS = [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g"] + ANIMALS_7}, {"type": "end_turn"},
+              {"type": "stop", "player": "A"}]  # 3 brights + 7 animals: 6, ×2 gwang-bak ×2 meong-dda = 24
+
+
+def test_payment_cap_in_a_live_hand_and_a_series():
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", {"payment_cap": 10}), CAP_EVENTS)
+    assert paid(state.result()) == {"B": 10, "C": 10}
+    s = series("ABC", [{"log": {"events": CAP_EVENTS}}], first_dealer="A",
+               rules={"options": {"payment_cap": 10}}, length=2)
+    assert s.deals[0].net == {"A": 20, "B": -10, "C": -10}
+
+
+def test_scorekeeper_rules_lists_the_new_options():
+    out = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "rules"], capture_output=True, text=True,
+                         check=True).stdout
+    for name in ("payment_cap",):
+        assert name in out and OPTIONS[name].metadata["ko"] in out
+    assert rules_from("pagat", {"payment_cap": 100}).payment_cap == 100
