@@ -160,6 +160,9 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
 
 
 GO_BAK_PAYS_ALONE = ("dok_bak", "dok_bak_doubled", "times_players")  # the go-sayer pays, the other not
+# The rules that single out one go-bak loser (the last to say go): the above, and "times_players_each",
+# where the go-sayer pays own amount × players and the other loser still pays their own.
+GO_BAK_ONE_LOSER = (*GO_BAK_PAYS_ALONE, "times_players_each")
 
 
 def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Dokbak | None, list[dict]]:
@@ -174,7 +177,7 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
             return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
     notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
-    if rules.go_bak_three_players in GO_BAK_PAYS_ALONE:
+    if rules.go_bak_three_players in GO_BAK_ONE_LOSER:
         went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
         if given is DokbakReason.GO_BAK:
             return facts.dokbak, notes
@@ -220,8 +223,10 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     notes.extend(why)
     payments = []
     if rules.payment_cap:
-        return scores, _capped_stop(facts, rules, winner, owed, dokbak), notes
-    if dokbak and owed[dokbak.player][0] > 0:
+        return scores, _capped_stop(facts, rules, winner, owed, dokbak, notes), notes
+    if dokbak and _times_players_each(rules, dokbak):
+        payments = _times_players_each_pay(facts, winner, owed, dokbak.player, 0)
+    elif dokbak and owed[dokbak.player][0] > 0:
         other = next(p for p in owed if p != dokbak.player)
         own, trail = owed[dokbak.player]
         covered, other_trail = owed[other]
@@ -245,6 +250,25 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     return scores, payments, notes
 
 
+def _times_players_each(rules: Rules, dokbak: Dokbak) -> bool:
+    return dokbak.reason is DokbakReason.GO_BAK and rules.go_bak_three_players == "times_players_each"
+
+
+def _times_players_each_pay(facts: HandFacts, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
+                            go_bak: str, cap: int) -> list[Payment]:
+    """고박, both losers paying: the go-sayer their own amount × the players, the other loser their own
+    (michaeldslim's reading); each capped where the table plays a cap."""
+    n = len(facts.players)
+    payments = []
+    for loser, (points, trail) in owed.items():
+        if loser == go_bak:
+            points, trail = points * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)
+        points, trail = capped((points, trail), cap)
+        if points > 0:
+            payments.append(Payment(loser, winner, points, "stop", trail))
+    return payments
+
+
 def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Step, ...]]:
     """One loser's amount held to the table's cap (상한가), the cap a step of its trail."""
     points, trail = owed
@@ -254,11 +278,13 @@ def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Ste
 
 
 def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
-                 dokbak: Dokbak | None) -> list[Payment]:
+                 dokbak: Dokbak | None, notes: list[dict]) -> list[Payment]:
     """The stop's payments under a cap: each loser's amount is capped after every double, go-bak's
     included; a dok-bak payer pays each share it takes over, each share capped (fixed payments are
     never capped: they are not paid here). Kept apart so that a table without a cap is untouched."""
     cap = rules.payment_cap
+    if dokbak and _times_players_each(rules, dokbak):
+        return _times_players_each_pay(facts, winner, owed, dokbak.player, cap)
     if dokbak and owed[dokbak.player][0] > 0:
         other = next(p for p in owed if p != dokbak.player)
         (own, trail), (covered, other_trail) = owed[dokbak.player], owed[other]
@@ -266,6 +292,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
         if go_bak_rule == "times_players":
             n = len(facts.players)
             points, steps = capped((own * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)), cap)
+            notes.append(note("dok_bak", other))
             return [Payment(dokbak.player, winner, points, "stop", steps)]
         if go_bak_rule == "dok_bak_doubled":  # each share doubled, then capped
             double = (Step("go_bak", factor=2),)
@@ -275,6 +302,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
         covered, other_trail = capped((covered, other_trail), cap)
         share = Step("dok_bak", value=covered, detail=(
             ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+        notes.append(note("dok_bak", other))
         return [Payment(dokbak.player, winner, own + covered, "stop", trail + (share,))]
     payments = []
     for loser, amount_owed in owed.items():

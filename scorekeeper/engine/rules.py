@@ -22,7 +22,7 @@ from .errors import EngineError
 GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
 GO_DOUBLING = ("double_per_go", "go_minus_one")
 MEONG_DDA = ("every_loser", "no_animal_only", "off")
-GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players")
+GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players", "times_players_each")
 CHOICE_LABELS = {
     "plus_two_kept": "+1, +2, 3고부터 +2 유지 · +1, +2, +2 kept from 3 go",
     "plus_one_each": "고마다 +1 · +1 for every go",
@@ -36,6 +36,8 @@ CHOICE_LABELS = {
     "double_own": "고한 사람 자기 몫 2배 · the go-sayer's own amount ×2",
     "dok_bak_doubled": "독박 2배: 고한 사람이 다 내고 2배 · the go-sayer pays both, doubled",
     "times_players": "고한 사람 혼자 자기 몫 × 인원 · the go-sayer alone pays own amount × players",
+    "times_players_each": "고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫 · the go-sayer pays own amount × players, "
+                          "the other loser their own",
 }
 
 

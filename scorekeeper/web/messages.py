@@ -219,6 +219,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # == issue 8 (engine: new options and events): new keys below this line ==
     "choice_dok_bak_doubled": ("독박 2배: 고한 사람이 다 내고 2배", "the go-sayer pays both, doubled (dok-bak)"),
     "choice_times_players": ("고한 사람 혼자 자기 몫 × 인원", "the go-sayer alone pays their own share × players"),
+    "choice_times_players_each": ("고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫",
+                                  "the go-sayer pays their own share × players, the other loser their own"),
     "ev_weol_yak": ("월약", "weol-yak"), "ev_mission": ("미션", "mission"),
     "refuse_not_weol_yak": ("첫 턴에 한 달 네 장을 다 먹어야 월약입니다.", ""),
     "refuse_not_own_stack": ("자뻑은 자기가 싼 뻑을 먹을 때만입니다. 남의 뻑은 피 한 장입니다.", ""),

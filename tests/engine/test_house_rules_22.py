@@ -84,6 +84,8 @@ def test_payment_cap_a_dok_bak_payer_pays_each_share_capped():
     assert (payment["from"], payment["points"]) == ("B", 82)
     share = next(s for s in payment["trail"] if s["id"] == "dok_bak")
     assert share["value"] == 32
+    uncapped = scored(PAGAT, {}, gos={"A": 3, "B": 1})
+    assert result["notes"] == uncapped["notes"] and [n["id"] for n in result["notes"]] == ["dok_bak"]
     capped = scored(PAGAT, {"payment_cap": 20}, gos={"A": 3, "B": 1})
     [payment] = capped["payments"]
     assert payment["points"] == 40  # 20 + 20
@@ -135,3 +137,43 @@ def test_scorekeeper_rules_lists_the_new_options():
     for name in ("payment_cap",):
         assert name in out and OPTIONS[name].metadata["ko"] in out
     assert rules_from("pagat", {"payment_cap": 100}).payment_cap == 100
+
+
+# -- 3-player go-bak where both losers pay: the go-sayer own × players, the other their own ------------
+
+@pytest.mark.parametrize("rule, payments", [
+    pytest.param("times_players", {"B": 9}, id="times-players"),  # 3 × 3, C nothing
+    pytest.param("times_players_each", {"B": 9, "C": 3}, id="times-players-each"),  # michaeldslim: B 9, C 3
+])
+def test_go_bak_times_players_each(rule, payments):
+    result = scored({"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"},
+                     "captures": {"A": HONG_DAN, "B": ["8a"], "C": ["11g"]}, "gos": {"B": 1}},
+                    {"go_bak_three_players": rule})
+    assert paid(result) == payments and sum(result["net"].values()) == 0
+    b = next(p for p in result["payments"] if p["from"] == "B")
+    assert b["trail"][-1] == {"id": "go_bak", "label": b["trail"][-1]["label"], "factor": 3, "players": 3}
+    assert all(s["id"] != "dok_bak" for s in b["trail"])
+
+
+def test_go_bak_times_players_each_with_both_losers_gone_and_a_cap():
+    doc = {"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"}, "last_go": "C",
+           "captures": {"A": HONG_DAN, "B": ["8a"], "C": ["11g"]}, "gos": {"B": 1, "C": 1}}
+    assert paid(scored(doc, {"go_bak_three_players": "times_players_each"})) == {"B": 3, "C": 9}
+    assert paid(scored(doc, {"go_bak_three_players": "times_players_each", "payment_cap": 5})) == {"B": 3, "C": 5}
+    given = {**doc, "dokbak": {"player": "B", "reason": "go_bak"}}
+    assert paid(scored(given, {"go_bak_three_players": "times_players_each"})) == {"B": 9, "C": 3}
+
+
+GO_BAK_EVENTS = [{"type": "capture", "player": "A", "cards": ["11g"]}, {"type": "end_turn"},
+                 {"type": "capture", "player": "B", "cards": ["1g", "3g", "8g"]}, {"type": "end_turn"},
+                 {"type": "go", "player": "B"}, {"type": "end_turn"},
+                 {"type": "capture", "player": "A", "cards": HONG_DAN}, {"type": "end_turn"},
+                 {"type": "stop", "player": "A"}]
+
+
+def test_go_bak_times_players_each_in_a_live_hand_and_a_series():
+    options = {"go_bak_three_players": "times_players_each"}
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options), GO_BAK_EVENTS)
+    assert paid(state.result()) == {"B": 9, "C": 3}
+    s = series("ABC", [{"log": {"events": GO_BAK_EVENTS}}], first_dealer="A", rules={"options": options}, length=2)
+    assert s.deals[0].net == {"A": 12, "B": -9, "C": -3}

@@ -20,7 +20,8 @@ def house_rules(draw) -> dict:
     return draw(st.fixed_dictionaries({}, optional={
         "meong_bak_five": st.booleans(), "shake_bomb_once": st.booleans(), "meong_dda_per_animal": st.booleans(),
         "reverse_go": st.sampled_from([0, 2, 4]),
-        "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players"]),
+        "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players",
+                                                 "times_players_each"]),
         "payment_cap": st.sampled_from([0, 10, 40, 200]),  # issue 22: 상한가
     }))
 

@@ -6,7 +6,7 @@ from scorekeeper.engine.rules import CHOICE_LABELS, OPTIONS
 
 PARTIAL = {"X-Partial": "1"}
 NEW_OPTIONS = ("payment_cap",)
-NEW_CHOICES: tuple[str, ...] = ()
+NEW_CHOICES: tuple[str, ...] = ("times_players_each",)
 
 
 def post(client, table, hand, seq, **fields):
