@@ -125,7 +125,8 @@ def _why_needed(facts: HandFacts, rules: Rules, winner: str, last: int | None) -
 
 
 def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
-    """The winner's counting with the largest total, each loser counting to pay least."""
+    """The winner's counting with the largest total (or, with ``cup_counting`` "score", the highest
+    score), each loser counting to pay least."""
     needed, last = stop_needs(facts, rules, winner)
     # Every assignment considered must itself allow the stop (RULES.md §11.1), not merely some other one.
     eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= needed]
@@ -139,6 +140,12 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
         )
     lifted = _go_bak_lifted(facts, winner)
     cap = rules.payment_cap
+    if rules.cup_counting == "score":  # the higher score first (bipark, many tables), then the larger total
+        def rank(c: _Choice) -> tuple[int, int]:
+            return c.won.points, c.capped_total(cap)
+    else:  # the larger total, a tie to the higher score (RULES.md §5 item 5)
+        def rank(c: _Choice) -> tuple[int, int]:
+            return c.capped_total(cap), c.won.points
     units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
@@ -153,7 +160,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
-        if best is None or (choice.capped_total(cap), won.points) > (best.capped_total(cap), best.won.points):
+        if best is None or rank(choice) > rank(best):
             best = choice
     assert best is not None  # there is an eligible way
     return best

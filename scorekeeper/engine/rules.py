@@ -21,6 +21,7 @@ from .errors import EngineError
 # Choices of the options that are not numbers or flags.
 GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
 GO_DOUBLING = ("double_per_go", "go_minus_one")
+CUP_COUNTING = ("payment", "score")
 MEONG_DDA = ("every_loser", "no_animal_only", "off")
 GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players", "times_players_each")
 CHOICE_LABELS = {
@@ -29,6 +30,8 @@ CHOICE_LABELS = {
     "none_from_three": "3고부터 가산 없음 · no bonus from 3 go",
     "double_per_go": "3고 ×2, 4고 ×4, 5고 ×8 · ×2 per go from 3",
     "go_minus_one": "3고 ×2, 4고 ×3, 5고 ×4 · ×(gos − 1)",
+    "payment": "돈이 더 되게 (판정 5.5) · for the larger total payment (reading 5.5)",
+    "score": "점수가 높게 · for the winner's higher score",
     "every_loser": "진 사람 모두 2배 · every loser ×2",
     "no_animal_only": "멍박: 열끗 없는 사람만 · meong-bak: losers with no animal",
     "off": "없음 · off",
@@ -61,6 +64,8 @@ class Rules:
     rain_ribbon_counts: bool = option(True, "비띠도 띠로 셈 (아니면 피 한 장)", "Rain ribbon 12r counts as a ribbon (else as one junk)", "scoring")
     cup_flexible: bool = option(True, "국진 열끗/쌍피 선택", "Sake cup 9a counts as animal or junk", "scoring")
     cup_junk_value: int = option(2, "국진을 피로 셀 때 값", "Sake cup as junk is worth", "scoring", lo=1, hi=2)
+    cup_counting: str = option("payment", "이긴 사람의 국진 셈", "How the winner's cup 9a is counted", "scoring",
+                               choices=CUP_COUNTING)
     bridge_flexible: bool = option(False, "난초 열끗 쌍피 선택", "Bridge 5a counts as animal or double junk", "scoring")
     vip: bool = option(False, "VIP (국진·똥쌍피·비쌍피) +3", "VIP: cup as junk + 11jd + 12jd, +3 (not toward target)", "scoring")
     palssari: bool = option(False, "팔싸리 +8", "Palssari: all of months 4 and 7, +8 (not toward target)", "scoring")

@@ -342,6 +342,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "choice_every_loser": ("진 사람 모두 2배", "every loser ×2"),
     "choice_no_animal_only": ("열끗 없는 사람만 (멍박)", "only losers with no animal (meong-bak)"),
     "choice_off": ("없음", "off"),
+    "choice_payment": ("돈이 더 되게", "for the larger payment"),
+    "choice_score": ("점수가 높게", "for the higher score"),
     "choice_dok_bak": ("고한 사람이 다 냄 (독박)", "the go-sayer pays both (dok-bak)"),
     "choice_double_own": ("고한 사람 자기 몫 2배", "the go-sayer's own share ×2"),
     # -- cards as players say them; months as months --

@@ -39,11 +39,11 @@ def paid(result: dict) -> dict[str, int]:
 
 def test_the_new_options_keep_every_preset_as_it_was():
     for rules in PRESETS.values():
-        assert rules.payment_cap == 0
+        assert rules.payment_cap == 0 and rules.cup_counting == "payment"
 
 
 def test_the_new_options_have_korean_and_english_labels():
-    for name in ("payment_cap",):
+    for name in ("payment_cap", "cup_counting"):
         meta = OPTIONS[name].metadata
         assert any("가" <= ch <= "힣" for ch in meta["ko"]) and meta["en"][0].isascii() and meta["group"]
 
@@ -134,7 +134,7 @@ def test_payment_cap_in_a_live_hand_and_a_series():
 def test_scorekeeper_rules_lists_the_new_options():
     out = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "rules"], capture_output=True, text=True,
                          check=True).stdout
-    for name in ("payment_cap",):
+    for name in ("payment_cap", "cup_counting"):
         assert name in out and OPTIONS[name].metadata["ko"] in out
     assert rules_from("pagat", {"payment_cap": 100}).payment_cap == 100
 
@@ -177,3 +177,40 @@ def test_go_bak_times_players_each_in_a_live_hand_and_a_series():
     assert paid(state.result()) == {"B": 9, "C": 3}
     s = series("ABC", [{"log": {"events": GO_BAK_EVENTS}}], first_dealer="A", rules={"options": options}, length=2)
     assert s.deals[0].net == {"A": 12, "B": -9, "C": -3}
+
+
+# -- how the winner's cup is counted: for the larger payment (reading 5.5) or the higher score ------------
+
+@pytest.mark.parametrize("counting, a_score, payments", [
+    # The reference's second example: the cup as an animal makes 6 with meong-dda, 64 + 32; as junk 7
+    # without it, (7 + 2) × 2 (third go) × 2 (pi-bak) = 36 and 18. bipark counts it for the higher score.
+    pytest.param(None, 6, {"B": 64, "C": 32}, id="default-payment"),
+    pytest.param("payment", 6, {"B": 64, "C": 32}, id="payment"),
+    pytest.param("score", 7, {"B": 36, "C": 18}, id="score"),
+])
+def test_cup_counting(counting, a_score, payments):
+    options = {} if counting is None else {"cup_counting": counting}
+    result = scored(CUP, options)
+    assert result["scores"]["A"]["points"] == a_score and paid(result) == payments
+
+
+@pytest.mark.parametrize("counting", ["payment", "score"])
+def test_cup_counting_leaves_a_losers_cup_to_save_them(counting):
+    # B's cup as junk makes 6 junk: no pi-bak under either counting; C (no junk) pays double.
+    doc = {"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"},
+           "captures": {"A": JUNK_12 + HONG_DAN, "B": ["9a", "7j1", "7j2", "8j1", "8j2"], "C": ["11g"]}}
+    assert paid(scored(doc, {"cup_counting": counting})) == {"B": 6, "C": 12}
+
+
+def test_cup_counting_in_a_live_hand_and_a_series():
+    events = [{"type": "end_turn"},
+              {"type": "capture", "player": "B", "cards": CUP["captures"]["B"]}, {"type": "end_turn"},
+              {"type": "capture", "player": "C", "cards": CUP["captures"]["C"]}, {"type": "end_turn"},
+              {"type": "capture", "player": "A", "cards": CUP["captures"]["A"]}, {"type": "end_turn"},
+              {"type": "stop", "player": "A"}]
+    options = {"cup_counting": "score"}
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options), events)
+    assert state.result()["scores"]["A"]["points"] == 7
+    s = series("ABC", [{"log": {"events": events}}], first_dealer="A", rules={"options": options}, length=2)
+    plain = series("ABC", [{"log": {"events": events}}], first_dealer="A", length=2)
+    assert s.deals[0].net["A"] < plain.deals[0].net["A"]

@@ -23,6 +23,7 @@ def house_rules(draw) -> dict:
         "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players",
                                                  "times_players_each"]),
         "payment_cap": st.sampled_from([0, 10, 40, 200]),  # issue 22: 상한가
+        "cup_counting": st.sampled_from(["payment", "score"]),
     }))
 
 
@@ -198,7 +199,9 @@ def test_cup_choice_never_worse_for_its_owner_than_a_fixed_choice(doc):
         if not result["ok"]:  # this fixed choice would not even allow the stop
             assert owner == winner and codes == {"stop_below_target"}
             continue
-        if owner == winner:
+        if owner == winner and doc["rules"]["options"].get("cup_counting") == "score":  # the higher score
+            assert flexible["scores"][winner]["points"] >= result["scores"][winner]["points"]
+        elif owner == winner:
             assert _total_to(flexible, winner) >= _total_to(result, winner)
         else:
             assert _paid_by(flexible, owner) <= _paid_by(result, owner)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from scorekeeper.engine.rules import CHOICE_LABELS, OPTIONS
 
 PARTIAL = {"X-Partial": "1"}
-NEW_OPTIONS = ("payment_cap",)
-NEW_CHOICES: tuple[str, ...] = ("times_players_each",)
+NEW_OPTIONS = ("payment_cap", "cup_counting")
+NEW_CHOICES: tuple[str, ...] = ("times_players_each", "score")
 
 
 def post(client, table, hand, seq, **fields):
