@@ -34,7 +34,8 @@ class DokbakReason(str, Enum):
     OE_MYEON = "oe_myeon"
 
 
-FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot")
+FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot",
+               "consecutive_ppuk")
 
 
 class Outcome(NamedTuple):

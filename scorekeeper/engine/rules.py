@@ -115,6 +115,8 @@ class Rules:
     chongtong_zero_still_wins: bool = option(False, "총통이 0점이어도 총통으로 판이 끝남",
                                              "A chongtong worth 0 still ends the hand (0 is not off)", "fixed")
     first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
+    consecutive_ppuk: int = option(0, "연뻑 (첫뻑 대신)", "Consecutive ppuk: a ppuk on each of the first two turns, "
+                                   "paid instead of the first-turn ppuk", "fixed", lo=0, hi=1000)
     first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)
     first_turn_chok: int = option(0, "첫 쪽", "First-turn chok", "fixed", lo=0, hi=1000)
     first_turn_four: int = option(0, "첫 턴 한 달 네 장", "First-turn capture of all four of a month", "fixed", lo=0, hi=1000)

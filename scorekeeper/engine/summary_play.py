@@ -169,6 +169,10 @@ def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome |
             c.add("rule_off", f"The table's rules pay nothing for {item['kind']}.", f"{path}.kind")
         elif player is not None:
             out.append(Fixed(item["kind"], player))
+    for paid in out:  # 연뻑 is paid instead of the first-turn ppuk, never beside it
+        if paid.kind == "consecutive_ppuk" and Fixed("first_turn_ppuk", paid.player) in out:
+            c.add("bad_value", f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: "
+                  "give only one.", "fixed")
     if out and outcome and outcome.type is OutcomeType.VOID_DEAL:
         c.add("payment_in_void_deal", "A void deal is redealt: nothing is paid.", "fixed")
     return tuple(out)

@@ -28,6 +28,7 @@ STEP_LABELS: dict[str, str] = {
     "chongtong": "총통 chongtong",
     "three_ppuk": "삼뻑 three ppuk",
     "first_turn_ppuk": "첫뻑 first-turn ppuk",
+    "consecutive_ppuk": "연뻑 consecutive ppuk",
     "first_turn_ttadak": "첫 따닥 first-turn ttadak",
     "first_turn_chok": "첫 쪽 first-turn chok",
     "first_turn_four": "첫 턴 한 달 네 장 first-turn four of a month",

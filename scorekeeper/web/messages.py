@@ -308,6 +308,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "step_first_turn_chok": ("첫 쪽", "first-turn chok"),
     "step_first_turn_four": ("첫 턴에 한 달 네 장", "first-turn four of a month"),
     "step_boar_pot": ("첫 턴 멧돼지", "first-turn boar"),
+    "step_consecutive_ppuk": ("연뻑", "consecutive ppuk"),
     "step_void_deal_chongtong": ("바닥 총통", "four of a month on the table"),
     "step_gwangpalli_cards": ("광팔기: 보여 준 패", "gwangpalli: cards shown"),
     "step_per_card": ("장당", "a card"),

@@ -39,11 +39,11 @@ def paid(result: dict) -> dict[str, int]:
 
 def test_the_new_options_keep_every_preset_as_it_was():
     for rules in PRESETS.values():
-        assert rules.payment_cap == 0 and rules.cup_counting == "payment"
+        assert rules.payment_cap == 0 and rules.cup_counting == "payment" and rules.consecutive_ppuk == 0
 
 
 def test_the_new_options_have_korean_and_english_labels():
-    for name in ("payment_cap", "cup_counting"):
+    for name in ("payment_cap", "cup_counting", "consecutive_ppuk"):
         meta = OPTIONS[name].metadata
         assert any("가" <= ch <= "힣" for ch in meta["ko"]) and meta["en"][0].isascii() and meta["group"]
 
@@ -134,7 +134,7 @@ def test_payment_cap_in_a_live_hand_and_a_series():
 def test_scorekeeper_rules_lists_the_new_options():
     out = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "rules"], capture_output=True, text=True,
                          check=True).stdout
-    for name in ("payment_cap", "cup_counting"):
+    for name in ("payment_cap", "cup_counting", "consecutive_ppuk"):
         assert name in out and OPTIONS[name].metadata["ko"] in out
     assert rules_from("pagat", {"payment_cap": 100}).payment_cap == 100
 
@@ -214,3 +214,67 @@ def test_cup_counting_in_a_live_hand_and_a_series():
     s = series("ABC", [{"log": {"events": events}}], first_dealer="A", rules={"options": options}, length=2)
     plain = series("ABC", [{"log": {"events": events}}], first_dealer="A", length=2)
     assert s.deals[0].net["A"] < plain.deals[0].net["A"]
+
+
+# -- 연뻑: a ppuk on each of a player's first two turns, paid instead of the first-turn ppuk ---------------
+
+PPUK = {"type": "ppuk", "player": "B"}
+END = {"type": "end_turn"}
+HANGAME = {"first_turn_ppuk": 7, "consecutive_ppuk": 14}  # Hangame's 맞고: 첫뻑 7, 연뻑 14 (삼연뻑 21)
+
+
+def fixed_paid(result: dict) -> list[tuple[str, str, str, int]]:
+    return sorted((p["kind"], p["from"], p["to"], p["points"]) for p in result["payments"] if p["kind"] != "stop")
+
+
+@pytest.mark.parametrize("options, events, fixed", [
+    pytest.param(HANGAME, [END, PPUK, END, END, END, PPUK], [{"kind": "consecutive_ppuk", "player": "B"}],
+                 id="two-first-turns-consecutive"),
+    pytest.param(HANGAME, [END, PPUK, END, END, END], [{"kind": "first_turn_ppuk", "player": "B"}],
+                 id="first-turn-only"),
+    pytest.param(HANGAME, [END, END, END, END, PPUK], [], id="second-turn-only"),
+    pytest.param(HANGAME, [END, PPUK, END, END, END, END, END, END, PPUK],
+                 [{"kind": "first_turn_ppuk", "player": "B"}], id="first-and-third-turns"),
+    pytest.param({"first_turn_ppuk": 7}, [END, PPUK, END, END, END, PPUK],
+                 [{"kind": "first_turn_ppuk", "player": "B"}], id="off-first-turn-ppuk-stays"),
+    pytest.param({"first_turn_ppuk": 0, "consecutive_ppuk": 14}, [END, PPUK, END, END, END, PPUK],
+                 [{"kind": "consecutive_ppuk", "player": "B"}], id="first-turn-ppuk-off"),
+])
+def test_consecutive_ppuk_recognised_from_the_log(options, events, fixed):
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options), events)
+    assert state.fixed() == fixed
+
+
+def test_consecutive_ppuk_pays_hangames_fourteen_instead_of_seven():
+    events = [END, PPUK, END, END, END, PPUK, END, END,
+              {"type": "capture", "player": "A", "cards": HONG_DAN}, END, {"type": "stop", "player": "A"}]
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", HANGAME), events)
+    result = state.result()
+    assert state.summary()["fixed"] == [{"kind": "consecutive_ppuk", "player": "B"}]
+    assert fixed_paid(result) == [("consecutive_ppuk", "A", "B", 14), ("consecutive_ppuk", "C", "B", 14)]
+    s = series("ABC", [{"log": {"events": events}}], first_dealer="A", rules={"options": HANGAME}, length=2)
+    assert s.deals[0].net == result["net"]
+
+
+def test_consecutive_ppuk_in_a_summary():
+    doc = {"players": ["A", "B", "C"], "outcome": {"type": "nagari"},
+           "fixed": [{"kind": "consecutive_ppuk", "player": "B"}]}
+    result = scored(doc, HANGAME)
+    assert fixed_paid(result) == [("consecutive_ppuk", "A", "B", 14), ("consecutive_ppuk", "C", "B", 14)]
+    assert result["payments"][0]["trail"][0]["id"] == "consecutive_ppuk"
+    capped = scored({**doc, "outcome": {"type": "stop", "winner": "A"}, "captures": {"A": HONG_DAN}},
+                    {**HANGAME, "payment_cap": 2})
+    assert ("consecutive_ppuk", "A", "B", 14) in fixed_paid(capped)  # never capped
+
+
+@pytest.mark.parametrize("options, fixed, code", [
+    pytest.param({}, [{"kind": "consecutive_ppuk", "player": "B"}], "rule_off", id="off"),
+    pytest.param(HANGAME, [{"kind": "consecutive_ppuk", "player": "B"}, {"kind": "first_turn_ppuk", "player": "B"}],
+                 "bad_value", id="both-for-one-player"),
+    pytest.param(HANGAME, [{"kind": "consecutive_ppuk", "player": "Z"}], "unknown_player", id="not-a-player"),
+])
+def test_consecutive_ppuk_refusals(options, fixed, code):
+    doc = {"players": ["A", "B", "C"], "outcome": {"type": "nagari"}, "fixed": fixed,
+           "rules": {"options": options}}
+    result = score_summary(doc)
+    assert not result["ok"] and result["errors"][0]["code"] == code

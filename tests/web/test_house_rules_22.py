@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper.engine.rules import CHOICE_LABELS, OPTIONS
 
 PARTIAL = {"X-Partial": "1"}
-NEW_OPTIONS = ("payment_cap", "cup_counting")
+NEW_OPTIONS = ("payment_cap", "cup_counting", "consecutive_ppuk")
 NEW_CHOICES: tuple[str, ...] = ("times_players_each", "score")
 
 
