@@ -272,4 +272,4 @@ def on_mission(s: HandState, ev: dict) -> HandState:
         refuse("rule_off", "The table's rules play no missions (미션).")
     if s.mission > 1:
         refuse("bad_event", f"This hand's mission (×{s.mission}) is already recorded: undo it to change it.")
-    return s.but(mission=ev["multiplier"])
+    return s.but(mission=ev["multiplier"], mission_by=ev.get("player"))

@@ -68,7 +68,8 @@ def summary(state: HandState) -> dict:
         "chip_value": setup.chip_value,
     }
     if state.mission > 1:
-        out["mission"] = state.mission
+        by = state.mission_by
+        out["mission"] = {"multiplier": state.mission, "player": by} if by else state.mission
     if state.weol_yak:
         out["weol_yak"] = list(state.weol_yak)
     if state.rules.reverse_go and (reverse := reverse_go(state.go_order)):

@@ -228,6 +228,8 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
                 notes.append(note("empty_pile", loser))
     dokbak, why = _dokbak(facts, rules, winner, choice.won)
     notes.extend(why)
+    if facts.mission > 1 and facts.mission_by not in (None, winner):
+        notes.append(note("mission_other", facts.mission_by))
     payments = []
     if rules.payment_cap:
         return scores, _capped_stop(facts, rules, winner, owed, dokbak, notes), notes

@@ -186,10 +186,18 @@ def check_extras(c: Checker, doc: dict, players, rules: Rules) -> dict:
     else:
         out["nagari_carry"] = carry
     mission = doc.get("mission", 1)
+    if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
+        if set(mission) != {"multiplier", "player"}:
+            c.add("bad_value", "mission is a multiplier, or {multiplier, player}: who completed it.", "mission")
+            return out
+        player = known_player(c, mission["player"], players, "mission.player")
+        if player is not None:
+            out["mission_by"] = player
+        mission = mission["multiplier"]
     if mission is None or mission == 1:
         pass
     elif not is_whole(mission, 2, 9):
-        c.add("bad_value", "mission is a multiplier from 2 to 9.", "mission")
+        c.add("bad_value", "mission is a multiplier from 2 to 9 (or {multiplier, player}).", "mission")
     elif not rules.missions:
         c.add("rule_off", "The table's rules play no missions.", "mission")
     else:

@@ -41,6 +41,7 @@ NOTE_LABELS: dict[str, str] = {
     "oe_myeon_junk_only": "외면 예외: 피로만 나고 고 없음 oe-myeon not applied: the winner scored only junk, no go",
     "oe_myeon_last_card": "외면 예외: 마지막 패 oe-myeon not applied: it was the loser's last card",
     "showdown_go_bak_lifted": "쇼당을 제안해 고박 면제 offered a showdown: no longer go-bak",
+    "mission_other": "미션은 이긴 사람이 하지 않음: 배수 없음 the mission was another player's: no multiplier",
     "chongtong_cancel": "총통 셋: 서로 상쇄 three chongtong cancel out",
     "pi_bak_exempt": "피 없음: 피박 면제 no junk at all: exempt from pi-bak",
     "bright_protection": "광 보호 조커: 광박 면제 bright-protection joker: no gwang-bak",

@@ -278,3 +278,56 @@ def test_consecutive_ppuk_refusals(options, fixed, code):
            "rules": {"options": options}}
     result = score_summary(doc)
     assert not result["ok"] and result["errors"][0]["code"] == code
+
+
+# -- a mission belongs to whoever completed it (pagat: "if a player manages to make the combination and
+#    win the game, the multiplier is applied to their winnings") -------------------------------------------
+
+MISSIONS = {"missions": True}
+STOP_A = {"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"},
+          "captures": {"A": HONG_DAN, "B": ["8a"], "C": ["11g"]}}
+
+
+@pytest.mark.parametrize("mission, b_pays", [
+    pytest.param(3, 9, id="a-number-multiplies-the-winner-as-before"),
+    pytest.param({"multiplier": 3, "player": "A"}, 9, id="the-winner-made-it"),
+    pytest.param({"multiplier": 3, "player": "B"}, 3, id="another-player-made-it"),
+])
+def test_mission_belongs_to_whoever_completed_it(mission, b_pays):
+    result = scored(STOP_A, MISSIONS, mission=mission)
+    assert paid(result) == {"B": b_pays, "C": b_pays}
+
+
+def test_mission_with_a_player_in_a_number_summary_is_byte_identical_to_before():
+    assert score_summary({**STOP_A, "rules": {"options": MISSIONS}, "mission": 3}) == \
+        score_summary({**STOP_A, "rules": {"options": MISSIONS}, "mission": {"multiplier": 3, "player": "A"}})
+
+
+@pytest.mark.parametrize("mission, code, path", [
+    pytest.param({"multiplier": 3, "player": "Z"}, "unknown_player", "mission.player", id="not-a-player"),
+    pytest.param({"multiplier": 12, "player": "A"}, "bad_value", "mission", id="out-of-range"),
+    pytest.param({"multiplier": 3}, "bad_value", "mission", id="no-player"),
+    pytest.param({"multiplier": 3, "player": "A", "x": 1}, "bad_value", "mission", id="unknown-key"),
+])
+def test_mission_object_refusals(mission, code, path):
+    result = score_summary({**STOP_A, "rules": {"options": MISSIONS}, "mission": mission})
+    assert not result["ok"] and (result["errors"][0]["code"], result["errors"][0]["path"]) == (code, path)
+
+
+MISSION_EVENTS = [{"type": "capture", "player": "A", "cards": HONG_DAN}, END, {"type": "stop", "player": "A"}]
+
+
+@pytest.mark.parametrize("event, summary_mission, b_pays", [
+    pytest.param({"type": "mission", "multiplier": 3}, 3, 9, id="no-player-as-before"),
+    pytest.param({"type": "mission", "multiplier": 3, "player": "A"}, {"multiplier": 3, "player": "A"}, 9,
+                 id="the-winner"),
+    pytest.param({"type": "mission", "multiplier": 3, "player": "B"}, {"multiplier": 3, "player": "B"}, 3,
+                 id="another-player"),
+])
+def test_mission_event_names_the_player_in_a_live_hand_and_a_series(event, summary_mission, b_pays):
+    events = [event] + MISSION_EVENTS
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", MISSIONS), events)
+    assert state.summary()["mission"] == summary_mission
+    assert paid(state.result()) == {"B": b_pays, "C": b_pays}
+    s = series("ABC", [{"log": {"events": events}}], first_dealer="A", rules={"options": MISSIONS}, length=2)
+    assert s.deals[0].net["B"] == -b_pays

@@ -40,3 +40,47 @@ def test_a_capped_stop_played_live_through_the_event_form(make_table, client):
     assert result["payments"][0]["trail"][-1]["id"] == "payment_cap"
     page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
     assert "상한가" in page or "payment cap" in page
+
+
+# -- a mission belongs to whoever completed it: the live screen and the quick entry ask who -------------
+
+MISSIONS = {"preset": "pagat", "options": {"missions": True}}
+HONG_DAN = ["1r", "2r", "3r"]
+
+
+def test_the_live_mission_form_asks_who_completed_it(make_table, client):
+    t = make_table(rules=MISSIONS)
+    t.enter()
+    hand = t.start_live()
+    page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    form = page[page.index('value="mission"'):]
+    form = form[:form.index("</form>")]
+    assert 'name="player"' in form and all(f'<option value="{p}">' in form for p in "ABC")
+    assert post(client, t, hand, 0, type="mission", multiplier="3", player="B").status_code == 200
+    for seq, fields in enumerate([{"type": "capture", "player": "A", "cards": HONG_DAN}, {"type": "end_turn"},
+                                  {"type": "stop", "player": "A"}], start=1):
+        assert post(client, t, hand, seq, **fields).status_code == 200, fields
+    body = t.api("GET", f"/hands/{hand}").get_json()
+    assert {"type": "mission", "multiplier": 3, "player": "B"}.items() <= body["events"][0].items()
+    assert {(p["from"], p["points"]) for p in body["result"]["payments"]} == {("B", 3), ("C", 3)}  # not ×3
+    assert [n["id"] for n in body["result"]["notes"]] == ["mission_other"]
+
+
+QUICK = {"outcome": "stop", "winner": "A", "entries-0-cards": HONG_DAN, "entries-0-junk": "0",
+         "entries-1-junk": "0", "entries-2-junk": "0", "mission": "3", "action": "save"}
+
+
+def test_the_quick_entry_names_who_completed_the_mission_and_shows_it_again(make_table, client):
+    t = make_table(rules=MISSIONS)
+    t.enter()
+    html = client.get(f"{t.url}/quick").get_data(as_text=True)
+    assert 'name="mission_player"' in html
+    r = client.post(f"{t.url}/quick", data=QUICK | {"mission_player": "A"})
+    assert r.status_code in (200, 303), r.get_data(as_text=True)[:500]
+    hands = t.api("GET", "/hands").get_json()["hands"]
+    hand = hands[-1]["id"]
+    stored = t.api("GET", f"/hands/{hand}").get_json()
+    assert stored["summary"]["mission"] == {"multiplier": 3, "player": "A"}
+    assert {(p["from"], p["points"]) for p in stored["result"]["payments"]} == {("B", 9), ("C", 9)}
+    edit = client.get(f"{t.url}/hands/{hand}/edit").get_data(as_text=True)
+    assert '<option value="A" selected>' in edit[edit.index('name="mission_player"'):]
