@@ -276,6 +276,13 @@ class HandState(Record):
         return None
 
 
+    def weol_yak_offers(self) -> tuple[str, ...]:
+        """월약 the log shows and the table has not recorded yet: a player who took all four cards of a
+        month on their first turn, under a rule that pays it — for the screen to offer in one tap."""
+        if not self.rules.weol_yak or self.outcome is not None:
+            return ()
+        return tuple(name for name, feat in self.feats if feat == "four" and name not in self.weol_yak)
+
     # -- what the hand comes to (hand_summary) and how it shows (hand_view) ----------
     def fixed(self) -> list[dict]:
         """The fixed payments the first-turn feats earn under the table's rules."""

@@ -168,6 +168,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "none": ("없음", "none"),
     "last_go": ("마지막 고 (둘 다 고 했을 때)", "Last go (when both losers said go)"),
     "mission": ("미션 배수", "Mission multiplier"),
+    "live_weol_yak_offer": ("{p}: 첫 턴에 한 달 네 장 — 월약 (4배)", "{p}: all four of a month on the first turn — weol-yak (×4)"),
     "mission_player": ("미션을 한 사람", "Who made the mission"),
     "mission_player_unsaid": ("말하지 않음 (이긴 사람)", "not said (whoever wins)"),
     "preview": ("미리 보기", "Preview"),

@@ -331,3 +331,21 @@ def test_mission_event_names_the_player_in_a_live_hand_and_a_series(event, summa
     assert paid(state.result()) == {"B": b_pays, "C": b_pays}
     s = series("ABC", [{"log": {"events": events}}], first_dealer="A", rules={"options": MISSIONS}, length=2)
     assert s.deals[0].net["B"] == -b_pays
+
+
+# -- 월약 offered when the log shows it -------------------------------------------------------------------
+
+FOUR_B = {"type": "capture", "player": "B", "cards": ["2a", "2r", "2j1", "2j2"]}
+
+
+@pytest.mark.parametrize("options, events, offers", [
+    pytest.param({"weol_yak": True}, [END, FOUR_B], ("B",), id="b-took-four-on-the-first-turn"),
+    pytest.param({"weol_yak": True}, [END, FOUR_B, {"type": "weol_yak", "player": "B"}], (), id="already-recorded"),
+    pytest.param({}, [END, FOUR_B], (), id="rule-off"),
+    pytest.param({"weol_yak": True}, [END, {"type": "capture", "player": "B", "cards": ["2a", "2r", "2j1"]}], (),
+                 id="three-cards"),
+    pytest.param({"weol_yak": True}, [END, END, END, END, FOUR_B], (), id="second-turn"),
+])
+def test_weol_yak_offers(options, events, offers):
+    state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options), events)
+    assert state.weol_yak_offers() == offers

@@ -2,6 +2,8 @@
 generated from the engine), and a capped stop shown with its cap step."""
 from __future__ import annotations
 
+import re
+
 from scorekeeper.engine.rules import CHOICE_LABELS, OPTIONS
 
 PARTIAL = {"X-Partial": "1"}
@@ -84,3 +86,39 @@ def test_the_quick_entry_names_who_completed_the_mission_and_shows_it_again(make
     assert {(p["from"], p["points"]) for p in stored["result"]["payments"]} == {("B", 9), ("C", 9)}
     edit = client.get(f"{t.url}/hands/{hand}/edit").get_data(as_text=True)
     assert '<option value="A" selected>' in edit[edit.index('name="mission_player"'):]
+
+
+# -- 월약 offered in one tap when the log shows it ----------------------------------------------------------
+
+def _offer(html: str) -> str | None:
+    at = html.find("weol-yak-offer")
+    return None if at < 0 else html[at:html.index("</form>", at)]
+
+
+def test_weol_yak_is_offered_in_one_tap_when_the_log_shows_it(make_table, client):
+    t = make_table(rules={"preset": "pagat", "options": {"weol_yak": True}})
+    t.enter()
+    hand = t.start_live()
+    assert post(client, t, hand, 0, type="end_turn").status_code == 200
+    assert _offer(post(client, t, hand, 1, type="end_turn").get_data(as_text=True)) is None  # nothing yet
+    region = post(client, t, hand, 2, type="capture", player="C", cards=["2a", "2r", "2j1", "2j2"])
+    offer = _offer(region.get_data(as_text=True))
+    assert offer and 'name="type" value="weol_yak"' in offer and 'name="player" value="C"' in offer
+    assert "월약" in offer or "weol-yak" in offer
+    assert _offer(client.get(f"{t.url}/hands/{hand}").get_data(as_text=True))  # the whole page too
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', offer))
+    assert fields["seq"] == "3"
+    after = client.post(f"{t.url}/hands/{hand}/events", data=fields, headers=PARTIAL)
+    assert after.status_code == 200 and _offer(after.get_data(as_text=True)) is None
+    events = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
+    assert {"type": "weol_yak", "player": "C"}.items() <= events[-1].items()
+
+
+def test_weol_yak_is_not_offered_when_the_table_does_not_play_it(make_table, client):
+    t = make_table()
+    t.enter()
+    hand = t.start_live()
+    post(client, t, hand, 0, type="end_turn")
+    post(client, t, hand, 1, type="end_turn")
+    region = post(client, t, hand, 2, type="capture", player="C", cards=["2a", "2r", "2j1", "2j2"])
+    assert region.status_code == 200 and _offer(region.get_data(as_text=True)) is None
