@@ -122,3 +122,19 @@ def test_weol_yak_is_not_offered_when_the_table_does_not_play_it(make_table, cli
     post(client, t, hand, 1, type="end_turn")
     region = post(client, t, hand, 2, type="capture", player="C", cards=["2a", "2r", "2j1", "2j2"])
     assert region.status_code == 200 and _offer(region.get_data(as_text=True)) is None
+
+
+def test_consecutive_ppuk_on_the_quick_entry(make_table, client):
+    t = make_table(rules={"preset": "pagat", "options": {"first_turn_ppuk": 7, "consecutive_ppuk": 14}})
+    t.enter()
+    html = client.get(f"{t.url}/quick").get_data(as_text=True)
+    assert 'value="consecutive_ppuk"' in html and "연뻑" in html
+    data = QUICK | {"mission": "1", "entries-1-fixed": "consecutive_ppuk"}
+    assert client.post(f"{t.url}/quick", data=data).status_code in (200, 303)
+    hand = t.api("GET", "/hands").get_json()["hands"][-1]["id"]
+    result = t.api("GET", f"/hands/{hand}").get_json()["result"]
+    assert sorted((p["from"], p["points"]) for p in result["payments"] if p["kind"] == "consecutive_ppuk") == \
+        [("A", 14), ("C", 14)]
+    plain = make_table()
+    plain.enter()
+    assert 'value="consecutive_ppuk"' not in client.get(f"{plain.url}/quick").get_data(as_text=True)
