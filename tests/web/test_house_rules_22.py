@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from pydantic import ValidationError
+
 from scorekeeper.engine.rules import CHOICE_LABELS, OPTIONS
+from scorekeeper.web.api import models
+from scorekeeper.web.api.openapi import document
 
 PARTIAL = {"X-Partial": "1"}
 NEW_OPTIONS = ("payment_cap", "cup_counting", "consecutive_ppuk")
@@ -83,6 +88,13 @@ def test_the_quick_entry_names_who_completed_the_mission_and_shows_it_again(make
     hand = hands[-1]["id"]
     stored = t.api("GET", f"/hands/{hand}").get_json()
     assert stored["summary"]["mission"] == {"multiplier": 3, "player": "A"}
+    models.Hand.model_validate(stored)  # the answer's model names the mission's object form
+    schema = document()["components"]["schemas"]
+    assert "Mission" in str(schema["Summary"]["properties"]["mission"])
+    assert set(schema["Mission"]["properties"]) == {"multiplier", "player"}
+    with pytest.raises(ValidationError):
+        models.Summary.model_validate({"players": ["A", "B"], "outcome": {"type": "nagari"},
+                                       "mission": {"multiplier": 3, "player": "A", "by": "x"}})
     assert {(p["from"], p["points"]) for p in stored["result"]["payments"]} == {("B", 9), ("C", 9)}
     edit = client.get(f"{t.url}/hands/{hand}/edit").get_data(as_text=True)
     assert '<option value="A" selected>' in edit[edit.index('name="mission_player"'):]
