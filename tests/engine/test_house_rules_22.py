@@ -349,3 +349,13 @@ FOUR_B = {"type": "capture", "player": "B", "cards": ["2a", "2r", "2j1", "2j2"]}
 def test_weol_yak_offers(options, events, offers):
     state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options), events)
     assert state.weol_yak_offers() == offers
+
+
+def test_refusal_messages_stay_as_they_were_for_tables_without_consecutive_ppuk():
+    doc = {"players": ["A", "B"], "outcome": {"type": "nagari"}, "fixed": [{"kind": "nope", "player": "A"}]}
+    [error] = score_summary(doc)["errors"]
+    assert error["message"] == ("fixed kind is one of first_turn_ppuk, first_turn_ttadak, first_turn_chok, "
+                                "first_turn_four, boar_pot.")
+    assert "consecutive_ppuk" in score_summary({**doc, "rules": {"options": HANGAME}})["errors"][0]["message"]
+    [error] = score_summary({**STOP_A, "rules": {"options": MISSIONS}, "mission": 12})["errors"]
+    assert error["message"] == "mission is a multiplier from 2 to 9."
