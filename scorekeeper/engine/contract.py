@@ -101,13 +101,13 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     return rules, new_tuple(HandFacts, (
         players, outcome, captures, junk, gos, shakes, bombs, dokbak, showdown, extras.get("last_go"),
         extras.get("nagari_carry", 0), fixed, extras.get("mission", 1), extras.get("weol_yak", ()),
-        extras.get("chip_value", 100), dealer, last_go_scores, reverse_go, masks))
+        extras.get("chip_value", 100), dealer, last_go_scores, reverse_go, masks, extras.get("mission_by")))
 
 
 assert HandFacts._fields == (
     "players", "outcome", "captures", "junk", "gos", "shakes", "bombs", "dokbak", "showdown", "last_go",
     "nagari_carry", "fixed", "mission", "weol_yak", "chip_value", "dealer", "score_at_last_go", "reverse_go",
-    "masks")
+    "masks", "mission_by")
 
 
 def result_json(s: Settlement, facts: HandFacts) -> dict:

@@ -135,7 +135,8 @@ def go_bak(x: Loss) -> Steps:
 
 
 def mission(x: Loss) -> Steps:
-    return (Step("mission", factor=x.facts.mission),) if x.facts.mission > 1 else NONE
+    by = x.facts.mission_by  # a mission someone else completed multiplies nothing (pagat)
+    return (Step("mission", factor=x.facts.mission),) if x.facts.mission > 1 and by in (None, x.winner) else NONE
 
 
 WEOL_YAK = (Step("weol_yak", factor=4),)
@@ -187,7 +188,8 @@ DOUBLES: tuple[Double, ...] = (
            lambda f, r, w: f.nagari_carry > 0),
     Double("go_bak", "고박", "go-bak", None, "go", go_bak,
            lambda f, r, w: any(n for p, n in f.gos.items() if p != w)),
-    Double("mission", "미션", "mission", "missions", "hand", mission, lambda f, r, w: f.mission > 1),
+    Double("mission", "미션", "mission", "missions", "hand", mission,
+           lambda f, r, w: f.mission > 1 and f.mission_by in (None, w)),
     Double("weol_yak", "월약", "weol-yak", "weol_yak", "hand", weol_yak, lambda f, r, w: w in f.weol_yak),
     Double("double_joker", "더블 조커", "double joker", "double_jokers", "pile", double_joker,
            lambda f, r, w: r.double_jokers > 0),

@@ -34,7 +34,8 @@ class DokbakReason(str, Enum):
     OE_MYEON = "oe_myeon"
 
 
-FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot")
+FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot",
+               "consecutive_ppuk")
 
 
 class Outcome(NamedTuple):
@@ -88,6 +89,7 @@ class HandFacts(NamedTuple):
     score_at_last_go: Mapping[str, int] = NOTHING  # where known: a live hand
     reverse_go: tuple[str, ...] = ()  # players who said a go after an opponent's go (역고)
     masks: Mapping[str, int] = NOTHING  # the deck mask of captures without bonus cards, when known
+    mission_by: str | None = None  # who completed the mission, when named: it multiplies only their win
 
     def opponents(self, player: str) -> tuple[str, ...]:
         return tuple(p for p in self.players if p != player)

@@ -39,7 +39,8 @@ type                 fields (``?`` optional)                        effect
 ``nagari``           –                                              the cards ran out with no stop
 ``weol_yak``         player                                         월약: the player took all four cards of a
                                                                     month on their first turn (rules ×4)
-``mission``          multiplier 2–9                                 미션: the multiplier drawn for the hand
+``mission``          multiplier 2–9 (player)                        미션: the multiplier drawn for the hand; the
+                                                                    player who completed it (only their win)
 ===================  =============================================  ==============================================
 
 Every event may also carry ``note``, ``at``, ``by``, ``id`` or ``seq`` for the app;
@@ -132,7 +133,7 @@ EVENTS: dict[str, EventKind] = {
     "four_on_table": EventKind(on_four_on_table, ("month",), ends_hand=True),
     "nagari": EventKind(on_nagari, ends_hand=True),
     "weol_yak": EventKind(on_weol_yak, ("player",), fact=True),
-    "mission": EventKind(on_mission, ("multiplier",), fact=True),
+    "mission": EventKind(on_mission, ("multiplier",), ("player",), fact=True),
 }
 
 

@@ -85,7 +85,11 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
     p = s.player(name)
     p = p.but(ppuks=p.ppuks + (month,))
     first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
-    s = s.but(players=s.replace_player(p), feats=s.feats + ((name, "ppuk"),) if first else s.feats)
+    # 연뻑: a ppuk on the second turn too, after one on the first (whether the table pays it is hand_summary's)
+    second = (not first and s.current == name and s.round == 2 and (name, "ppuk") in s.feats
+              and (name, "ppuk2") not in s.feats)
+    feats = s.feats + ((name, "ppuk"),) if first else s.feats + ((name, "ppuk2"),) if second else s.feats
+    s = s.but(players=s.replace_player(p), feats=feats)
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
         s = s.but(outcome=LiveOutcome("three_ppuk", (name,)))
     return s
@@ -268,4 +272,4 @@ def on_mission(s: HandState, ev: dict) -> HandState:
         refuse("rule_off", "The table's rules play no missions (미션).")
     if s.mission > 1:
         refuse("bad_event", f"This hand's mission (×{s.mission}) is already recorded: undo it to change it.")
-    return s.but(mission=ev["multiplier"])
+    return s.but(mission=ev["multiplier"], mission_by=ev.get("player"))

@@ -154,10 +154,10 @@ class HandState(Record):
     """A hand after some events. Never changed: ``hand.apply`` answers a new one."""
 
     FIELDS = ("setup", "players", "turn", "turn_captures", "played", "must_decide", "showdown", "oe_myeon",
-              "feats", "go_order", "mission", "weol_yak", "outcome", "seq")
+              "feats", "go_order", "mission", "weol_yak", "outcome", "seq", "mission_by")
     DEFAULTS = {"turn": 0, "turn_captures": (), "played": False, "must_decide": None, "showdown": None,
                 "oe_myeon": None, "feats": (), "go_order": (), "mission": 1, "weol_yak": (), "outcome": None,
-                "seq": 0}
+                "seq": 0, "mission_by": None}
     setup: HandSetup
     players: tuple[PlayerState, ...]
     turn: int
@@ -172,12 +172,13 @@ class HandState(Record):
     weol_yak: tuple[str, ...]
     outcome: LiveOutcome | None
     seq: int
+    mission_by: str | None
     # players: in turn order; turn: index into the hand's turns (the current player is
     # order[turn % n]); turn_captures: what the current player captured this turn; played:
     # anything beyond the deal happened (chongtong is too late); feats: first-turn (player,
     # feat), in order; go_order: who said each go; mission: the multiplier drawn for the hand
     # (RULES.md §11.9); weol_yak: players who took all four of a month on their first turn;
-    # seq: events applied.
+    # seq: events applied; mission_by: who completed the mission, when the table named them.
 
     @classmethod
     def start(cls, setup: HandSetup) -> HandState:
@@ -274,6 +275,13 @@ class HandState(Record):
             return sd
         return None
 
+
+    def weol_yak_offers(self) -> tuple[str, ...]:
+        """월약 the log shows and the table has not recorded yet: a player who took all four cards of a
+        month on their first turn, under a rule that pays it — for the screen to offer in one tap."""
+        if not self.rules.weol_yak or self.outcome is not None:
+            return ()
+        return tuple(name for name, feat in self.feats if feat == "four" and name not in self.weol_yak)
 
     # -- what the hand comes to (hand_summary) and how it shows (hand_view) ----------
     def fixed(self) -> list[dict]:

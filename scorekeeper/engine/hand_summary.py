@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 # First-turn feats (player, feat) → the fixed payment they earn, when the rules pay it.
 FEAT_PAYMENTS = {
     "ppuk": "first_turn_ppuk",
+    "ppuk2": "consecutive_ppuk",  # a ppuk on the second turn after one on the first (연뻑)
     "ttadak": "first_turn_ttadak",
     "chok": "first_turn_chok",
     "four": "first_turn_four",
@@ -36,6 +37,8 @@ def fixed(state: HandState) -> list[dict]:
 def _feat_payment(state: HandState, name: str, feat: str) -> str | None:
     """A ttadak is four of a month too (pagat): paid as a ttadak where the rules say so, else as four."""
     ttadak_paid = bool(state.rules.first_turn_ttadak)
+    if feat == "ppuk" and state.rules.consecutive_ppuk and (name, "ppuk2") in state.feats:
+        return None  # 연뻑 replaces the first-turn ppuk's payment
     if feat == "ttadak" and not ttadak_paid:
         return FEAT_PAYMENTS["four"]
     if feat == "four" and ttadak_paid and (name, "ttadak") in state.feats:
@@ -65,7 +68,8 @@ def summary(state: HandState) -> dict:
         "chip_value": setup.chip_value,
     }
     if state.mission > 1:
-        out["mission"] = state.mission
+        by = state.mission_by
+        out["mission"] = {"multiplier": state.mission, "player": by} if by else state.mission
     if state.weol_yak:
         out["weol_yak"] = list(state.weol_yak)
     if state.rules.reverse_go and (reverse := reverse_go(state.go_order)):

@@ -90,6 +90,10 @@ class _Choice(NamedTuple):
     def total(self) -> int:
         return sum(points for points, _ in self.owed.values())
 
+    def capped_total(self, cap: int) -> int:
+        """The total with each loser's amount held to the table's cap (상한가): what the stop brings in."""
+        return sum(min(points, cap) for points, _ in self.owed.values()) if cap else self.total
+
 
 def _ways(facts: HandFacts, rules: Rules, player: str) -> list[Score]:
     mask = facts.masks.get(player)
@@ -121,7 +125,8 @@ def _why_needed(facts: HandFacts, rules: Rules, winner: str, last: int | None) -
 
 
 def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
-    """The winner's counting with the largest total, each loser counting to pay least."""
+    """The winner's counting with the largest total (or, with ``cup_counting`` "score", the highest
+    score), each loser counting to pay least."""
     needed, last = stop_needs(facts, rules, winner)
     # Every assignment considered must itself allow the stop (RULES.md §11.1), not merely some other one.
     eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= needed]
@@ -134,6 +139,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)
+    cap = rules.payment_cap
+    if rules.cup_counting == "score":  # the higher score first (bipark, many tables), then the larger total
+        def rank(c: _Choice) -> tuple[int, int]:
+            return c.won.points, c.capped_total(cap)
+    else:  # the larger total, a tie to the higher score (RULES.md §5 item 5)
+        def rank(c: _Choice) -> tuple[int, int]:
+            return c.capped_total(cap), c.won.points
     units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
@@ -148,13 +160,16 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
-        if best is None or (choice.total, won.points) > (best.total, best.won.points):
+        if best is None or rank(choice) > rank(best):
             best = choice
     assert best is not None  # there is an eligible way
     return best
 
 
 GO_BAK_PAYS_ALONE = ("dok_bak", "dok_bak_doubled", "times_players")  # the go-sayer pays, the other not
+# The rules that single out one go-bak loser (the last to say go): the above, and "times_players_each",
+# where the go-sayer pays own amount × players and the other loser still pays their own.
+GO_BAK_ONE_LOSER = (*GO_BAK_PAYS_ALONE, "times_players_each")
 
 
 def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Dokbak | None, list[dict]]:
@@ -169,7 +184,7 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
             return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
     notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
-    if rules.go_bak_three_players in GO_BAK_PAYS_ALONE:
+    if rules.go_bak_three_players in GO_BAK_ONE_LOSER:
         went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
         if given is DokbakReason.GO_BAK:
             return facts.dokbak, notes
@@ -213,8 +228,14 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
                 notes.append(note("empty_pile", loser))
     dokbak, why = _dokbak(facts, rules, winner, choice.won)
     notes.extend(why)
+    if facts.mission > 1 and facts.mission_by not in (None, winner):
+        notes.append(note("mission_other", facts.mission_by))
     payments = []
-    if dokbak and owed[dokbak.player][0] > 0:
+    if rules.payment_cap:
+        return scores, _capped_stop(facts, rules, winner, owed, dokbak, notes), notes
+    if dokbak and _times_players_each(rules, dokbak):
+        payments = _times_players_each_pay(facts, winner, owed, dokbak.player, 0)
+    elif dokbak and owed[dokbak.player][0] > 0:
         other = next(p for p in owed if p != dokbak.player)
         own, trail = owed[dokbak.player]
         covered, other_trail = owed[other]
@@ -236,6 +257,68 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
             if points > 0:
                 payments.append(new_tuple(Payment, (loser, winner, points, "stop", trail)))
     return scores, payments, notes
+
+
+def _times_players_each(rules: Rules, dokbak: Dokbak) -> bool:
+    return dokbak.reason is DokbakReason.GO_BAK and rules.go_bak_three_players == "times_players_each"
+
+
+def _times_players_each_pay(facts: HandFacts, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
+                            go_bak: str, cap: int) -> list[Payment]:
+    """고박, both losers paying: the go-sayer their own amount × the players, the other loser their own
+    (michaeldslim's reading); each capped where the table plays a cap."""
+    n = len(facts.players)
+    payments = []
+    for loser, (points, trail) in owed.items():
+        if loser == go_bak:
+            points, trail = points * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)
+        points, trail = capped((points, trail), cap)
+        if points > 0:
+            payments.append(Payment(loser, winner, points, "stop", trail))
+    return payments
+
+
+def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Step, ...]]:
+    """One loser's amount held to the table's cap (상한가), the cap a step of its trail."""
+    points, trail = owed
+    if not cap or points <= cap:
+        return owed
+    return cap, trail + (Step("payment_cap", value=cap, detail=(("before", points),)),)
+
+
+def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
+                 dokbak: Dokbak | None, notes: list[dict]) -> list[Payment]:
+    """The stop's payments under a cap: each loser's amount is capped after every double, go-bak's
+    included; a dok-bak payer pays each share it takes over, each share capped (fixed payments are
+    never capped: they are not paid here). Kept apart so that a table without a cap is untouched."""
+    cap = rules.payment_cap
+    if dokbak and _times_players_each(rules, dokbak):
+        return _times_players_each_pay(facts, winner, owed, dokbak.player, cap)
+    if dokbak and owed[dokbak.player][0] > 0:
+        other = next(p for p in owed if p != dokbak.player)
+        (own, trail), (covered, other_trail) = owed[dokbak.player], owed[other]
+        go_bak_rule = rules.go_bak_three_players if dokbak.reason is DokbakReason.GO_BAK else "dok_bak"
+        if go_bak_rule == "times_players":
+            n = len(facts.players)
+            points, steps = capped((own * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)), cap)
+            notes.append(note("dok_bak", other))
+            return [Payment(dokbak.player, winner, points, "stop", steps)]
+        if go_bak_rule == "dok_bak_doubled":  # each share doubled, then capped
+            double = (Step("go_bak", factor=2),)
+            own, trail = own * 2, trail + double
+            covered, other_trail = covered * 2, other_trail + double
+        own, trail = capped((own, trail), cap)
+        covered, other_trail = capped((covered, other_trail), cap)
+        share = Step("dok_bak", value=covered, detail=(
+            ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+        notes.append(note("dok_bak", other))
+        return [Payment(dokbak.player, winner, own + covered, "stop", trail + (share,))]
+    payments = []
+    for loser, amount_owed in owed.items():
+        if amount_owed[0] > 0:
+            points, trail = capped(amount_owed, cap)
+            payments.append(Payment(loser, winner, points, "stop", trail))
+    return payments
 
 
 # -- fixed payments and instant wins (RULES.md §6.4) ---------------------------------

@@ -21,14 +21,17 @@ from .errors import EngineError
 # Choices of the options that are not numbers or flags.
 GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
 GO_DOUBLING = ("double_per_go", "go_minus_one")
+CUP_COUNTING = ("payment", "score")
 MEONG_DDA = ("every_loser", "no_animal_only", "off")
-GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players")
+GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players", "times_players_each")
 CHOICE_LABELS = {
     "plus_two_kept": "+1, +2, 3고부터 +2 유지 · +1, +2, +2 kept from 3 go",
     "plus_one_each": "고마다 +1 · +1 for every go",
     "none_from_three": "3고부터 가산 없음 · no bonus from 3 go",
     "double_per_go": "3고 ×2, 4고 ×4, 5고 ×8 · ×2 per go from 3",
     "go_minus_one": "3고 ×2, 4고 ×3, 5고 ×4 · ×(gos − 1)",
+    "payment": "돈이 더 되게 (판정 5.5) · for the larger total payment (reading 5.5)",
+    "score": "점수가 높게 · for the winner's higher score",
     "every_loser": "진 사람 모두 2배 · every loser ×2",
     "no_animal_only": "멍박: 열끗 없는 사람만 · meong-bak: losers with no animal",
     "off": "없음 · off",
@@ -36,6 +39,8 @@ CHOICE_LABELS = {
     "double_own": "고한 사람 자기 몫 2배 · the go-sayer's own amount ×2",
     "dok_bak_doubled": "독박 2배: 고한 사람이 다 내고 2배 · the go-sayer pays both, doubled",
     "times_players": "고한 사람 혼자 자기 몫 × 인원 · the go-sayer alone pays own amount × players",
+    "times_players_each": "고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫 · the go-sayer pays own amount × players, "
+                          "the other loser their own",
 }
 
 
@@ -59,6 +64,8 @@ class Rules:
     rain_ribbon_counts: bool = option(True, "비띠도 띠로 셈 (아니면 피 한 장)", "Rain ribbon 12r counts as a ribbon (else as one junk)", "scoring")
     cup_flexible: bool = option(True, "국진 열끗/쌍피 선택", "Sake cup 9a counts as animal or junk", "scoring")
     cup_junk_value: int = option(2, "국진을 피로 셀 때 값", "Sake cup as junk is worth", "scoring", lo=1, hi=2)
+    cup_counting: str = option("payment", "이긴 사람의 국진 셈", "How the winner's cup 9a is counted", "scoring",
+                               choices=CUP_COUNTING)
     bridge_flexible: bool = option(False, "난초 열끗 쌍피 선택", "Bridge 5a counts as animal or double junk", "scoring")
     vip: bool = option(False, "VIP (국진·똥쌍피·비쌍피) +3", "VIP: cup as junk + 11jd + 12jd, +3 (not toward target)", "scoring")
     palssari: bool = option(False, "팔싸리 +8", "Palssari: all of months 4 and 7, +8 (not toward target)", "scoring")
@@ -99,12 +106,17 @@ class Rules:
     missions: bool = option(False, "미션 배수", "Mission multiplier (2× to 9×)", "doubles")
     weol_yak: bool = option(False, "월약 4배", "Weol-yak: all four of a month on the first turn ×4", "doubles")
     empty_pile_pays_nothing: bool = option(False, "먹은 패 없으면 면제", "A loser with no captured cards pays nothing", "doubles")
+    payment_cap: int = option(0, "상한가: 한 판에 한 사람이 내는 최대 점수 (0은 없음)",
+                              "Payment cap: the most one loser pays for a hand, after every double (0: none)",
+                              "doubles", lo=0, hi=100000)
     # -- fixed payments (RULES.md §6.4), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
     three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)
     chongtong_zero_still_wins: bool = option(False, "총통이 0점이어도 총통으로 판이 끝남",
                                              "A chongtong worth 0 still ends the hand (0 is not off)", "fixed")
     first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
+    consecutive_ppuk: int = option(0, "연뻑 (첫뻑 대신)", "Consecutive ppuk: a ppuk on each of the first two turns, "
+                                   "paid instead of the first-turn ppuk", "fixed", lo=0, hi=1000)
     first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)
     first_turn_chok: int = option(0, "첫 쪽", "First-turn chok", "fixed", lo=0, hi=1000)
     first_turn_four: int = option(0, "첫 턴 한 달 네 장", "First-turn capture of all four of a month", "fixed", lo=0, hi=1000)

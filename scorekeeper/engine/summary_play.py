@@ -162,13 +162,19 @@ def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome |
     for i, item in enumerate(spec):
         path = f"fixed[{i}]"
         if not isinstance(item, dict) or item.get("kind") not in FIXED_KINDS:
-            c.add("unknown_fixed", f"fixed kind is one of {', '.join(FIXED_KINDS)}.", f"{path}.kind")
+            # 연뻑 is named only where the table plays it: elsewhere the message stays as it always was.
+            kinds = FIXED_KINDS if rules.consecutive_ppuk else tuple(k for k in FIXED_KINDS if k != "consecutive_ppuk")
+            c.add("unknown_fixed", f"fixed kind is one of {', '.join(kinds)}.", f"{path}.kind")
             continue
         player = known_player(c, item.get("player"), players, f"{path}.player")
         if not getattr(rules, item["kind"]):
             c.add("rule_off", f"The table's rules pay nothing for {item['kind']}.", f"{path}.kind")
         elif player is not None:
             out.append(Fixed(item["kind"], player))
+    for paid in out:  # 연뻑 is paid instead of the first-turn ppuk, never beside it
+        if paid.kind == "consecutive_ppuk" and Fixed("first_turn_ppuk", paid.player) in out:
+            c.add("bad_value", f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: "
+                  "give only one.", "fixed")
     if out and outcome and outcome.type is OutcomeType.VOID_DEAL:
         c.add("payment_in_void_deal", "A void deal is redealt: nothing is paid.", "fixed")
     return tuple(out)
@@ -182,6 +188,16 @@ def check_extras(c: Checker, doc: dict, players, rules: Rules) -> dict:
     else:
         out["nagari_carry"] = carry
     mission = doc.get("mission", 1)
+    if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
+        if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):
+            c.add("bad_value", "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
+                  "mission")
+            mission = 1  # refused above: nothing more to check of it
+        else:
+            player = known_player(c, mission["player"], players, "mission.player")
+            if player is not None:
+                out["mission_by"] = player
+            mission = mission["multiplier"]
     if mission is None or mission == 1:
         pass
     elif not is_whole(mission, 2, 9):

@@ -27,6 +27,9 @@ SETUPS = [
     HandSetup.create(["A", "B", "C"], "B", "pagat", {  # the issue-8 house rules
         "weol_yak": True, "missions": True, "reverse_go": 4, "meong_bak_five": True, "shake_bomb_once": True,
         "go_bak_three_players": "dok_bak_doubled", "bridge_flexible": True, "meong_dda_per_animal": True}),
+    HandSetup.create(["A", "B", "C"], "A", "korean-common", {  # the issue-22 house rules
+        "payment_cap": 30, "cup_counting": "score", "consecutive_ppuk": 14, "go_bak_three_players": "times_players_each",
+        "missions": True, "weol_yak": True}),
 ]
 CODES = [c.code for c in DECK]
 # Turn events weigh most, as at a real table; the deal events are rare.
@@ -75,7 +78,8 @@ def events_for(draw, state: HandState) -> dict:
         return {"type": "oe_myeon", "player": player, "last_card": draw(st.booleans())}
     if kind == "fact":
         return draw(st.sampled_from([{"type": "weol_yak", "player": player},
-                                     {"type": "mission", "multiplier": draw(st.integers(1, 10))}]))
+                                     {"type": "mission", "multiplier": draw(st.integers(1, 10))},
+                                     {"type": "mission", "multiplier": draw(st.integers(2, 9)), "player": player}]))
     if kind == "rare":  # rare at a table: the end declared, or the deal's instant ends
         return draw(st.sampled_from([{"type": "nagari"}, {"type": "chongtong", "player": player, "month": month},
                                      {"type": "four_on_table", "month": month}]))

@@ -20,7 +20,10 @@ def house_rules(draw) -> dict:
     return draw(st.fixed_dictionaries({}, optional={
         "meong_bak_five": st.booleans(), "shake_bomb_once": st.booleans(), "meong_dda_per_animal": st.booleans(),
         "reverse_go": st.sampled_from([0, 2, 4]),
-        "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players"]),
+        "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players",
+                                                 "times_players_each"]),
+        "payment_cap": st.sampled_from([0, 10, 40, 200]),  # issue 22: 상한가
+        "cup_counting": st.sampled_from(["payment", "score"]),
     }))
 
 
@@ -114,6 +117,57 @@ def test_doubling_a_factor_never_lowers_a_payment(doc, factor):
     assert all(new[key] >= old[key] for key in old)
 
 
+@FAST
+@given(finished_hands(), st.sampled_from([5, 20, 60, 300]))
+def test_a_cap_never_raises_a_payment(doc, cap):
+    """상한가: no stop payment is above the cap (a dok-bak payer's, above the cap per share it pays), the
+    winner never receives more than without it, fixed payments are untouched, and the net is zero."""
+    free = copy.deepcopy(doc)
+    free["rules"]["options"] = {**doc["rules"]["options"], "payment_cap": 0}
+    capped = copy.deepcopy(doc)
+    capped["rules"]["options"] = {**doc["rules"]["options"], "payment_cap": cap}
+    before, after = score_summary(free), score_summary(capped)
+    assert before["ok"] and after["ok"], after
+    assert sum(after["net"].values()) == 0
+    winner = doc["outcome"].get("winner")
+    if winner:
+        assert _total_to(after, winner) <= _total_to(before, winner)
+    shares = len(doc["players"]) - 1
+    for p in after["payments"]:
+        if p["kind"] == "stop":
+            assert p["points"] <= cap * shares
+            if not any(s["id"] == "dok_bak" for s in p["trail"]):
+                assert p["points"] <= cap
+    assert [p for p in after["payments"] if p["kind"] != "stop"] == \
+        [p for p in before["payments"] if p["kind"] != "stop"]
+
+
+@FAST
+@given(finished_hands(), st.sampled_from([5, 20, 60, 300]), st.sampled_from(["shake", "carry"]))
+def test_doubling_never_lowers_a_payment_below_the_cap(doc, cap, factor):
+    """Under a cap, a double still never lowers what the winner receives, nor one payment below
+    the smaller of its amount before and the cap."""
+    doc = copy.deepcopy(doc)
+    doc["rules"]["options"] = {**doc["rules"]["options"], "payment_cap": cap}
+    before = score_summary(doc)
+    doubled = copy.deepcopy(doc)
+    winner = doc["outcome"].get("winner")
+    if factor == "shake":
+        if not winner:
+            return
+        taken = set(doc.get("shakes", {}).get(winner, []))
+        doubled.setdefault("shakes", {}).setdefault(winner, []).append(next(m for m in range(1, 13) if m not in taken))
+    else:
+        doubled["nagari_carry"] += 1
+    after = score_summary(doubled)
+    assert before["ok"] and after["ok"], after
+    if winner:
+        assert _total_to(after, winner) >= _total_to(before, winner)
+    old, new = payments(before), payments(after)
+    assert set(old) == set(new)
+    assert all(new[key] >= min(old[key], cap) for key in old if key[2] == "stop")
+
+
 def _total_to(result, winner):
     return sum(p["points"] for p in result["payments"] if p["to"] == winner)
 
@@ -145,7 +199,9 @@ def test_cup_choice_never_worse_for_its_owner_than_a_fixed_choice(doc):
         if not result["ok"]:  # this fixed choice would not even allow the stop
             assert owner == winner and codes == {"stop_below_target"}
             continue
-        if owner == winner:
+        if owner == winner and doc["rules"]["options"].get("cup_counting") == "score":  # the higher score
+            assert flexible["scores"][winner]["points"] >= result["scores"][winner]["points"]
+        elif owner == winner:
             assert _total_to(flexible, winner) >= _total_to(result, winner)
         else:
             assert _paid_by(flexible, owner) <= _paid_by(result, owner)

@@ -94,6 +94,13 @@ class Outcome(_Open):
     month: Month = 1
 
 
+class Mission(_Shape):
+    """A mission with the player who completed it: it multiplies only that player's win (pagat)."""
+
+    multiplier: Annotated[int, Field(ge=2, le=9)]
+    player: Name
+
+
 class Summary(_Open):
     """A hand summary (the engine contract): its shape; the rules of the game are the engine's (422).
 
@@ -114,7 +121,8 @@ class Summary(_Open):
     nagari_carry: Annotated[int, Field(ge=0, le=30)] = 0
     dealer: Name | None = None
     last_go: Name | None = None
-    mission: int | None = None
+    mission: int | Mission | None = Field(
+        default=None, description="The mission's multiplier (the winner's), or {multiplier, player}: who completed it.")
     weol_yak: Annotated[Any, WithJsonSchema({})] = None
     chip_value: Annotated[float, Field(ge=0)] = 100
 

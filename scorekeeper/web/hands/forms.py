@@ -55,6 +55,7 @@ class QuickForm(FlaskForm):
                                 default="oe_myeon")
     last_go = SelectField(choices=[], validate_choice=False, default="")
     mission = IntegerField(default=1, validators=[Optional(), NumberRange(1, 9)])
+    mission_player = SelectField(choices=[], validate_choice=False, default="")  # who completed it (the engine checks)
     sitters = FieldList(FormField(SitterEntry), min_entries=0, max_entries=5)
     count = HiddenField()  # hands the phone saw: a stale save is a conflict
     version = HiddenField()  # editing a past hand: the version it was made against (stale: a conflict)

@@ -131,7 +131,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
                 threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
                 sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
                          for name in forced_sitters(state, hand)],
-                paid_at_end=state.config.rules.sitter_paid_at_end,
+                paid_at_end=state.config.rules.sitter_paid_at_end, weol_yak_offers=s.weol_yak_offers(),
                 last_event=said(live.events[-1]) if live.events else "")
 
 

@@ -8,7 +8,7 @@ from ..forms import opts
 from .forms import PlayerEntry, QuickForm
 
 PATHS = {"outcome.month": "month", "outcome": "winner", "dokbak": "dokbak_player", "last_go": "last_go",
-         "mission": "mission", "shown": "sitters"}
+         "mission": "mission", "mission.player": "mission_player", "shown": "sitters"}
 
 
 def prepare(form: QuickForm, players: tuple[str, ...], sitters: tuple[str, ...] = ()) -> QuickForm:
@@ -21,6 +21,7 @@ def prepare(form: QuickForm, players: tuple[str, ...], sitters: tuple[str, ...] 
     form.winner.choices = names
     form.dokbak_player.choices = names
     form.last_go.choices = names
+    form.mission_player.choices = names
     return form
 
 
@@ -62,7 +63,8 @@ def summary_from(form: QuickForm, players: tuple[str, ...]) -> dict[str, Any]:
     if form.last_go.data:
         summary["last_go"] = form.last_go.data
     if form.mission.data and form.mission.data > 1:
-        summary["mission"] = form.mission.data
+        player = form.mission_player.data  # who completed it: it multiplies only their win
+        summary["mission"] = {"multiplier": form.mission.data, "player": player} if player else form.mission.data
     return {k: v for k, v in summary.items() if v or k in ("captures", "outcome", "dokbak")}
 
 
@@ -87,11 +89,15 @@ def data_from(summary: dict[str, Any], players: tuple[str, ...], shown: dict | N
         "fixed": [f["kind"] for f in summary.get("fixed") or [] if f.get("player") == p],
     } for p in players]
     dokbak = summary.get("dokbak") or {}
+    mission = summary.get("mission", 1)
+    mission_player = ""
+    if isinstance(mission, dict):  # {multiplier, player}
+        mission, mission_player = mission.get("multiplier", 1), mission.get("player", "")
     return {
         "outcome": outcome.get("type", "stop"), "winner": outcome.get("winner", ""),
         "month": str(outcome.get("month", "")), "entries": entries,
         "dokbak_player": dokbak.get("player", ""), "dokbak_reason": dokbak.get("reason", "oe_myeon"),
-        "last_go": summary.get("last_go", ""), "mission": summary.get("mission", 1),
+        "last_go": summary.get("last_go", ""), "mission": mission, "mission_player": mission_player,
         "sitters": [{"cards": (shown or {}).get(s, {}).get("cards", []),
                      "shake": (shown or {}).get(s, {}).get("shake", False)} for s in sitters],
     }
