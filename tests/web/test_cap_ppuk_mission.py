@@ -1,4 +1,4 @@
-"""Issue 22 through the web app: the new options on the new-table form and the rules sheet (both
+"""The cap (상한가), 연뻑, cup counting and whose mission through the web app: the new options on the new-table form and the rules sheet (both
 generated from the engine), and a capped stop shown with its cap step."""
 from __future__ import annotations
 
