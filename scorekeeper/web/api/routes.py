@@ -198,11 +198,19 @@ def _if_match() -> str | frozenset[str]:
     """
     if request.if_match.star_tag:
         return "*"
-    tags = frozenset(request.if_match.as_set())
+    tags = frozenset(_uncoded(tag) for tag in request.if_match.as_set())
     if not tags:
         raise _Refusal(428, "precondition_required",
                        "Send If-Match with the hand's ETag (from GET): the version this change is made against.")
     return tags
+
+
+def _uncoded(tag: str) -> str:
+    """The hand's version in an ETag a compressed GET answered: Flask-Compress tags a strong ETag
+    with the coding (``"…:br"``), as the bytes differ; the version is the same. Browsers,
+    ``curl --compressed`` and python-requests send that tag back, and it names this version."""
+    version, colon, coding = tag.rpartition(":")
+    return version if colon and coding in current_app.extensions["sk_compress"].enabled_algorithms else tag
 
 
 def _stale(state, err: StaleHand):
