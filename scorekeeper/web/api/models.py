@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, W
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
 from pydantic_core import core_schema
 
+from ...engine.checks import MAX_NAGARI_CARRY
 from ...engine.errors import ERROR_CODES, EngineError
 from ...engine.facts import OutcomeType
 from ...engine.hand import EVENTS
@@ -111,7 +112,7 @@ class Summary(_Open):
     showdown: Object | None = None
     outcome: Outcome
     dokbak: Object | None = None
-    nagari_carry: Annotated[int, Field(ge=0, le=30)] = 0
+    nagari_carry: Annotated[int, Field(ge=0, le=MAX_NAGARI_CARRY)] = 0
     dealer: Name | None = None
     last_go: Name | None = None
     mission: int | None = None
