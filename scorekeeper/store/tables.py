@@ -468,6 +468,34 @@ def appended_since(session: Session, hand_id: int, known_version: int, known_len
     return [row.event for row in rows]
 
 
+_VERSION_OF = select(Table.version).where(Table.id == bindparam("table_id"))
+
+
+def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], dict[int, list[dict[str, Any]]]]:
+    """The table's hand rows and logs, and its version set to the one they were read at.
+
+    The version labels every answer made from them: a phone waits for the next one. SQLite
+    reads a request's statements in one transaction (one snapshot). PostgreSQL gave each
+    statement its own (autocommit reads, READ COMMITTED writes): a tap committed between
+    the table's row and its logs made an answer whose version was older than its log, so
+    the phone applied that tap twice. There the three reads share a REPEATABLE READ
+    snapshot, on a connection of their own, taken only when a table's rows are read whole.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        found = hands(session, table)
+        return found, events_by_hand(session, [h.id for h in found if h.kind == "log"])
+    with Session(bind=session.get_bind(), expire_on_commit=False) as snapshot:
+        snapshot.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        version = snapshot.execute(_VERSION_OF, {"table_id": table.id}).scalar()
+        found = hands(snapshot, table)
+        logs = events_by_hand(snapshot, [h.id for h in found if h.kind == "log"])
+        snapshot.expunge_all()
+        snapshot.rollback()  # it only read
+    if version is not None:
+        set_committed_value(table, "version", version)
+    return found, logs
+
+
 def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """The logs of several hands in one query."""
     out: dict[int, list[dict[str, Any]]] = {h: [] for h in hand_ids}
