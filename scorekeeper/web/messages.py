@@ -26,6 +26,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "err_method": ("허용되지 않는 요청입니다.", "That method is not allowed here."),
     "err_server": ("서버 오류입니다. 다시 시도하세요.", "Server error. Please try again."),
     "err_rate": ("너무 자주 시도했습니다. 잠시 후에.", "Too many tries; wait a moment."),
+    "err_unavailable": ("지금은 저장할 수 없습니다. 저장되지 않았으니 잠시 후 다시 시도하세요.",
+                        "The server cannot save right now; nothing was saved. Please try again in a moment."),
+    "err_storage_full": ("서버의 저장 공간이 가득 찼습니다. 저장되지 않았으니 나중에 다시 시도하세요.",
+                         "The server's storage is full; nothing was saved. Please try again later."),
     # -- home --
     "tagline": ("화투 치는 자리에 폰 하나: 점수와 돈을 바로 계산", "One phone at a real table: scores and money, settled instantly"),
     "start_table": ("새 방 만들기", "Start a table"),
