@@ -286,6 +286,35 @@ def touch(session: Session, table: Table) -> int:
     return version
 
 
+_NEW_SECRETS = update(Table).where(Table.id == bindparam("table_id")).values(
+    edit_secret=bindparam("edit"), view_secret=bindparam("view"))
+ROTATABLE = ("edit", "view", "both")
+
+
+def rotate_secrets(session: Session, table: Table, which: str) -> tuple[str, str]:
+    """New edit and/or read-only secret for ``table`` (``which``: edit, view or both), in place in
+    its columns; committed. The old ones then open nothing: every check (pages, API, fast path,
+    a phone's session, a push stream woken by the version this moves) compares the stored
+    secrets. The two are kept different from each other."""
+    assert which in ROTATABLE, which
+    table = lock_table(session, table)
+    row = session.connection().execute(_POLL, {"public_id": table.public_id}).one()
+    edit, view = row.edit_secret, row.view_secret
+    while True:
+        if which in ("edit", "both"):
+            edit = new_secret()
+        if which in ("view", "both"):
+            view = new_secret()
+        if edit != view:
+            break
+    session.connection().execute(_NEW_SECRETS, {"table_id": table.id, "edit": edit, "view": view})
+    touch(session, table)
+    session.commit()
+    set_committed_value(table, "edit_secret", edit)
+    set_committed_value(table, "view_secret", view)
+    return edit, view
+
+
 def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
     table = lock_table(session, table)
     session.connection().execute(_RETITLE, {"table_id": table.id, "title": title, "config": config})

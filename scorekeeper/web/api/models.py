@@ -200,6 +200,12 @@ class Append(_Open):
     event: Annotated[Object, WithJsonSchema(_event_schema())]
 
 
+class NewKeys(_Shape):
+    """Which secret to replace: the old one then opens nothing."""
+
+    rotate: Literal["edit", "view", "both"] = "both"
+
+
 class Undo(_Open):
     """Remove the last event: ``seq`` is the log's length as the client saw it."""
 
@@ -513,7 +519,8 @@ def _plain(node: Any) -> Any:
             for k, v in node.items() if k not in ("title", "default")}
 
 
-REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, SeriesExport, NewHand, ReplaceHand, Append, Undo)
+REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, SeriesExport, NewHand, ReplaceHand, Append, Undo,
+                                         NewKeys)
 # Every success answer of the API (the document names which operation answers which).
 ANSWERS: tuple[type[BaseModel], ...] = (Result, Created, TableView, Version, Hands, Hand, Deleted, Events)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
+from pydantic import ValidationError
 from werkzeug.routing import BaseConverter
 
 from ...engine.contract import score_summary
@@ -23,6 +24,7 @@ from ..errors import error_response
 from ..limits import created
 from ..security import KEY_HEADER, csrf, presented_key
 from ..tables import push
+from ..tables.routes import keep_access
 from . import answers, bp, models, openapi
 
 
@@ -131,6 +133,21 @@ def _table_links(table) -> dict:
 def get_table(public_id: str):
     state = service.load(db(), open_table(public_id))
     return jsonify(openapi.table_json(state))
+
+
+@bp.post("/tables/<table_id:public_id>/keys")
+def new_keys(public_id: str):
+    """New secrets ({"rotate": "edit" | "view" | "both"}, default both): the old ones then open
+    nothing, anywhere (pages, API, streams, phones' sessions). Answers the new links and keys."""
+    table = open_table(public_id, "edit")
+    body = _body()
+    try:
+        which = models.NewKeys.model_validate(body).rotate
+    except ValidationError:
+        raise _Refusal(400, "bad_request", 'The body is {"rotate": "edit" | "view" | "both"}.', "rotate") from None
+    edit, view = store.rotate_secrets(db(), table, which)
+    keep_access(public_id, edit)
+    return jsonify(ok=True, **_table_links(table), edit_key=edit, view_key=view)
 
 
 @bp.get("/tables/<table_id:public_id>/version")

@@ -45,6 +45,7 @@ from sqlalchemy.engine import Engine
 from ...store import tables as store
 from ...tables import service
 from ..access import open_poll_row
+from ..security import presented_key
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
@@ -59,10 +60,11 @@ _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHER
 class Follower:
     """One stream's view of its table: the newest version heard, and a bell."""
 
-    __slots__ = ("public_id", "version", "bell")
+    __slots__ = ("public_id", "version", "bell", "key")
 
-    def __init__(self, public_id: str):
+    def __init__(self, public_id: str, key: str | None = None):
         self.public_id, self.version, self.bell = public_id, 0, threading.Event()
+        self.key = key  # the secret the stream was opened with: checked again at each change
 
     def hear(self, version: int) -> None:
         if version > self.version:
@@ -82,10 +84,13 @@ class Watcher:
         # The newest change of each followed table as API streams send it: (version, JSON text).
         self._deltas: dict[str, tuple[int, str]] = {}
         self._building: dict[str, threading.Lock] = {}  # one load per table at a time
+        # The secrets of each followed table as of a version (its poll row): a stream opened with
+        # a secret since replaced (``store.rotate_secrets``, which moves the version) ends.
+        self._secrets: dict[str, store.PollRow] = {}
 
     # -- streams come and go --------------------------------------------------------------------
-    def follow(self, public_id: str) -> Follower:
-        follower = Follower(public_id)
+    def follow(self, public_id: str, key: str | None = None) -> Follower:
+        follower = Follower(public_id, key)
         with self._lock:
             self._followers.setdefault(public_id, set()).add(follower)
         self._ensure_running()
@@ -100,6 +105,7 @@ class Watcher:
                     del self._followers[follower.public_id]
                     self._deltas.pop(follower.public_id, None)
                     self._building.pop(follower.public_id, None)
+                    self._secrets.pop(follower.public_id, None)
 
     def followed(self) -> list[str]:
         with self._lock:
@@ -123,6 +129,24 @@ class Watcher:
             known = self._deltas.get(public_id)
             if known is None or known[0] < version:
                 self._deltas[public_id] = (version, answer.decode().strip())
+
+    def admits(self, follower: Follower) -> bool:
+        """Whether the follower's secret still opens its table at the version it heard: one read
+        of the table's row per table and version in this process, shared by its streams."""
+        with self._lock:
+            building = self._building.setdefault(follower.public_id, threading.Lock())
+        with building:
+            row = self._secrets.get(follower.public_id)
+            if row is None or row.version < follower.version:
+                with self.engine.connect() as conn:
+                    found = store.poll_row(conn, follower.public_id)
+                if found is None:  # deleted
+                    return False
+                row = store.PollRow(*found)
+                with self._lock:
+                    if follower.public_id in self._followers:
+                        self._secrets[follower.public_id] = row
+        return store.access_level(row, follower.key) is not None
 
     def delta(self, public_id: str, version: int) -> tuple[int, str]:
         """The change of ``public_id`` at ``version`` or later, as (its version, JSON text).
@@ -267,6 +291,8 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
             if follower.version > sent:
                 if changes and sent and gone(sock):  # a change loaded for nobody
                     return
+                if sent and not watcher.admits(follower):  # its secret was replaced: no more
+                    return
                 if changes:
                     version, data = watcher.delta(follower.public_id, follower.version)
                     if version < follower.version:  # read before the change was visible: again soon
@@ -298,7 +324,7 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
     changes themselves (``changes``, the API's stream)."""
     watcher: Watcher = current_app.extensions["sk_push"]
     # Follow first, then read: a change between the two is heard, not lost.
-    follower = watcher.follow(public_id)
+    follower = watcher.follow(public_id, presented_key(public_id))
     try:
         row = open_poll_row(public_id)
     except Exception:
