@@ -5,6 +5,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -27,7 +28,7 @@ from ..i18n import gettext as _
 from ..i18n import refusal
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
-from . import bp
+from . import bp, pagecache
 from .forms import EndForm, ImportForm, JoinForm, KeysForm, TableForm
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
 
@@ -96,10 +97,14 @@ def join():
 @bp.get("/t/<public_id>")
 def show(public_id: str):
     state = service.load(db(), open_table(public_id))
-    view = present.table_view(state)
+    can_edit = g.get("table_level") == EDIT
+    body = pagecache.body(state.table, can_edit, lambda: present.table_view(state))
     if present.wants_partial():
-        return render_template("table/_body.html", **view)
-    return render_template("table/show.html", **view, share=present.share_links(state), qr=present.qr_svg)
+        return str(body)
+    # The page around the body needs only these (a heavy table's whole view is the body's).
+    return render_template("table/show.html", body_html=body, table=state.table, config=state.config,
+                           series=state.series, can_edit=can_edit, hand_count=len(state.hands),
+                           share=present.share_links(state), qr=present.qr_svg)
 
 
 @bp.get("/t/<public_id>/version")
