@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from flask import current_app, request, stream_template
+from flask import request, stream_template
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -79,5 +79,3 @@ def clear() -> None:
         _bodies.clear()
         _size = 0
 
-
-__all__ = ["body", "clear", "current_app"]
