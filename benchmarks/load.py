@@ -611,9 +611,11 @@ def weights_of(paced: dict) -> dict[str, float]:
 
 async def run_app(args, db: str, database_url: str, script: list[dict], workdir: str, hello: Gunicorn) -> dict:
     # The tables would come from a hundred phones; from one loopback address the app would
-    # (rightly) refuse most of them, so its budget for creating tables is raised. Every other
+    # (rightly) refuse most of them, so its budget for creating tables is raised, and so is the
+    # number of push streams one address may hold (every phone here is 127.0.0.1). Every other
     # setting, the rate limiter's work on each request included, is the app's own.
-    env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark", "SCOREKEEPER_RATELIMIT_CREATE": "100000/hour"}
+    env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark", "SCOREKEEPER_RATELIMIT_CREATE": "100000/hour",
+           "SCOREKEEPER_PUSH_STREAMS_PER_ADDRESS": "1000000"}
     server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
     try:
         server.wait_ready("/api/v1/openapi.json")

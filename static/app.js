@@ -104,6 +104,8 @@
       method: "POST", body: data, credentials: "same-origin",
       headers: { "X-Partial": "1", "Accept": "text/html" }
     }).then(function (r) {
+      // 503/507: the database could not store it (nothing was): the queue keeps the tap and retries.
+      if (tap && (r.status === 503 || r.status === 507)) { tap.forEach(function (t) { queue.unanswered(t); }); return; }
       return r.text().then(function (text) {
         if (!swap(text)) { window.location.reload(); return; }
         if (r.ok && say && region.hasAttribute("data-live")) { toast(say(region.dataset.last || "")); }

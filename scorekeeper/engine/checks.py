@@ -19,6 +19,9 @@ from .errors import EngineError
 from .rules import DEFAULT_PRESET
 
 MAX_NAME = 40  # characters in a player's name
+# The most nagari a hand's carry counts (×2^30 when they stack). A series caps its carry here, so
+# a longer run of nagari goes on at ×2^30 instead of locking the table (docs/rules.md, section 10).
+MAX_NAGARI_CARRY = 30
 
 
 def is_whole(value: Any, lo: int, hi: int) -> bool:

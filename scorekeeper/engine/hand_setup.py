@@ -61,7 +61,7 @@ class HandSetup:
         if dealer not in players:
             raise EngineError("unknown_player", f"The dealer {dealer!r} is not a player of this hand.",
                               "setup.dealer")
-        if not checks.is_whole(nagari_carry, 0, 30):
+        if not checks.is_whole(nagari_carry, 0, checks.MAX_NAGARI_CARRY):
             raise EngineError("bad_value", "nagari_carry is a whole number from 0 to 30.", "setup.nagari_carry")
         checks.chip_value(chip_value, "setup.chip_value")
         rules = rules_from(preset, options)

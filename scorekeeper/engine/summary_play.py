@@ -183,7 +183,7 @@ def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome |
 def check_extras(c: Checker, doc: dict, players, rules: Rules) -> dict:
     out: dict = {}
     carry = doc.get("nagari_carry", 0)
-    if not is_whole(carry, 0, 30):
+    if not is_whole(carry, 0, checks.MAX_NAGARI_CARRY):
         c.add("bad_value", "nagari_carry is the number of nagari before this hand, 0 to 30.", "nagari_carry")
     else:
         out["nagari_carry"] = carry

@@ -286,6 +286,35 @@ def touch(session: Session, table: Table) -> int:
     return version
 
 
+_NEW_SECRETS = update(Table).where(Table.id == bindparam("table_id")).values(
+    edit_secret=bindparam("edit"), view_secret=bindparam("view"))
+ROTATABLE = ("edit", "view", "both")
+
+
+def rotate_secrets(session: Session, table: Table, which: str) -> tuple[str, str]:
+    """New edit and/or read-only secret for ``table`` (``which``: edit, view or both), in place in
+    its columns; committed. The old ones then open nothing: every check (pages, API, fast path,
+    a phone's session, a push stream woken by the version this moves) compares the stored
+    secrets. The two are kept different from each other."""
+    assert which in ROTATABLE, which
+    table = lock_table(session, table)
+    row = session.connection().execute(_POLL, {"public_id": table.public_id}).one()
+    edit, view = row.edit_secret, row.view_secret
+    while True:
+        if which in ("edit", "both"):
+            edit = new_secret()
+        if which in ("view", "both"):
+            view = new_secret()
+        if edit != view:
+            break
+    session.connection().execute(_NEW_SECRETS, {"table_id": table.id, "edit": edit, "view": view})
+    touch(session, table)
+    session.commit()
+    set_committed_value(table, "edit_secret", edit)
+    set_committed_value(table, "view_secret", view)
+    return edit, view
+
+
 def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
     table = lock_table(session, table)
     session.connection().execute(_RETITLE, {"table_id": table.id, "title": title, "config": config})
@@ -466,6 +495,34 @@ def appended_since(session: Session, hand_id: int, known_version: int, known_len
         if row.version != known_version + 1 + i or row.seq != known_length + i:
             return None
     return [row.event for row in rows]
+
+
+_VERSION_OF = select(Table.version).where(Table.id == bindparam("table_id"))
+
+
+def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], dict[int, list[dict[str, Any]]]]:
+    """The table's hand rows and logs, and its version set to the one they were read at.
+
+    The version labels every answer made from them: a phone waits for the next one. SQLite
+    reads a request's statements in one transaction (one snapshot). PostgreSQL gave each
+    statement its own (autocommit reads, READ COMMITTED writes): a tap committed between
+    the table's row and its logs made an answer whose version was older than its log, so
+    the phone applied that tap twice. There the three reads share a REPEATABLE READ
+    snapshot, on a connection of their own, taken only when a table's rows are read whole.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        found = hands(session, table)
+        return found, events_by_hand(session, [h.id for h in found if h.kind == "log"])
+    with Session(bind=session.get_bind(), expire_on_commit=False) as snapshot:
+        snapshot.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        version = snapshot.execute(_VERSION_OF, {"table_id": table.id}).scalar()
+        found = hands(snapshot, table)
+        logs = events_by_hand(snapshot, [h.id for h in found if h.kind == "log"])
+        snapshot.expunge_all()
+        snapshot.rollback()  # it only read
+    if version is not None:
+        set_committed_value(table, "version", version)
+    return found, logs
 
 
 def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict[str, Any]]]:

@@ -27,6 +27,8 @@ WEB_ERROR_CODES: dict[str, str] = {
     "bad_player_name": "A player's name is empty, invisible, or holds control or bidi-override characters.",
     "duplicate_player": "Two players' names read the same (compared after Unicode normalisation).",
     "server_error": "An unexpected error.",
+    "unavailable": "The database cannot answer now (read-only, unreachable, busy): nothing stored; retry later.",
+    "storage_full": "The server's disk is full: nothing was stored; retry later.",
 }
 
 

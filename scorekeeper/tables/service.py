@@ -205,13 +205,13 @@ def load(session: Session, table: Table) -> TableState:
         hands, logs = caught_up
         _remember(_rows_key(table), table.version, (hands, logs))
     else:
-        hands = store.hands(session, table)
-        logs = store.events_by_hand(session, [h.id for h in hands if h.kind == "log"])
+        hands, logs = store.rows_at_one_version(session, table)  # table.version: theirs
         # Shared with other requests from now on: out of this session, so that its rollback
         # (which expires what it holds) or its close never reaches them, and no other
         # request's read of them goes through this session. Writers query their own rows.
         for hand in hands:
-            session.expunge(hand)
+            if hand in session:
+                session.expunge(hand)
         _remember(_rows_key(table), table.version, (hands, logs))
     return replay(table, hands, logs)
 

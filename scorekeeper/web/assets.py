@@ -27,8 +27,52 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", 256)
     app.config.setdefault("COMPRESS_BR_LEVEL", 5)  # a tap's answer: fast, nearly as small as 11
     app.extensions["sk_compress"] = Compress(app)  # its settings, read by ``fastpath``
+    # Outermost: the fast path (inside) chooses its coding from the same header as Flask-Compress.
+    app.wsgi_app = AcceptEncoding(app.wsgi_app, app.extensions["sk_compress"].enabled_algorithms)  # type: ignore[method-assign]
     app.url_defaults(_digest_in_static_urls)
     app.after_request(_cache_static)
+
+
+class AcceptEncoding:
+    """``Accept-Encoding`` restated as the codings we send that the client takes, with their weights.
+
+    Flask-Compress chooses among the codings named, weight 0 included: ``br;q=0`` (RFC 9110
+    §12.5.3: "not acceptable") got brotli. Here a coding with q=0 (or an unreadable q) is
+    dropped, ``*`` stands for the codings the header does not name, and what is left goes on
+    as ``br;q=1.0, gzip;q=0.5`` (or ``identity``: none), which Flask-Compress's reading and the
+    fast path's both get right.
+    """
+
+    def __init__(self, wsgi_app, algorithms: tuple[str, ...]):
+        self.wsgi_app, self.algorithms = wsgi_app, algorithms
+
+    def __call__(self, environ: dict, start_response):
+        header = environ.get("HTTP_ACCEPT_ENCODING")
+        if header is not None:
+            environ["HTTP_ACCEPT_ENCODING"] = acceptable(header, self.algorithms)
+        return self.wsgi_app(environ, start_response)
+
+
+def acceptable(header: str, algorithms: tuple[str, ...]) -> str:
+    """The codings of ``algorithms`` (and ``identity``) that ``header`` accepts, as ``name;q=w``."""
+    weights: dict[str, float] = {}
+    for part in header.lower().split(","):
+        name, *params = (p.strip() for p in part.split(";"))
+        weight: float | None = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = None
+        if name and weight is not None and 0 <= weight <= 1:
+            weights.setdefault(name, weight)
+    star = weights.get("*", 0.0)
+    named = [(name, weights.get(name, star)) for name in algorithms]
+    if "identity" in weights:
+        named.append(("identity", weights["identity"]))
+    return ", ".join(f"{name};q={weight}" for name, weight in named if weight > 0) or "identity"
 
 
 def digest(filename: str) -> str:

@@ -1,6 +1,8 @@
 """The store, wired into the app: one engine per app, one session per request."""
 from __future__ import annotations
 
+import logging
+
 import click
 from flask import Flask, current_app, g, has_request_context, request
 from flask.cli import with_appcontext
@@ -8,6 +10,8 @@ from sqlalchemy.orm import Session
 
 from ..store import migrate
 from ..store.db import make_engine, make_sessionmaker, reader, single_reader
+
+log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask) -> None:
@@ -42,9 +46,20 @@ def reader_engine():
 
 
 def _close_session(_exc) -> None:
+    """End the request's session. Its rollback on a connection the server has closed raises:
+    raised here, after the answer was made, it replaced it with the server's bare HTML 500.
+    The connection is dropped from the pool instead (a new one is opened for the next request)."""
     session = g.pop("sk_db", None)
-    if session is not None:
+    if session is None:
+        return
+    try:
         session.close()
+    except Exception as err:  # noqa: BLE001 - the answer is made; the connection is only thrown away
+        log.warning("session close failed, connection discarded: %s: %s", type(err).__name__, err)
+        try:
+            session.invalidate()
+        except Exception:  # noqa: BLE001, S110 - nothing more to release
+            pass
 
 
 @click.command("db-upgrade")

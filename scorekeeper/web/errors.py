@@ -7,9 +7,11 @@ in JSON; the codes of the web layer are ``WEB_ERROR_CODES``, those of the engine
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
 from ..tables.refusals import WEB_ERROR_CODES, CodedRefusal  # noqa: F401  (the web layer's codes)
@@ -38,7 +40,37 @@ def error_response(status: int, code: str, message: str, path: str = "", extra: 
     return render_template("error.html", status=status, code=code, message=message), status
 
 
+# Faults of the database, not of the request: the same request may succeed in a moment.
+DB_FAULTS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.InternalError, sa_exc.TimeoutError,
+             sa_exc.PendingRollbackError, sqlite3.OperationalError, sqlite3.InterfaceError)
+RETRY_AFTER_S = {503: 2, 507: 60}
+
+
+def db_fault(err: Exception) -> tuple[int, str, str]:
+    """(status, code, message key) of a database fault: 507 when the disk is full, else 503."""
+    orig = getattr(err, "orig", None) or err
+    text = str(orig).lower()
+    if "disk is full" in text or "no space left" in text or getattr(orig, "sqlstate", None) == "53100":
+        return 507, "storage_full", "err_storage_full"
+    return 503, "unavailable", "err_unavailable"
+
+
 def init_app(app: Flask) -> None:
+    @app.errorhandler(sa_exc.SQLAlchemyError)
+    @app.errorhandler(sqlite3.Error)
+    def _database(err: Exception):
+        """Disk full, read-only files, a connection the server closed, a pool run dry: a coded
+        "try again" (503, or 507 for a full disk) with ``Retry-After``, in the page's language;
+        nothing of the request was stored (its transaction is rolled back). Any other database
+        error is a bug: a 500 as any."""
+        if not isinstance(err, DB_FAULTS) and not getattr(err, "connection_invalidated", False):
+            return _server(InternalServerError(original_exception=err))
+        status, code, key = db_fault(err)
+        log.warning("database fault answered %d: %s: %s", status, type(err).__name__, str(err).splitlines()[0][:200])
+        response = app.make_response(error_response(status, code, _(key)))
+        response.headers["Retry-After"] = str(RETRY_AFTER_S[status])
+        return response
+
     @app.errorhandler(CSRFError)
     def _csrf(err):
         return error_response(400, "csrf", _("err_csrf"))

@@ -19,9 +19,15 @@ as Flask-Limiter used them, ``RATELIMIT_KEY_PREFIX`` included): Flask-Limiter re
 its limits on every request, and parsed their strings again, a sixth of what a version poll cost
 the server; here a request costs one read of its address's ``guess`` count (and of ``create``
 when it creates), and a count written only when spent.
+
+The budgets fail open: when the counts' store cannot be read or written (Redis down, the counts
+file on a full or read-only disk), the request is answered as if no budget were spent, and the
+fault is logged (once a minute). The store is a guard, not a dependency: an evening's taps and
+polls matter more than counting guesses at 128-bit secrets for the minutes it is down.
 """
 from __future__ import annotations
 
+import logging
 import time
 from functools import lru_cache
 
@@ -37,6 +43,9 @@ from .i18n import gettext as _
 
 CREATING = frozenset({"tables.new", "tables.import_table", "api.create_table", "api.import_table"})
 IMPORTING = frozenset({"tables.import_table", "api.import_table"})
+log = logging.getLogger(__name__)
+_FAULT_LOG_EVERY_S = 60.0
+_RETRY_STORE_AFTER_S = 5.0
 
 
 def created() -> None:
@@ -85,14 +94,35 @@ class Budgets:
     def _args(self, scope: str, address: str | None) -> tuple[str, ...]:
         return (*self.prefix, address or "127.0.0.1", scope)
 
+    _fault_logged_at = 0.0
+    _down_until = 0.0  # the store failed: not asked again before then (a Redis that times out
+    # would otherwise hold every request for its timeout)
+
+    def _up(self) -> bool:
+        return time.monotonic() >= self._down_until
+
+    def _store_down(self, err: Exception) -> None:
+        """The counts' store failed: let the request through (fail open), and say so now and then."""
+        now = time.monotonic()
+        self._down_until = now + _RETRY_STORE_AFTER_S
+        if now - self._fault_logged_at >= _FAULT_LOG_EVERY_S:
+            self._fault_logged_at = now
+            log.warning("rate-limit store unavailable, limits not applied: %s: %s", type(err).__name__, err)
+
     def guess_left(self, address: str | None) -> bool:
         """Whether the ``guess`` budget of ``address`` is not spent (what ``check`` asks first)."""
-        return self.limiter.test(_item(self.config["RATELIMIT_GUESS"]), *self._args("guess", address))
+        if not self._up():
+            return True
+        try:
+            return self.limiter.test(_item(self.config["RATELIMIT_GUESS"]), *self._args("guess", address))
+        except Exception as err:  # noqa: BLE001 - any failure of the store: fail open
+            self._store_down(err)
+            return True
 
     def check(self) -> None:
         """Before the request: 429 when a budget it would spend is spent (``guess`` first)."""
         endpoint = request.endpoint
-        if not endpoint or endpoint.rsplit(".", 1)[-1] == "static":
+        if not endpoint or endpoint.rsplit(".", 1)[-1] == "static" or not self._up():
             return
         budgets = [("guess", self.config["RATELIMIT_GUESS"], lambda: g.get("sk_refused", False))]
         if _creating():
@@ -103,14 +133,23 @@ class Budgets:
         for scope, spec, spent in budgets:
             item, args = _item(spec), self._args(scope, request.remote_addr)
             checked.append((item, args, spent))
-            if not self.limiter.test(item, *args):
-                raise Limited(self.limiter.get_window_stats(item, *args).reset_time)
+            try:
+                left = self.limiter.test(item, *args)
+                reset_at = None if left else self.limiter.get_window_stats(item, *args).reset_time
+            except Exception as err:  # noqa: BLE001 - any failure of the store: fail open
+                self._store_down(err)
+                continue
+            if reset_at is not None:
+                raise Limited(reset_at)
 
     def spend(self, response):
-        """After the answer: count what this request spent."""
+        """After the answer: count what this request spent (not at all while the store is down)."""
         for item, args, spent in g.pop("sk_budgets", ()):
-            if spent():
-                self.limiter.hit(item, *args)
+            if spent() and self._up():
+                try:
+                    self.limiter.hit(item, *args)
+                except Exception as err:  # noqa: BLE001 - any failure of the store: fail open
+                    self._store_down(err)
         return response
 
 

@@ -26,6 +26,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "err_method": ("허용되지 않는 요청입니다.", "That method is not allowed here."),
     "err_server": ("서버 오류입니다. 다시 시도하세요.", "Server error. Please try again."),
     "err_rate": ("너무 자주 시도했습니다. 잠시 후에.", "Too many tries; wait a moment."),
+    "err_unavailable": ("지금은 저장할 수 없습니다. 저장되지 않았으니 잠시 후 다시 시도하세요.",
+                        "The server cannot save right now; nothing was saved. Please try again in a moment."),
+    "err_storage_full": ("서버의 저장 공간이 가득 찼습니다. 저장되지 않았으니 나중에 다시 시도하세요.",
+                         "The server's storage is full; nothing was saved. Please try again later."),
     # -- home --
     "tagline": ("화투 치는 자리에 폰 하나: 점수와 돈을 바로 계산", "One phone at a real table: scores and money, settled instantly"),
     "start_table": ("새 방 만들기", "Start a table"),
@@ -448,6 +452,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "gets": ("{p} {v}", "{p} {v}"),
     "log_below": ("기록", "Log"),
     # -- sharing --
+    "new_keys": ("새 링크 만들기", "New links"),
+    "new_keys_hint": ("링크가 엉뚱한 곳에 갔거나 폰을 잃어버렸을 때: 새 링크를 만들면 예전 링크와 코드로는 더 이상 열리지 않습니다 "
+                      "(이미 열어 둔 폰도 마찬가지). 이 폰은 계속 열립니다.",
+                      "A link shared in the wrong place, or a phone lost: new links make the old links and codes "
+                      "open nothing any more (phones that opened them included). This phone keeps its access."),
+    "new_keys_edit": ("편집 링크", "The edit link"),
+    "new_keys_view": ("보기 전용 링크", "The read-only link"),
+    "new_keys_both": ("둘 다", "Both"),
+    "new_keys_confirm": ("예전 링크를 막습니다", "Yes, stop the old links"),
+    "new_keys_made": ("새 링크를 만들었습니다. 예전 링크로는 더 이상 열리지 않습니다.",
+                      "New links made; the old ones no longer open this table."),
     "share_loopback": ("지금 주소는 이 기기에서만 열립니다. 다른 폰이 들어오려면 서버를 네트워크에 열거나(아래 명령) 공개 주소를 정하세요.",
                        "This address (127.0.0.1 or localhost) opens only on this device. For other phones to join, start the server on the network (below) or set a public address."),
     "qr_for": ("QR 코드", "QR code"),

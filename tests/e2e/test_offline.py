@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 
 import pytest
@@ -324,6 +325,31 @@ def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, 
     wait_saved(page)
     assert [e["cards"] for e in api_events(live_server, hand_url, key)] == [["1g"], ["3g"], ["8g"]]
     expect(points(page, "Mina")).to_have_text("3")
+
+
+def test_a_tap_the_database_could_not_store_is_kept_and_sent_again(new_context, live_server):
+    """Issue 23, item 4: a tap whose form post answers 503 (the database read-only, a connection
+    killed) or 507 (disk full) was stored nowhere; the page reloaded and the tap was gone."""
+    context = new_context()
+    page = context.new_page()
+    create_table(page, live_server)
+    key = edit_link(page).rsplit("/", 1)[1]
+    start_live(page)
+    hand_url = page.url
+    def answering(status):
+        return lambda route: route.fulfill(status=status, body="<!doctype html><p data-code='unavailable'>down</p>",
+                                           content_type="text/html", headers={"Retry-After": "1"})
+
+    expected: list = []
+    for status, code in ((503, "1g"), (507, "3g")):
+        page.route("**/t/*/hands/*/events", answering(status), times=1)
+        pick(page, "Mina", [code])
+        expected.append([code])
+        deadline = time.monotonic() + 15  # the queue sends it again (after a second or two)
+        while (stored := [e["cards"] for e in api_events(live_server, hand_url, key)]) != expected:
+            assert time.monotonic() < deadline, stored
+            time.sleep(0.2)
+        wait_saved(page)
 
 
 def test_worker_keeps_the_shell_under_its_version_and_drops_old_ones(new_context, live_server):

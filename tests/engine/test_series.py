@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.engine.checks import MAX_NAGARI_CARRY
 from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.replay import replay_document
 from scorekeeper.engine.series import config_from, play, replay_series_document, series_from_document
@@ -71,6 +72,23 @@ def test_nagari_carry(stacks, hands, expected_carries, last_net_winner):
     assert carries(s) == expected_carries
     assert s.deals[-1].net["A"] == last_net_winner
     assert s.next.nagari_carry == 0
+
+
+@pytest.mark.parametrize("players", ["AB", "ABC"])
+@pytest.mark.parametrize("stacks", [True, False])
+@pytest.mark.parametrize("run", [30, 31, 45])
+def test_a_long_run_of_nagari_never_locks_the_series(players, stacks, run):
+    """Issue 23, item 8: the carry is capped at ``MAX_NAGARI_CARRY`` (30, the most a summary
+    takes), so the hand after any run of nagari is played at the cap, never refused."""
+    rules = {"options": {"nagari_carry_stacks": stacks}}
+    win = stop("A", WIN2 if players == "AB" else None)
+    s = series(players, [nagari()] * run + [win], rules=rules, length=run + 1)
+    assert carries(s) == [min(i, MAX_NAGARI_CARRY) for i in range(run + 1)]
+    plain = series(players, [win], rules=rules).deals[-1].net["A"]
+    assert s.deals[-1].net["A"] == plain * (2 ** MAX_NAGARI_CARRY if stacks else 2)
+    assert s.next.nagari_carry == 0
+    nagari_run = series(players, [nagari()] * run, rules=rules, length=run + 1)
+    assert nagari_run.next.nagari_carry == min(run, MAX_NAGARI_CARRY)
 
 
 def test_carry_is_passed_to_the_hand_and_shown_in_its_trail():

@@ -54,7 +54,7 @@ def test_every_response_names_a_schema_none_any():
             seen += 1
             assert name != "Error" and schemas[name].get("properties"), (method, path, status)
             assert schemas[name].get("additionalProperties") is False, (method, path, name)  # no key unnamed
-    assert seen == 13
+    assert seen == 14
     assert streams == ["/tables/{table}/stream"]
 
 
@@ -138,6 +138,7 @@ def test_every_success_answer_validates_against_its_model(api):
     # The engine contract: a result with notes, and warnings for a field it ignores.
     api("post", "/score", json={"players": ["A", "B"], "outcome": {"type": "nagari"}, "extra": 1})
     api("post", "/score", json={"players": ["A", "B", "C"]} | STOP_A)
+    api("post", "/tables/{table}/keys", copy, json={"rotate": "view"})  # new secrets: the table's links and keys
     # The push stream's events carry the events answer itself (test_push holds them equal to it).
     successes = {(m, p, int(s)) for m, p, s, r in _responses()
                  if s.startswith("2") and "application/json" in r.get("content", {})}

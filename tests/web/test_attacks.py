@@ -305,3 +305,29 @@ def test_a_table_name_past_the_documented_length_is_refused_not_cut(web):
     r = web.post("/api/v1/tables", json={"players": ["A", "B"], "name": "x" * 121})
     assert r.status_code == 422 and r.get_json()["errors"][0]["path"] == "name"
     assert web.post("/api/v1/tables", json={"players": ["A", "B"], "name": "x" * 120}).status_code == 201
+
+
+# -- issue 23, item 9: another site's link does not set this site's cookies ------------------------
+
+CROSS_SITE = [
+    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+    {"Origin": "https://evil.example"}, {"Referer": "https://evil.example/page"},
+    {"Sec-Fetch-Site": "cross-site", "Referer": "http://localhost/"},
+]
+SAME_SITE = [{}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {"Referer": "http://localhost/t/x"},
+             {"Origin": "http://localhost"}]
+
+
+@pytest.mark.parametrize("path", ["/lang/ko?next=/", "/gloss/on?next=/"])
+@pytest.mark.parametrize("headers", CROSS_SITE)
+def test_another_sites_link_sets_no_cookie(web, path, headers):
+    r = web.get(path, headers=headers)
+    assert r.status_code == 302 and r.headers["Location"] == "/"  # the phone still lands on the page
+    assert "Set-Cookie" not in r.headers
+
+
+@pytest.mark.parametrize("path, cookie", [("/lang/ko?next=/", "lang=ko"), ("/gloss/on?next=/", "=1")])
+@pytest.mark.parametrize("headers", SAME_SITE)
+def test_this_sites_own_links_set_the_cookie(web, path, cookie, headers):
+    r = web.get(path, headers=headers)
+    assert r.status_code == 302 and cookie in r.headers.get("Set-Cookie", "")

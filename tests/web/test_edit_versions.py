@@ -191,3 +191,34 @@ def test_if_match_is_taken_exactly_when_the_document_says_it_is_valid(app, make_
     else:
         assert r.status_code == 428 and r.get_json()["errors"][0]["code"] == "precondition_required"
         assert rows_of(app, t.id) == before
+
+
+@pytest.mark.parametrize("coding", ["br", "gzip"])
+def test_an_etag_from_a_compressed_get_edits(app, make_table, coding):
+    """Issue 23, item 2: Flask-Compress tags a compressed answer's ETag with its coding
+    (``"…:br"``); a client that accepts compression (every browser, ``curl --compressed``,
+    python-requests) sends that tag back, and its edit is the same hand's, not someone else's."""
+    t = make_table()
+    hand = t.add_summary(STOP_A)
+    got = t.api("GET", f"/hands/{hand}", headers={"Accept-Encoding": coding})
+    assert got.headers.get("Content-Encoding") == coding  # the answer was compressed
+    seen = got.headers["ETag"]
+    r = t.api("PUT", f"/hands/{hand}", json={"summary": NAGARI}, headers={"If-Match": seen})
+    assert r.status_code == 200, r.get_json()
+    again = t.api("GET", f"/hands/{hand}", headers={"Accept-Encoding": coding}).headers["ETag"]
+    assert t.api("DELETE", f"/hands/{hand}", headers={"If-Match": again}).status_code == 200
+    assert t.state()["hands"] == []
+
+
+def test_a_compressed_stale_etag_is_still_a_409(app, make_table):
+    t = make_table()
+    hand = t.add_summary(STOP_A)
+    seen = t.api("GET", f"/hands/{hand}", headers={"Accept-Encoding": "br"}).headers["ETag"]
+    first = t.api("PUT", f"/hands/{hand}", json={"summary": NAGARI}, headers={"If-Match": seen})
+    assert first.status_code == 200
+    r = t.api("PUT", f"/hands/{hand}", json={"summary": B_WINS}, headers={"If-Match": seen})
+    assert r.status_code == 409
+    # Only the codings the server sends are taken off: another suffix names no version of ours.
+    current = first.headers["ETag"].strip('"')
+    assert t.api("PUT", f"/hands/{hand}", json={"summary": B_WINS},
+                 headers={"If-Match": f'"{current}:xz"'}).status_code == 409

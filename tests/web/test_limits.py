@@ -118,3 +118,41 @@ def test_refused_imports_count_too(limited):
                  lambda: client.post("/api/v1/tables/import", data=refused, content_type="application/json")]
         assert doors[i % 2]().status_code == 422
     _coded_429(client.post("/api/v1/tables", json={"players": ["A", "B"]}), json_body=True)
+
+
+def _broken_store(tmp_path, kind: str, monkeypatch):
+    """The counts' store down: Redis not answering, or the counts file on a full disk."""
+    if kind == "redis-down":
+        return make_app(f"sqlite:///{tmp_path / 'db.db'}", tmp_path, RATELIMIT_ENABLED=True,
+                        RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0")  # the discard port: nothing listens
+    import sqlite3
+
+    from scorekeeper.web.limitstore import SQLiteFileStorage
+
+    def full(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    for name in ("acquire_entry", "get_moving_window", "incr", "get", "get_expiry"):
+        monkeypatch.setattr(SQLiteFileStorage, name, full)
+    return make_app(f"sqlite:///{tmp_path / 'db.db'}", tmp_path, RATELIMIT_ENABLED=True)
+
+
+@pytest.mark.parametrize("kind", ["redis-down", "disk-full"])
+def test_the_app_serves_when_the_counts_store_is_down(tmp_path, monkeypatch, kind):
+    """Issue 23, item 3: the limits fail open (README, "Rate limits"): with the counts' store
+    down every request answered 500, /healthz and the polls included; now each is answered as if
+    no budget were spent, and a refused key is still a 401."""
+    app = _broken_store(tmp_path, kind, monkeypatch)
+    client, bare = app.test_client(), app.test_client(use_cookies=False)
+    assert client.get("/healthz").status_code == 200
+    r = client.post("/api/v1/tables", json={"players": ["A", "B", "C"]})
+    assert r.status_code == 201, r.data
+    created = r.get_json()
+    key = {"X-Table-Key": created["edit_key"]}
+    for _ in range(2):  # through Flask, then (a plain poll) the fast path
+        assert bare.get(f"/api/v1/tables/{created['id']}/version", headers=key).status_code == 200
+    assert client.get(f"/api/v1/tables/{created['id']}", headers=key).status_code == 200
+    wrong = client.get(f"/api/v1/tables/{created['id']}", headers={"X-Table-Key": "nope"})
+    assert wrong.status_code == 401 and wrong.get_json()["errors"][0]["code"] == "no_access"
+    assert client.get("/").status_code == 200
+    app.extensions["sk_engine"].dispose()

@@ -271,6 +271,29 @@ def test_a_stream_knows_when_its_phone_has_gone():
     assert not gone(None)  # no socket known (not under gunicorn): streams go on as before
 
 
+def test_a_quiet_stream_lets_a_gone_phone_go_before_its_heartbeat(monkeypatch):
+    """Issue 23, item 1: a stream opened and dropped at once held its connection (one of the
+    worker's) until its next heartbeat, 15 s later; it looks at its socket every GONE_CHECK_S."""
+    import socket
+
+    from scorekeeper.web.tables import push
+
+    monkeypatch.setattr(push, "GONE_CHECK_S", 0.1)
+    watcher = push.Watcher.__new__(push.Watcher)
+    watcher._lock, watcher._followers = threading.Lock(), {}
+    follower = push.Follower("t")
+    server, phone = socket.socketpair()
+    try:
+        body = push._stream(watcher, follower, 30.0, sock=server)
+        assert next(body).startswith("retry:")
+        phone.close()
+        started = time.monotonic()
+        assert list(body) == []  # ended, nothing more written
+        assert time.monotonic() - started < 1.0
+    finally:
+        server.close()
+
+
 @pytest.mark.postgres
 def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_url, tmp_path):
     """PostgreSQL: every change's NOTIFY (sent with the version's move, in one statement) names

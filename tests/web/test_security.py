@@ -27,7 +27,7 @@ FORMS = {"hands.start": {"count": "1"}, "hands.append": {"seq": "1", "type": "na
          "hands.quick_entry": {"outcome": "nagari", "count": "1", "action": "save"},
          "hands.edit": {"outcome": "nagari", "action": "save", "version": "*"},
          "hands.delete": {"confirm": "y", "version": "*"}, "tables.end": {"confirm": "y", "count": "1"},
-         "hands.correct_shown": {"sitters-0-cards": ["1g", "11jd"]}}
+         "hands.correct_shown": {"sitters-0-cards": ["1g", "11jd"]}, "tables.new_keys": {"which": "both", "confirm": "y"}}
 BODIES = {"api.add_hand": {"summary": STOP_A, "count": 1}, "api.replace_hand": {"summary": {"outcome": {"type": "nagari"}}},
           "api.append_event": {"seq": 1, "event": {"type": "nagari"}}, "api.undo": {"seq": 1}}
 NEEDS_IDLE = {"hands.start", "hands.quick_entry", "api.add_hand", "tables.end"}  # no live hand may be open

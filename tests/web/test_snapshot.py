@@ -97,3 +97,35 @@ def test_an_append_after_a_change_elsewhere_is_checked_against_the_stored_log(ap
     body = checked(r.get_json())
     assert body["events"] == A_JUNK[:2] + [A_JUNK[3], A_JUNK[4]]
     assert checked(elsewhere.get(f"/api/v1/tables/{table.id}/hands/{hand}/events", headers=key).get_json()) == body
+
+
+@pytest.mark.parametrize("read", ["events", "hand"])
+def test_the_version_and_the_log_are_of_one_snapshot(app, table, elsewhere, monkeypatch, read):
+    """Issue 23, item 5: a tap committed elsewhere between the read of the table's row and the
+    read of its hands and logs gave an answer whose version was older than its log (PostgreSQL's
+    GETs read each statement at its own snapshot). A phone that then waits for the next version
+    applies that tap twice, or misses the one after it."""
+    from scorekeeper.store import tables as store
+    from scorekeeper.tables import service
+    from scorekeeper.web.api import answers
+
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    before = table.api("GET", f"/hands/{hand}/events").get_json()["version"]
+    answers._answers.clear()
+    service._memo.clear()  # a full read of the rows, as on a process that never saw the table
+    read_hands, injected = store.hands, []
+
+    def hands_after_a_tap_elsewhere(session, t, fresh=False):
+        if not injected and not fresh:
+            injected.append(None)  # once (the tap elsewhere reads hands too)
+            injected[0] = elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/events",
+                                         json={"seq": 2, "event": A_JUNK[2]},
+                                         headers={"X-Table-Key": table.edit_key}).status_code
+        return read_hands(session, t, fresh)
+
+    monkeypatch.setattr(store, "hands", hands_after_a_tap_elsewhere)
+    body = table.api("GET", f"/hands/{hand}/events" if read == "events" else f"/hands/{hand}").get_json()
+    assert injected == [201]
+    checked(body)
+    assert (body["version"], body["seq"]) in ((before, 2), (before + 1, 3))

@@ -244,3 +244,20 @@ def test_korean_terms_beside_english(table, client):
     client.get("/lang/en")
     html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
     assert "광박 gwang-bak" in html and "Who pays whom" in html
+
+
+@pytest.mark.parametrize("live", [False, True])
+def test_a_hand_after_31_nagari_is_taken(make_table, live):
+    """Issue 23, item 8: every hand after the 31st nagari in a row answered 422 (carry 0 to 30)."""
+    t = make_table(length=40)
+    for _ in range(31):
+        t.add_summary({"outcome": {"type": "nagari"}})
+    assert t.state()["next"]["nagari_carry"] == 30
+    if live:
+        hand = t.start_live()
+        assert t.api("GET", f"/hands/{hand}/events").get_json()["state"]["setup"]["nagari_carry"] == 30
+    else:
+        t.add_summary({"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}})
+        assert t.state()["hands"][-1]["deal"]["carry"] == 30
+    t.enter()
+    assert t.client.get(t.url).status_code == 200

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .conftest import GO_PIBAK
 
 BUDGET = 100 * 1024
@@ -41,3 +43,26 @@ def test_live_hand_page_weight(table, client):
     sizes = page_weight(client, f"{table.url}/hands/{hand}")
     print("live hand page", sizes, sum(sizes.values()))
     assert sum(sizes.values()) < BUDGET
+
+
+# Issue 23, item 7: a coding with q=0 is refused (RFC 9110 §12.5.3), ``*`` stands for the codings not
+# named, and whatever the header says, the answer is one the client accepts.
+CODINGS = [
+    ("br;q=0", None), ("br;q=0, gzip", "gzip"), ("br; q=0.0, gzip;q=0.5", "gzip"), ("BR;Q=0", None),
+    ("gzip;q=0, br;q=0", None), ("br;q=0, *", "gzip"), ("*;q=0", None), ("gzip, br;q=0", "gzip"),
+    ("br, gzip", "br"), ("gzip;q=0.5, br;q=0.9", "br"), ("*", "br"), ("identity", None), ("", None),
+    ("br;q=0.1, identity;q=0.5", None), ("br;q=abc", None),
+]
+
+
+@pytest.mark.parametrize("accept, coding", CODINGS)
+def test_accept_encoding_qualities_are_honoured(app, table, client, accept, coding):
+    hand = table.start_live()
+    table.append(hand, [{"type": "capture", "player": "A", "cards": ["1g", "1j1"]}])
+    page = client.get(table.url, headers={"Accept-Encoding": accept})
+    assert page.status_code == 200 and page.headers.get("Content-Encoding") == coding
+    phone = app.test_client(use_cookies=False)  # no cookie: the events come from the fast path once kept
+    for _ in range(2):
+        r = phone.get(f"/api/v1/tables/{table.id}/hands/{hand}/events",
+                      headers={"Accept-Encoding": accept, "X-Table-Key": table.edit_key})
+        assert r.status_code == 200 and r.headers.get("Content-Encoding") == coding

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import gwangpalli
+from ..checks import MAX_NAGARI_CARRY
 from ..dealer import next_dealer, play_order
 from ..errors import EngineError
 from ..gwangpalli import Claim, Seating
@@ -93,7 +94,7 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
         entries += comp
     nagari = kind == "nagari"
     dealer = nxt.dealer if nagari else next_dealer(seating.players, nxt.dealer, winners)
-    carry = nxt.nagari_carry + 1 if nagari else 0
+    carry = min(nxt.nagari_carry + 1, MAX_NAGARI_CARRY) if nagari else 0  # a run of nagari never locks the table
     fixed = seating.players if nagari and config.gwangpalli else None
     new_next = NextDeal(dealer, carry, fixed, _choosers(config, dealer, fixed), pending)
     deal = Deal(index, number, nxt.dealer, seating, nxt.nagari_carry, outcome, winners, tuple(entries), {}, result)

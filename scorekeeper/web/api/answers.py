@@ -53,3 +53,23 @@ def keep_variant(table: Table | PollRow, hand_id: int, coding: str, body: bytes)
     hit = _answers.get(_key(table, hand_id))
     if hit is not None and hit[0] == table.version:
         hit[2][coding] = body
+
+
+# The table's answer (``GET /api/v1/tables/<id>``), kept the same way: a heavy table (a thousand
+# hands, ~1 MB of JSON) cost 40-60 ms of CPU to encode, the same bytes each time at a version.
+_TABLE_SIZE = 200
+_tables: dict[tuple, tuple[int, bytes]] = {}
+
+
+def get_table(table: Table | PollRow) -> bytes | None:
+    hit = _tables.get((table.id, table.public_id))
+    return hit[1] if hit is not None and hit[0] == table.version else None
+
+
+def keep_table(table: Table, body: bytes) -> None:
+    with _lock:
+        key = (table.id, table.public_id)
+        _tables.pop(key, None)
+        _tables[key] = (table.version, body)
+        if len(_tables) > _TABLE_SIZE:
+            del _tables[next(iter(_tables))]

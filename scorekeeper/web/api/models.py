@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, W
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
 from pydantic_core import core_schema
 
+from ...engine.checks import MAX_NAGARI_CARRY
 from ...engine.errors import ERROR_CODES, EngineError
 from ...engine.facts import OutcomeType
 from ...engine.hand import EVENTS
@@ -118,7 +119,7 @@ class Summary(_Open):
     showdown: Object | None = None
     outcome: Outcome
     dokbak: Object | None = None
-    nagari_carry: Annotated[int, Field(ge=0, le=30)] = 0
+    nagari_carry: Annotated[int, Field(ge=0, le=MAX_NAGARI_CARRY)] = 0
     dealer: Name | None = None
     last_go: Name | None = None
     mission: int | Mission | None = Field(
@@ -205,6 +206,12 @@ class Append(_Open):
     model_config = ConfigDict(extra="allow", strict=True)
     seq: Seq
     event: Annotated[Object, WithJsonSchema(_event_schema())]
+
+
+class NewKeys(_Shape):
+    """Which secret to replace: the old one then opens nothing."""
+
+    rotate: Literal["edit", "view", "both"] = "both"
 
 
 class Undo(_Open):
@@ -520,7 +527,8 @@ def _plain(node: Any) -> Any:
             for k, v in node.items() if k not in ("title", "default")}
 
 
-REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, SeriesExport, NewHand, ReplaceHand, Append, Undo)
+REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, SeriesExport, NewHand, ReplaceHand, Append, Undo,
+                                         NewKeys)
 # Every success answer of the API (the document names which operation answers which).
 ANSWERS: tuple[type[BaseModel], ...] = (Result, Created, TableView, Version, Hands, Hand, Deleted, Events)
 

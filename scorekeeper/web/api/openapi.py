@@ -129,6 +129,12 @@ def document() -> dict:
             "parameters": [table],
             "get": _op("The table: series state, ledger, balances, settle-up.",
                        {"200": _resp("The table.", m.TableView)})},
+        "/tables/{table}/keys": {
+            "parameters": [table],
+            "post": _op("New secrets (a link shared in the wrong place, a phone lost): the old edit and/or "
+                        "read-only secret then opens nothing, anywhere.",
+                        {"200": _resp("The table's links and both secrets, as now.", m.Created)}, m.NewKeys,
+                        write)},
         "/tables/{table}/version": {
             "parameters": [table],
             "get": _op("The table's version (poll it).", {"200": _resp("The version.", m.Version)})},

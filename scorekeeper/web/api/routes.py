@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, request, url_for
 from flask_wtf.csrf import CSRFError
+from pydantic import ValidationError
 from werkzeug.routing import BaseConverter
 
 from ...engine.contract import score_summary
@@ -23,6 +24,7 @@ from ..errors import error_response
 from ..limits import created
 from ..security import KEY_HEADER, csrf, presented_key
 from ..tables import push
+from ..tables.routes import keep_access
 from . import answers, bp, models, openapi, preconditions
 
 
@@ -129,8 +131,29 @@ def _table_links(table) -> dict:
 
 @bp.get("/tables/<table_id:public_id>")
 def get_table(public_id: str):
-    state = service.load(db(), open_table(public_id))
-    return jsonify(openapi.table_json(state))
+    table = open_table(public_id)
+    kept = answers.get_table(table)
+    if kept is not None:  # a heavy table's answer: the same bytes at this version (``answers``)
+        return current_app.response_class(kept, mimetype="application/json")
+    state = service.load(db(), table)
+    response = jsonify(openapi.table_json(state))
+    answers.keep_table(state.table, response.get_data())
+    return response
+
+
+@bp.post("/tables/<table_id:public_id>/keys")
+def new_keys(public_id: str):
+    """New secrets ({"rotate": "edit" | "view" | "both"}, default both): the old ones then open
+    nothing, anywhere (pages, API, streams, phones' sessions). Answers the new links and keys."""
+    table = open_table(public_id, "edit")
+    body = _body()
+    try:
+        which = models.NewKeys.model_validate(body).rotate
+    except ValidationError:
+        raise _Refusal(400, "bad_request", 'The body is {"rotate": "edit" | "view" | "both"}.', "rotate") from None
+    edit, view = store.rotate_secrets(db(), table, which)
+    keep_access(public_id, edit)
+    return jsonify(ok=True, **_table_links(table), edit_key=edit, view_key=view)
 
 
 @bp.get("/tables/<table_id:public_id>/version")
@@ -201,7 +224,15 @@ def _if_match() -> str | frozenset[str]:
         raise _Refusal(428, "precondition_required",
                        "Send If-Match with the hand's ETag (from GET, a quoted string) or *: "
                        "the version this change is made against.")
-    return expected
+    return expected if expected == "*" else frozenset(_uncoded(tag) for tag in expected)
+
+
+def _uncoded(tag: str) -> str:
+    """The hand's version in an ETag a compressed GET answered: Flask-Compress tags a strong ETag
+    with the coding (``"…:br"``), as the bytes differ; the version is the same. Browsers,
+    ``curl --compressed`` and python-requests send that tag back, and it names this version."""
+    version, colon, coding = tag.rpartition(":")
+    return version if colon and coding in current_app.extensions["sk_compress"].enabled_algorithms else tag
 
 
 def _stale(state, err: StaleHand):

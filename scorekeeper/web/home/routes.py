@@ -49,10 +49,29 @@ def page(import_form: ImportForm | None = None, import_errors: list[dict] | None
                            import_errors=import_errors or [])
 
 
+def from_this_site() -> bool:
+    """Whether this request was sent from one of this site's own pages (or typed, or bookmarked).
+
+    ``/lang/…`` and ``/gloss/…`` are links (GET) that set a cookie: another site could link or
+    redirect a phone there and choose its language. Browsers say where a request comes from in
+    ``Sec-Fetch-Site`` (``same-origin``; ``none`` when typed or bookmarked); without it (an older
+    browser) an ``Origin`` or ``Referer`` from another host says so. Nothing said: taken.
+    """
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site in ("same-origin", "none")
+    for header in ("Origin", "Referer"):
+        value = request.headers.get(header)
+        if value:
+            parts = urlsplit(value)
+            return parts.netloc == request.host and parts.scheme in ("http", "https")
+    return True
+
+
 @bp.get("/lang/<code>")
 def switch_lang(code: str):
     response = redirect(safe_next(request.args.get("next")))
-    if code in LANGS:
+    if code in LANGS and from_this_site():
         response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True,
                             secure=cookie_secure())
     return response
@@ -62,6 +81,8 @@ def switch_lang(code: str):
 def switch_gloss(choice: str):
     """Korean mode with the English word of each game term beside it (광박 gwang-bak), or without."""
     response = redirect(safe_next(request.args.get("next")))
+    if not from_this_site():
+        return response
     response.set_cookie(GLOSS_COOKIE, "1" if choice == "on" else "0", max_age=60 * 60 * 24 * 365, samesite="Lax",
                         httponly=True, secure=cookie_secure())
     return response

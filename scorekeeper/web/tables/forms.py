@@ -1,5 +1,5 @@
 """The forms of a table: a new table with its house-rule sheet, joining by code, importing an
-export, ending the series early."""
+export, ending the series early, new share links."""
 from __future__ import annotations
 
 import dataclasses
@@ -85,3 +85,11 @@ class EndForm(FlaskForm):
 
     confirm = BooleanField(validators=[DataRequired()])
     count = HiddenField()
+
+
+class KeysForm(FlaskForm):
+    """New secrets for the table (the old links then open nothing): which, ticked to confirm."""
+
+    which = RadioField(choices=opts([("edit", "edit"), ("view", "view"), ("both", "both")]), default="edit",
+                       validators=[InputRequired()])
+    confirm = BooleanField(validators=[DataRequired()])

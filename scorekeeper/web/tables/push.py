@@ -41,15 +41,25 @@ from collections.abc import Iterator
 from flask import Blueprint, Flask, Response, current_app, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from werkzeug.exceptions import TooManyRequests
 
 from ...store import tables as store
 from ...tables import service
 from ..access import open_poll_row
+from ..security import presented_key
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
 
 HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the stream alive
+# How often a waiting stream looks (no wait, one select) whether its phone has closed it: a
+# stream opened and dropped at once held its connection, one of the worker's, until the next
+# heartbeat; a flood of them left no connection for anyone else.
+GONE_CHECK_S = 2.0
+# Streams one client address may hold open in one worker process (``PUSH_STREAMS_PER_ADDRESS``):
+# a table's phones on one Wi-Fi share an address, one stream each; one address holding more
+# left no connection for the other phones (a stream is one of the worker's connections).
+STREAMS_PER_ADDRESS = 20
 RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends or breaks
 PG_SAFETY_CHECK_S = 5.0
 DELTA_RETRY_S = 0.05  # on PostgreSQL, a full check now and then besides the notifications
@@ -59,10 +69,11 @@ _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHER
 class Follower:
     """One stream's view of its table: the newest version heard, and a bell."""
 
-    __slots__ = ("public_id", "version", "bell")
+    __slots__ = ("public_id", "version", "bell", "key")
 
-    def __init__(self, public_id: str):
+    def __init__(self, public_id: str, key: str | None = None):
         self.public_id, self.version, self.bell = public_id, 0, threading.Event()
+        self.key = key  # the secret the stream was opened with: checked again at each change
 
     def hear(self, version: int) -> None:
         if version > self.version:
@@ -82,10 +93,32 @@ class Watcher:
         # The newest change of each followed table as API streams send it: (version, JSON text).
         self._deltas: dict[str, tuple[int, str]] = {}
         self._building: dict[str, threading.Lock] = {}  # one load per table at a time
+        # The secrets of each followed table as of a version (its poll row): a stream opened with
+        # a secret since replaced (``store.rotate_secrets``, which moves the version) ends.
+        self._secrets: dict[str, store.PollRow] = {}
+        self._by_address: dict[str, int] = {}  # streams open per client address, in this process
+
+    # -- how many streams an address holds ------------------------------------------------------
+    def admit_address(self, address: str, most: int) -> bool:
+        """Count one more stream for ``address``, unless it already holds ``most``."""
+        with self._lock:
+            held = self._by_address.get(address, 0)
+            if held >= most:
+                return False
+            self._by_address[address] = held + 1
+            return True
+
+    def release_address(self, address: str) -> None:
+        with self._lock:
+            held = self._by_address.get(address, 0) - 1
+            if held > 0:
+                self._by_address[address] = held
+            else:
+                self._by_address.pop(address, None)
 
     # -- streams come and go --------------------------------------------------------------------
-    def follow(self, public_id: str) -> Follower:
-        follower = Follower(public_id)
+    def follow(self, public_id: str, key: str | None = None) -> Follower:
+        follower = Follower(public_id, key)
         with self._lock:
             self._followers.setdefault(public_id, set()).add(follower)
         self._ensure_running()
@@ -100,6 +133,7 @@ class Watcher:
                     del self._followers[follower.public_id]
                     self._deltas.pop(follower.public_id, None)
                     self._building.pop(follower.public_id, None)
+                    self._secrets.pop(follower.public_id, None)
 
     def followed(self) -> list[str]:
         with self._lock:
@@ -123,6 +157,24 @@ class Watcher:
             known = self._deltas.get(public_id)
             if known is None or known[0] < version:
                 self._deltas[public_id] = (version, answer.decode().strip())
+
+    def admits(self, follower: Follower) -> bool:
+        """Whether the follower's secret still opens its table at the version it heard: one read
+        of the table's row per table and version in this process, shared by its streams."""
+        with self._lock:
+            building = self._building.setdefault(follower.public_id, threading.Lock())
+        with building:
+            row = self._secrets.get(follower.public_id)
+            if row is None or row.version < follower.version:
+                with self.engine.connect() as conn:
+                    found = store.poll_row(conn, follower.public_id)
+                if found is None:  # deleted
+                    return False
+                row = store.PollRow(*found)
+                with self._lock:
+                    if follower.public_id in self._followers:
+                        self._secrets[follower.public_id] = row
+        return store.access_level(row, follower.key) is not None
 
     def delta(self, public_id: str, version: int) -> tuple[int, str]:
         """The change of ``public_id`` at ``version`` or later, as (its version, JSON text).
@@ -224,6 +276,7 @@ class Watcher:
 def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_CHECK_MS", 75)
     app.config.setdefault("PUSH_STREAM_SECONDS", 300)
+    app.config.setdefault("PUSH_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)
     watcher = Watcher(app.extensions["sk_single_reader"], app.config["PUSH_CHECK_MS"] / 1000, app)
     app.extensions["sk_push"] = watcher
 
@@ -235,6 +288,27 @@ def init_app(app: Flask) -> None:
     event.listen(maker, "after_commit", committed)
     event.listen(maker, "after_rollback", lambda session: session.info.pop(store.TOUCHED, None))
     app.register_blueprint(bp)
+
+    @app.errorhandler(TooManyStreams)
+    def _too_many(err: TooManyStreams):
+        from ..errors import error_response
+        from ..i18n import gettext as _
+
+        response = app.make_response(error_response(429, "rate_limited", _("err_rate")))
+        response.headers["Retry-After"] = str(err.retry_after_s)
+        sock = request.environ.get("gunicorn.socket")
+        if sock is not None:  # no keep-alive for a flood: the connection is the worker's to give
+            response.call_on_close(lambda: _hang_up(sock))
+        return response
+
+
+def _hang_up(sock) -> None:
+    """End the connection once this answer is sent: reading nothing more from it, gunicorn
+    closes it at once instead of keeping it alive for the client's next request."""
+    try:
+        sock.shutdown(socket.SHUT_RD)
+    except OSError:
+        pass
 
 
 def _event(version: int, data: str | None = None) -> str:
@@ -267,6 +341,8 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
             if follower.version > sent:
                 if changes and sent and gone(sock):  # a change loaded for nobody
                     return
+                if sent and not watcher.admits(follower):  # its secret was replaced: no more
+                    return
                 if changes:
                     version, data = watcher.delta(follower.public_id, follower.version)
                     if version < follower.version:  # read before the change was visible: again soon
@@ -280,7 +356,13 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
             left = ends - time.monotonic()
             if left <= 0:
                 return
-            if not follower.bell.wait(min(HEARTBEAT_S, left)):
+            quiet_until = min(time.monotonic() + HEARTBEAT_S, ends)
+            rang = False
+            while not rang and time.monotonic() < quiet_until:
+                rang = follower.bell.wait(min(GONE_CHECK_S, max(0.0, quiet_until - time.monotonic())))
+                if not rang and gone(sock):  # the phone closed it: free the connection now
+                    return
+            if not rang:
                 yield ": still here\n\n"
             follower.bell.clear()
     finally:
@@ -297,20 +379,48 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
     """The stream of ``public_id`` for this request (its key checked): versions, or the
     changes themselves (``changes``, the API's stream)."""
     watcher: Watcher = current_app.extensions["sk_push"]
+    address = request.remote_addr or ""
+    if not watcher.admit_address(address, int(current_app.config["PUSH_STREAMS_PER_ADDRESS"])):
+        raise TooManyStreams()
+    released = threading.Lock()
+
+    def release() -> None:
+        if released.acquire(blocking=False):  # once, whichever of the body's end or the close comes first
+            watcher.release_address(address)
+
     # Follow first, then read: a change between the two is heard, not lost.
-    follower = watcher.follow(public_id)
+    follower = watcher.follow(public_id, presented_key(public_id))
     try:
         row = open_poll_row(public_id)
     except Exception:
         watcher.leave(follower)
+        release()
         raise
     follower.hear(row.version)
-    body = _stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]), changes,
-                   request.environ.get("gunicorn.socket"))
+    body = _released(_stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]), changes,
+                             request.environ.get("gunicorn.socket")), release)
     response = Response(body, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: watcher.leave(follower))  # also when the body never started
+
+    def closed() -> None:
+        watcher.leave(follower)
+        release()
+
+    response.call_on_close(closed)  # also when the body never started
     return response
+
+
+def _released(body: Iterator[str], release) -> Iterator[str]:
+    try:
+        yield from body
+    finally:
+        release()
+
+
+class TooManyStreams(TooManyRequests):
+    """This address holds ``PUSH_STREAMS_PER_ADDRESS`` streams already: the page polls instead."""
+
+    retry_after_s = 30
 
 
 def offer(public_id: str, version: int, answer: bytes) -> None:

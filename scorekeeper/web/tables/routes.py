@@ -5,6 +5,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -26,9 +27,9 @@ from ..home import routes as home
 from ..i18n import gettext as _
 from ..i18n import refusal
 from ..limits import created, refused_key
-from ..security import EDIT, remember_key
-from . import bp
-from .forms import EndForm, ImportForm, JoinForm, TableForm
+from ..security import EDIT, presented_key, remember_key
+from . import bp, pagecache
+from .forms import EndForm, ImportForm, JoinForm, KeysForm, TableForm
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
 
 
@@ -96,10 +97,14 @@ def join():
 @bp.get("/t/<public_id>")
 def show(public_id: str):
     state = service.load(db(), open_table(public_id))
-    view = present.table_view(state)
+    can_edit = g.get("table_level") == EDIT
+    body = pagecache.body(state.table, can_edit, lambda: present.table_view(state))
     if present.wants_partial():
-        return render_template("table/_body.html", **view)
-    return render_template("table/show.html", **view, share=present.share_links(state), qr=present.qr_svg)
+        return str(body)
+    # The page around the body needs only these (a heavy table's whole view is the body's).
+    return render_template("table/show.html", body_html=body, table=state.table, config=state.config,
+                           series=state.series, can_edit=can_edit, hand_count=len(state.hands),
+                           share=present.share_links(state), qr=present.qr_svg)
 
 
 @bp.get("/t/<public_id>/version")
@@ -156,6 +161,28 @@ def end(public_id: str):
         return redirect(url_for("tables.show", public_id=public_id), 303)
     store.update_config(db(), state.table, state.table.title, config)
     return redirect(url_for("tables.show", public_id=public_id), 303)
+
+
+@bp.post("/t/<public_id>/keys")
+def new_keys(public_id: str):
+    """New edit and/or read-only secret (a link pasted in the wrong chat, a phone lost): the old
+    ones then open nothing, anywhere. This phone keeps the table, with the new edit secret."""
+    table = open_table(public_id, EDIT)
+    form = KeysForm()
+    if not form.validate_on_submit():
+        flash(_("new_keys_hint"), "error")
+        return redirect(url_for("tables.show", public_id=public_id, _anchor="share"), 303)
+    edit, _view = store.rotate_secrets(db(), table, form.which.data)
+    keep_access(public_id, edit)
+    flash(_("new_keys_made"), "ok")
+    return redirect(url_for("tables.show", public_id=public_id, _anchor="share"), 303)
+
+
+def keep_access(public_id: str, edit: str) -> None:
+    """The phone that made new secrets keeps the table: its session holds the new edit secret
+    (an API client with the key in its header has its answer instead)."""
+    if presented_key(public_id) and not request.headers.get("X-Table-Key"):
+        remember_key(public_id, edit)
 
 
 @bp.post("/t/<public_id>/forget")
