@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EngineError
-from .hand import replay_hand_document
+from .hand import HandSetup, replay
 from .payout import money
 from .settle import settle_up
 
@@ -88,7 +88,6 @@ def _summary_of(record: dict, deal: Any, config: Any) -> dict:
         return record["summary"] if isinstance(record["summary"], dict) else {}
     setup = {"players": list(deal.seating.players), "dealer": deal.dealer, "rules": config.rules_doc,
              "nagari_carry": deal.carry, "chip_value": config.chip_value}
-    from .hand import HandSetup, replay
 
     try:
         return replay(HandSetup.from_json(setup), record["log"]["events"]).summary()
