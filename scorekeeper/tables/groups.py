@@ -20,6 +20,7 @@ from ..engine import group as engine
 from ..engine.errors import EngineError
 from ..engine.series import MAX_NAME, config_from
 from ..store import groups as store
+from ..store.db import begin_write
 from ..store.models import Group, GroupPayment, Table
 from . import names, service
 from .refusals import CodedRefusal
@@ -223,6 +224,11 @@ def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Tab
     settings.pop("group", None)
     settings = names.normalised_settings(settings)
     config_from(settings)
+    # The reads above (and the facts kept meanwhile on a connection of their own) end here: on
+    # SQLite a read transaction cannot become a writer once another has committed.
+    if session.in_transaction():
+        session.commit()
+    begin_write(session)
     table = tables_store.create_table(session, title_of(settings), settings)
     newcomers = [p for p in settings["players"] if p not in state.players]
     store.join_table(session, state.group, table, newcomers)
