@@ -21,9 +21,9 @@ from .tables import CONTROL, PUBLIC_ID, new_secret
 
 log = logging.getLogger(__name__)
 
-# One colour a player, in the order they join: distinct on a phone's light and dark themes.
-COLOURS = ("#d64545", "#2f7ed8", "#2e9e5b", "#d9892b", "#8e5bd1", "#1aa3a3", "#c74f9e", "#6b7f2a",
-           "#a0522d", "#4a5fc1", "#b8860b", "#607d8b")
+# One colour a player, in the order they join: the page's own (.p0 … .p6 in app.css), so that
+# the picture shared and the page show each player alike.
+COLOURS = ("#1c7ed6", "#e67700", "#2b8a3e", "#862e9c", "#c2255c", "#0b7285", "#5c3d2e")
 
 _GROUP = select(Group).where(Group.public_id == bindparam("public_id"))
 _LOCK = select(Group.version).where(Group.id == bindparam("group_id")).with_for_update()

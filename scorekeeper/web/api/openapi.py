@@ -72,7 +72,8 @@ SSE_EVENT = {"type": "object", "required": ["data"], "properties": {
 
 ERRORS = {
     "400": _resp("Malformed request (not JSON, missing CSRF token with a cookie).", E),
-    "401": _resp("No secret for this table or group (a new evening needs the group's edit key).", E), "403": _resp("The read-only secret cannot write.", E),
+    "401": _resp("No secret for this table or group (a new evening needs the group's edit key).", E),
+    "403": _resp("The read-only secret cannot write.", E),
     "404": _resp("No such table, hand or group.", E), "413": _resp("Body too large.", E),
     "429": _resp("Too many tables created, or ids and keys refused, from this address: wait.", E),
     "422": _resp("Refused by the engine: coded errors.", E),

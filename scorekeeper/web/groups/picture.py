@@ -27,9 +27,9 @@ def font(size: int, bold: bool = False):
 
 
 def picture(title: str, subtitle: str, standings: list[tuple[str, str, str, int]],
-            transfers: list[str], footer: str) -> bytes:
+            transfers: list[str], footer: str, heading: str = "") -> bytes:
     """A PNG: the title, each player's standing (name, colour, amount text, sign), the transfers."""
-    rows = len(standings) + len(transfers) + (2 if transfers else 0)
+    rows = len(standings) + len(transfers) + (3 if transfers else 0)
     height = 150 + 52 * rows + 60
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
@@ -45,6 +45,9 @@ def picture(title: str, subtitle: str, standings: list[tuple[str, str, str, int]
     if transfers:
         d.line((32, y + 14, WIDTH - 32, y + 14), fill=LINE, width=2)
         y += 40
+        if heading:
+            d.text((32, y), heading, font=font(26, True), fill=MUTED)
+            y += 52
         for line in transfers:
             d.text((32, y), line, font=font(28), fill=INK)
             y += 52

@@ -21,6 +21,7 @@ from ..i18n import gettext as _
 from ..i18n import money_text, refusal
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
+from ..terms import trail_text
 from . import bp
 from .picture import picture
 
@@ -114,8 +115,20 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
         "evenings": {ev.table.public_id: ev for ev in state.evenings}, "money": _money(state),
         "cash": lambda v: _cash(state, v), "can_edit": can_edit_group(), "stats": stats, "order": order,
         "came": set(last), "share_text": share_text(state), "known": known,
-        "last_settings": service.last_settings(state),
+        "last_settings": service.last_settings(state), "trail_text": trail_text,
+        "attachable": _attachable() if can_edit_group() else [],
+        # Moves with every change the picture shows: a phone never keeps an older picture.
+        "picture_version": f"{state.group.version}.{sum(ev.table.version for ev in state.evenings)}."
+                           f"{len(state.evenings)}",
     }
+
+
+def _attachable() -> list:
+    """The tables this phone may edit that are in no group yet (to add one after the fact)."""
+    keys = session.get("keys")
+    keys = keys if isinstance(keys, dict) else {}
+    found = tables_store.recent_tables(db(), list(keys))
+    return [t for t in found if t.group_id is None and tables_store.access_level(t, keys.get(t.public_id)) == EDIT]
 
 
 @bp.get("/g/<public_id>")
@@ -157,7 +170,8 @@ def evening(public_id: str):
 def attach(public_id: str):
     """Add an existing table this phone can edit (or whose edit code is pasted) to the group."""
     state = service.load(db(), open_group(public_id, EDIT))
-    table_id, key = request.form.get("table", ""), None
+    table_id: str | None = request.form.get("table", "")
+    key: str | None = None
     if request.form.get("code"):
         table_id, key = present.parse_code(request.form["code"])
     table = tables_store.get_table(db(), table_id or "")
@@ -204,7 +218,7 @@ def share_png(public_id: str):
     transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in f["owed"]]
     last = state.evenings[-1].date if state.evenings else ""
     subtitle = _("group_picture_sub", n=len(state.evenings), date=last)
-    png = picture(state.group.name, str(subtitle), standings, transfers, _("app_name"))
+    png = picture(state.group.name, str(subtitle), standings, transfers, _("app_name"), _("owed_title"))
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
 
 
