@@ -95,12 +95,25 @@ def load(session: Session, group: Group) -> GroupState:
     roster = store.players(session, group)
     tables = store.evenings(session, group)
     pays = store.payments(session, group)
-    evenings = [Evening(t, _date(t.created_at), f) for t, f in zip(tables, _facts(session, tables), strict=True)]
+    key, inputs = _memo_key(group, roster, tables, pays)
+    hit = _memo.get(key)
+    if hit is not None and hit[0] == inputs:  # nothing changed since: not even the kept facts are read
+        facts, figures = hit[1]
+    else:
+        facts, figures = _facts(session, tables), None
+    evenings = [Evening(t, _date(t.created_at), f) for t, f in zip(tables, facts, strict=True)]
     names_ = [p.name for p in roster]
     for ev in evenings:  # a name at an evening but not (any more) in the roster still counts
         names_ += [p for p in ev.facts["players"] if p not in names_]
     state = GroupState(group, names_, {p.name: p.colour for p in roster}, evenings, pays)
-    state.figures = _figures(state)
+    if figures is None:
+        figures = _figures(state)
+        with _memo_lock:
+            _memo.pop(key, None)
+            _memo[key] = (inputs, (facts, figures))
+            if len(_memo) > _MEMO_SIZE:
+                del _memo[next(iter(_memo))]
+    state.figures = figures
     return state
 
 
@@ -128,15 +141,16 @@ _memo_lock = threading.Lock()
 _MEMO_SIZE = 200
 
 
+def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupPayment]) -> tuple[tuple, tuple]:
+    """The group's key in the memo, and its inputs: every change of the group, of one of its
+    tables (the table's version) or of its payments makes other inputs."""
+    inputs = (group.version, tuple(p.name for p in roster), tuple((t.id, t.version, t.created_at) for t in tables),
+              tuple((p.id, p.payer, p.payee, p.points) for p in pays), tuple(sorted(group.settings.items(), key=str)))
+    return (group.id, group.public_id), inputs
+
+
 def _figures(state: GroupState) -> dict[str, Any]:
     """Balances, owed, statistics (all time and by month), titles, head to head, the ledger."""
-    key = (state.group.id, state.group.public_id)
-    inputs = (state.group.version, tuple(state.players),
-              tuple((ev.table.id, ev.table.version) for ev in state.evenings),
-              tuple((p.id, p.payer, p.payee, p.points) for p in state.payments))
-    hit = _memo.get(key)
-    if hit is not None and hit[0] == inputs:
-        return hit[1]
     evs = [ev.to_json() for ev in state.evenings]
     hands = engine.all_hands(evs)
     best = {ev["id"]: ev["facts"].get("best", {}) for ev in evs}
@@ -158,11 +172,6 @@ def _figures(state: GroupState) -> dict[str, Any]:
         "head_to_head": engine.head_to_head(hands),
         "ledger": engine.running_balances(state.players, evs, state.chip_value),
     }
-    with _memo_lock:
-        _memo.pop(key, None)
-        _memo[key] = (inputs, figures)
-        if len(_memo) > _MEMO_SIZE:
-            del _memo[next(iter(_memo))]
     return figures
 
 

@@ -26,6 +26,9 @@ from . import bp
 from .picture import picture
 
 
+LEDGER_ROWS = 20
+
+
 def _names(text: str) -> list[str]:
     return [n.strip() for chunk in (text or "").splitlines() for n in chunk.split(",") if n.strip()]
 
@@ -111,7 +114,11 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
     order = sorted(state.players, key=lambda p: -f["balances"].get(p, 0))
     return {
         "group": state.group, "state": state, "f": f, "classes": classes, "owed": owed,
-        "chart": balance_chart(state.players, classes, history), "ledger": list(reversed(f["ledger"])),
+        "chart": balance_chart(state.players, classes, history),
+        # The newest evenings; all of them on ?all=1 (and in the CSV): a page of 200 evenings drew
+        # 6,000 names and amounts, most of its server time.
+        "ledger": list(reversed(f["ledger"]))[:None if request.args.get("all") else LEDGER_ROWS],
+        "ledger_more": max(0, len(f["ledger"]) - LEDGER_ROWS) if not request.args.get("all") else 0,
         "evenings": {ev.table.public_id: ev for ev in state.evenings}, "money": _money(state),
         "cash": lambda v: _cash(state, v), "can_edit": can_edit_group(), "stats": stats, "order": order,
         "came": set(last), "share_text": share_text(state), "known": known,
