@@ -56,6 +56,10 @@ def get_group(session: Session, public_id: str) -> Group | None:
     return session.scalar(_GROUP, {"public_id": public_id})
 
 
+def group_by_id(session: Session, group_id: int | None) -> Group | None:
+    return session.get(Group, group_id) if group_id is not None else None
+
+
 def recent_groups(session: Session, public_ids: list[str]) -> list[Group]:
     ids = [p for p in public_ids if isinstance(p, str) and PUBLIC_ID.fullmatch(p)][:50]
     if not ids:

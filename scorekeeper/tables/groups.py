@@ -97,6 +97,8 @@ def load(session: Session, group: Group) -> GroupState:
     pays = store.payments(session, group)
     key, inputs = _memo_key(group, roster, tables, pays)
     hit = _memo.get(key)
+    facts: list[dict[str, Any]]
+    figures: dict[str, Any] | None
     if hit is not None and hit[0] == inputs:  # nothing changed since: not even the kept facts are read
         facts, figures = hit[1]
     else:
@@ -136,7 +138,8 @@ def _facts(session: Session, tables: list[Table]) -> list[dict[str, Any]]:
     return out
 
 
-_memo: dict[tuple, tuple[Any, dict[str, Any]]] = {}
+# (group id, public id) -> (inputs, (each evening's facts, the group's figures))
+_memo: dict[tuple, tuple[Any, Any]] = {}
 _memo_lock = threading.Lock()
 _MEMO_SIZE = 200
 
@@ -168,7 +171,9 @@ def _figures(state: GroupState) -> dict[str, Any]:
         "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, pays)],
         "stats": stats,
         "titles": engine.titles(stats),
-        "months": {m: {"titles": engine.titles(s)} for m, s in months.items()},
+        "months": {m: {"stats": s, "titles": engine.titles(s)} for m, s in months.items()},
+        "evening_titles": {ev["id"]: engine.titles(engine.player_stats(engine.all_hands([ev]), best))
+                           for ev in evs},
         "head_to_head": engine.head_to_head(hands),
         "ledger": engine.running_balances(state.players, evs, state.chip_value),
     }

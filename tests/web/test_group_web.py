@@ -144,3 +144,32 @@ def test_exports_and_home(client, grp):
     assert "토요일" in client.get("/").get_data(as_text=True)
     english = client.get(f"/g/{grp['id']}", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Still owed" in english and "₩600" in english
+
+
+def test_one_evenings_result_shared(client, grp):
+    client.get(f"/gj/{grp['id']}/{grp['view_key']}")
+    evening = grp["table"]["id"]
+    txt = client.get(f"/g/{grp['id']}/share.txt?evening={evening}").get_data(as_text=True)
+    assert "지영 +1,200원" in txt and "민수 → 지영 600원" in txt
+    assert client.get(f"/g/{grp['id']}/share.png?evening={evening}").data[:4] == b"\x89PNG"
+    assert client.get(f"/g/{grp['id']}/share.png?evening=nosuchtable").status_code == 404
+
+
+def test_the_page_shows_the_newest_evenings_and_all_on_asking(client, grp, monkeypatch):
+    from scorekeeper.web.groups import routes
+
+    monkeypatch.setattr(routes, "LEDGER_ROWS", 1)
+    second = client.post("/api/v1/tables", json={"group": grp["id"], "players": ["민수", "지영"]},
+                         headers={"X-Group-Key": grp["edit_key"]}).get_json()
+    client.get(f"/gj/{grp['id']}/{grp['view_key']}")
+    page = client.get(f"/g/{grp['id']}").get_data(as_text=True)
+    assert f"/t/{second['id']}" in page and f"/t/{grp['table']['id']}\"" not in page and "all=1" in page
+    everything = client.get(f"/g/{grp['id']}?all=1").get_data(as_text=True)
+    assert f"/t/{grp['table']['id']}\"" in everything
+
+
+def test_a_table_links_back_to_its_group(client, grp):
+    client.get(f"/j/{grp['table']['id']}/{grp['table']['view_key']}")
+    assert f"/g/{grp['id']}" not in client.get(f"/t/{grp['table']['id']}").get_data(as_text=True)
+    client.get(f"/gj/{grp['id']}/{grp['view_key']}")
+    assert f"/g/{grp['id']}" in client.get(f"/t/{grp['table']['id']}").get_data(as_text=True)

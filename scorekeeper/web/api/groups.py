@@ -43,11 +43,13 @@ def group_json(state: service.GroupState) -> dict[str, Any]:
             "played": ev.facts.get("played", 0), "result": row["result"], "result_money": row["result_money"],
             "settle_up": [{"from": t.payer, "to": t.payee, "points": t.points, "money": money(t.points, ev_chip)}
                           for t in settle_up(ev.facts["balances"])],
-            "balances": row["balances"], "balances_money": row["balances_money"]})
+            "balances": row["balances"], "balances_money": row["balances_money"],
+            "titles": f["evening_titles"].get(ev.table.public_id, [])})
     return {"ok": True, "id": state.group.public_id, "name": state.group.name, "version": state.group.version,
             "chip_value": float(chip), "currency": state.currency, "players": state.players,
             "colours": state.colours, "tables": tables, "balances": f["balances"], "payments": f["payments"],
-            "owed": f["owed"], "stats": f["stats"], "titles": f["titles"], "head_to_head": f["head_to_head"]}
+            "owed": f["owed"], "stats": f["stats"], "titles": f["titles"], "months": f["months"],
+            "head_to_head": f["head_to_head"]}
 
 
 def _body():

@@ -589,6 +589,14 @@ class GroupEvening(_Answer):
     settle_up: list[Transfer]
     balances: dict[str, int]
     balances_money: dict[str, Money]
+    titles: list[Title]
+
+
+class GroupMonth(_Answer):
+    """One month's statistics and titles (이달의 피박왕 …)."""
+
+    stats: dict[str, PlayerStats]
+    titles: list[Title]
 
 
 class GroupView(_Answer):
@@ -609,6 +617,7 @@ class GroupView(_Answer):
     owed: list[Transfer]
     stats: dict[str, PlayerStats]
     titles: list[Title]
+    months: dict[str, GroupMonth] = Field(description="By month of the evenings' dates (YYYY-MM).")
     head_to_head: dict[str, dict[str, int]]
 
 

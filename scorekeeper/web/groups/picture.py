@@ -29,7 +29,7 @@ def font(size: int, bold: bool = False):
 def picture(title: str, subtitle: str, standings: list[tuple[str, str, str, int]],
             transfers: list[str], footer: str, heading: str = "") -> bytes:
     """A PNG: the title, each player's standing (name, colour, amount text, sign), the transfers."""
-    rows = len(standings) + len(transfers) + (3 if transfers else 0)
+    rows = len(standings) + len(transfers) + (2 if transfers else 0)
     height = 150 + 52 * rows + 60
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)

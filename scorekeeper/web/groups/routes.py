@@ -25,7 +25,6 @@ from ..terms import trail_text
 from . import bp
 from .picture import picture
 
-
 LEDGER_ROWS = 20
 
 
@@ -83,17 +82,43 @@ def _money(state: service.GroupState):
     return lambda v: money_text(v, state.currency)
 
 
-def share_text(state: service.GroupState) -> str:
-    """The group's standings and what is still owed, as a group chat reads it ("민수 → 지영 3,600원")."""
-    money = _money(state)
+def _shared(state: service.GroupState, evening_id: str | None) -> dict[str, Any]:
+    """What is shared: the group's standings and what is still owed, or one evening's result and
+    its settle-up (``evening_id``, a table of the group); None of an evening not in the group."""
+    from ...engine.payout import money as money_of
+    from ...engine.settle import settle_up
+
+    if evening_id:
+        ev = next((e for e in state.evenings if e.table.public_id == evening_id), None)
+        if ev is None:
+            abort(404)
+        chip = ev.facts.get("chip_value", state.chip_value)
+        result = {p: money_of(v, chip) for p, v in ev.facts["balances"].items()}
+        transfers = [{"from": t.payer, "to": t.payee, "money": money_of(t.points, chip)}
+                     for t in settle_up(ev.facts["balances"])]
+        return {"title": f"{state.group.name} · {ev.date}", "heading": _("evening_result"), "amounts": result,
+                "transfers_heading": _("settle_up"), "transfers": transfers,
+                "subtitle": ev.table.title or _("n_hands", n=ev.facts.get("played", 0))}
     f = state.figures
-    lines = [f"[{state.group.name}] {_('group_standings')}"]
-    for p, v in sorted(f["balances"].items(), key=lambda kv: -kv[1]):
-        lines.append(f"{p} {'+' if v > 0 else ''}{money(_cash(state, v))}")
-    if f["owed"]:
+    last = state.evenings[-1].date if state.evenings else ""
+    return {"title": state.group.name, "heading": _("group_standings"),
+            "amounts": {p: _cash(state, v) for p, v in f["balances"].items()},
+            "transfers_heading": _("owed_title"), "transfers": f["owed"],
+            "subtitle": _("group_picture_sub", n=len(state.evenings), date=last)}
+
+
+def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
+    """The standings and what is still owed (or an evening's result and settle-up), as a group chat
+    reads it ("민수 → 지영 3,600원")."""
+    money = _money(state)
+    shared = _shared(state, evening_id)
+    lines = [f"[{shared['title']}] {shared['heading']}"]
+    for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"{p} {'+' if v > 0 else ''}{money(v)}")
+    if shared["transfers"]:
         lines.append("")
-        lines.append(_("owed_title"))
-        lines += [f"{t['from']} → {t['to']} {money(t['money'])}" for t in f["owed"]]
+        lines.append(shared["transfers_heading"])
+        lines += [f"{t['from']} → {t['to']} {money(t['money'])}" for t in shared["transfers"]]
     return "\n".join(lines)
 
 
@@ -217,22 +242,22 @@ def paid(public_id: str):
 
 @bp.get("/g/<public_id>/share.png")
 def share_png(public_id: str):
+    """The picture shared: the group's standings, or one evening's (``?evening=<table>``)."""
     state = service.load(db(), open_group(public_id))
-    f = state.figures
     money = _money(state)
-    standings = [(p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(_cash(state, v))}", v)
-                 for p, v in sorted(f["balances"].items(), key=lambda kv: -kv[1])]
-    transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in f["owed"]]
-    last = state.evenings[-1].date if state.evenings else ""
-    subtitle = _("group_picture_sub", n=len(state.evenings), date=last)
-    png = picture(state.group.name, str(subtitle), standings, transfers, _("app_name"), _("owed_title"))
+    shared = _shared(state, request.args.get("evening"))
+    standings = [(p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
+                 for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])]
+    transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in shared["transfers"]]
+    png = picture(shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"),
+                  shared["transfers_heading"])
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
 
 
 @bp.get("/g/<public_id>/share.txt")
 def share_txt(public_id: str):
     state = service.load(db(), open_group(public_id))
-    return Response(share_text(state), mimetype="text/plain")
+    return Response(share_text(state, request.args.get("evening")), mimetype="text/plain")
 
 
 @bp.get("/g/<public_id>/group.json")

@@ -99,7 +99,19 @@ def show(public_id: str):
     view = present.table_view(state)
     if present.wants_partial():
         return render_template("table/_body.html", **view)
-    return render_template("table/show.html", **view, share=present.share_links(state), qr=present.qr_svg)
+    return render_template("table/show.html", **view, share=present.share_links(state), qr=present.qr_svg,
+                           group_of=_group_of(state.table))
+
+
+def _group_of(table):
+    """The table's group, when it has one that this phone can open (a link back to it)."""
+    from ...store import groups
+    from ..groupaccess import known_group_ids
+
+    if table.group_id is None:
+        return None
+    group = groups.group_by_id(db(), table.group_id)
+    return group if group is not None and group.public_id in known_group_ids() else None
 
 
 @bp.get("/t/<public_id>/version")
