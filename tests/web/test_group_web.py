@@ -40,7 +40,7 @@ def group_rows(app, public_id: str) -> dict:
 
 
 def _call(client, rule, group_id, headers=None, form=None):
-    url = rule.rule.replace("<public_id>", group_id).replace("<table_id:public_id>", group_id)
+    url = rule.rule.replace("<public_id>", group_id).replace("<group_id:public_id>", group_id)
     method = sorted(rule.methods & MUTATING)[0]
     if rule.endpoint.startswith("api."):
         return client.open(url, method=method, json=BODIES.get(rule.endpoint, {}), headers=headers or {})

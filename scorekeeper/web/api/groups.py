@@ -23,6 +23,14 @@ from . import bp, routes  # noqa: F401  (routes first: it registers the id conve
 PAYMENT_FIELDS = {"from", "to", "points", "key", "beyond_owed"}
 
 
+@bp.record_once
+def _group_id_converter(setup) -> None:
+    """A group id in a path (never "import", like a table's): documented as ``{group}``."""
+    from .routes import TableIdConverter
+
+    setup.app.url_map.converters.setdefault("group_id", TableIdConverter)
+
+
 def group_links(group) -> dict[str, str]:
     return {"id": group.public_id,
             "url": url_for("api.get_group", public_id=group.public_id, _external=True),
@@ -73,12 +81,12 @@ def import_group():
     return jsonify(ok=True, **group_links(group), edit_key=group.edit_secret, view_key=group.view_secret), 201
 
 
-@bp.get("/groups/<table_id:public_id>")
+@bp.get("/groups/<group_id:public_id>")
 def get_group(public_id: str):
     return jsonify(group_json(service.load(db(), open_group(public_id))))
 
 
-@bp.post("/groups/<table_id:public_id>/payments")
+@bp.post("/groups/<group_id:public_id>/payments")
 def add_group_payment(public_id: str):
     """Record money handed over (edit key only): 201, or 200 when its key was recorded already."""
     state = service.load(db(), open_group(public_id, EDIT))
