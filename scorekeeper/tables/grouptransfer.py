@@ -66,7 +66,7 @@ def import_group(session: Session, doc: Any) -> Group:
         title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k != "date"})
         unknown = [p for p in config["players"] if p not in players]
         if unknown:
-            raise EngineError("payment_stranger", f"{unknown[0]!r} played an evening but is not in the group.",
+            raise EngineError("bad_series_players", f"{unknown[0]!r} played an evening but is not in the group.",
                               f"evenings[{i}].players")
         evenings.append((title, config, rows, when))
     pays = doc.get("payments", [])

@@ -23,17 +23,28 @@ def test_migration_adds_the_group_tables_and_leaves_tables_rows(app):
     assert migrate.current_revision(engine) == "0003"
 
 
-def test_a_0002_database_keeps_its_tables(tmp_path):
+def test_a_0002_database_keeps_its_tables(database_url):
+    """On SQLite and PostgreSQL: a table stored before 0003 is as it was, in no group."""
     from scorekeeper.web import create_app
 
-    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'old.db'}", "AUTO_MIGRATE": False, "SECRET_KEY": "k"})
+    app = create_app({"DATABASE_URL": database_url, "AUTO_MIGRATE": False, "SECRET_KEY": "k"})
     engine = app.extensions["sk_engine"]
     migrate.upgrade(engine, "0002")
     with engine.begin() as conn:
-        conn.execute(text("insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01', '2025-01-01')"))
+        conn.execute(text("insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01T00:00:00+00:00', "
+                          "'2025-01-01T00:00:00+00:00')"))
     migrate.upgrade(engine)
     with engine.connect() as conn:
         assert conn.execute(text("select public_id, version, group_id from sk_tables")).one() == ("abc", 3, None)
+    from alembic import command  # and back down: the column goes, the row stays
+
+    with engine.begin() as conn:
+        cfg = migrate.alembic_config(engine)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0002")
+    assert migrate.current_revision(engine) == "0002"
+    with engine.connect() as conn:
+        assert conn.execute(text("select public_id, version from sk_tables")).one() == ("abc", 3)
     engine.dispose()
 
 
