@@ -11,7 +11,8 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-SHOTS = Path(os.environ.get("SCOREKEEPER_GROUP_SHOTS", "/tmp/shots-group"))
+SHOTS = Path(os.environ.get("SCOREKEEPER_GROUP_SHOTS",
+                            Path(__file__).resolve().parents[2] / "test-artifacts" / "group"))
 STOP = {"captures": {"지영": ["1g", "3g", "8g", "11g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2",
                              "5j1", "5j2"]}, "gos": {"지영": 1}, "outcome": {"type": "stop", "winner": "지영"}}
 
@@ -57,6 +58,8 @@ def test_group_evening_and_a_transfer_marked_paid(new_context, live_server, lang
     expect(page.locator(".flash.ok")).to_be_visible()
     expect(page.locator("#owed li")).to_have_count(before - 1)
     snap(page, f"{lang}-4-after-paid")
+    page.locator("#stats details > summary").first.tap()  # the biggest hand's trail
+    expect(page.locator("#stats .trail").first).to_be_visible()
     page.locator("#stats").scroll_into_view_if_needed()
     snap(page, f"{lang}-5-stats", full_page=False)
     page.locator("#share-result").scroll_into_view_if_needed()
@@ -64,6 +67,9 @@ def test_group_evening_and_a_transfer_marked_paid(new_context, live_server, lang
     picture = page.request.get(group_url + "/share.png")
     assert picture.status == 200 and picture.headers["content-type"] == "image/png"
     (SHOTS / f"{lang}-7-picture.png").write_bytes(picture.body())
+    evening = page.request.get(f"{group_url}/share.png?evening={table_id}")
+    (SHOTS / f"{lang}-8-evening-picture.png").write_bytes(evening.body())
+    expect(page.locator("#share-result button[data-copy]")).to_be_visible()  # where no share sheet is offered
     # The read-only link previews with the title and standings.
     view_link = page.locator("#share .code").last.inner_text()
     viewer = new_context(locale="ko-KR" if lang == "ko" else "en-US").new_page()
