@@ -159,6 +159,11 @@ def player_stats(hands: Iterable[Mapping[str, Any]],
     return out
 
 
+def empty_stats() -> dict[str, Any]:
+    """The statistics of a player who has played no hand yet."""
+    return dict.fromkeys(COUNTERS, 0) | {"win_rate": 0.0, "go_rate": 0.0, "biggest": None}
+
+
 def head_to_head(hands: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
     """``out[p][q]``: what ``p`` took from ``q`` less what ``p`` paid ``q`` (so ``out[q][p] == -out[p][q]``)."""
     out: dict[str, dict[str, int]] = {}

@@ -161,9 +161,7 @@ def _figures(state: GroupState) -> dict[str, Any]:
     pays = [payment_json(p, state.chip_value) for p in state.payments]
     stats = engine.player_stats(hands, best)
     for p in state.players:
-        stats.setdefault(p, engine.player_stats([{"players": [p], "net": {}, "winners": [], "outcome": "",
-                                                  "payments": [], "gos": {}, "shakes": {}, "bombs": {},
-                                                  "n": 0}])[p] | {"hands": 0})
+        stats.setdefault(p, engine.empty_stats())
     months = {m: engine.player_stats(h, best) for m, h in engine.by_month(evs).items()}
     figures = {
         "balances": balances,

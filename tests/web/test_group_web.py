@@ -173,3 +173,10 @@ def test_a_table_links_back_to_its_group(client, grp):
     assert f"/g/{grp['id']}" not in client.get(f"/t/{grp['table']['id']}").get_data(as_text=True)
     client.get(f"/gj/{grp['id']}/{grp['view_key']}")
     assert f"/g/{grp['id']}" in client.get(f"/t/{grp['table']['id']}").get_data(as_text=True)
+
+
+def test_a_groups_secret_never_reaches_a_log():
+    from scorekeeper.web.redact import redact
+
+    assert redact('"GET /gj/Ab3_x/s3cr3t HTTP/1.1" 302 -') == '"GET /gj/Ab3_x/[redacted] HTTP/1.1" 302 -'
+    assert redact("X-Group-Key: s3cr3t") == "X-Group-Key: [redacted]"
