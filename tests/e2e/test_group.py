@@ -30,6 +30,7 @@ def test_group_evening_and_a_transfer_marked_paid(new_context, live_server, lang
     page.locator("a[href='/g/new']").tap()
     page.fill("#group-name", "토요일 고스톱" if lang == "ko" else "Saturday Go-Stop")
     page.fill("#group-players", "민수\n지영\n철수\n영희")
+    snap(page, f"{lang}-0-new-group", full_page=False)
     page.locator("button.primary").tap()
     expect(page.locator("#new-evening")).to_be_visible()
     group_url = page.url
@@ -80,6 +81,7 @@ def test_group_evening_and_a_transfer_marked_paid(new_context, live_server, lang
     home = page.goto(f"{live_server}/")
     assert home.status == 200
     expect(page.locator("#groups-local")).to_contain_text("토요일" if lang == "ko" else "Saturday")
+    snap(page, f"{lang}-9-home", full_page=False)
 
 
 def _csrf(page) -> str:
