@@ -143,6 +143,11 @@ def player_stats(hands: Iterable[Mapping[str, Any]],
                 r["go_wins"] += p in winners
             r["shakes"] += hand["shakes"].get(p, 0)
             r["bombs"] += hand["bombs"].get(p, 0)
+        for p, net in hand["net"].items():  # a sitter paid for shown cards (광팔기): not a hand played
+            if p not in hand["players"]:
+                r = row(p)
+                r["net"] += net
+                r["points_won" if net > 0 else "points_lost"] += abs(net)
         for pay in hand["payments"]:
             steps = set(pay["steps"])
             r = row(pay["from"])

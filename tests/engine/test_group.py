@@ -168,3 +168,20 @@ def test_stats_add_up_with_the_series(summaries):
     assert all(r["net"] == facts["balances"][p] for p, r in s.items())
     assert sum(r["wins"] for r in s.values()) == sum(1 for x in summaries if x is not NAGARI)
     assert all(r["points_won"] - r["points_lost"] == r["net"] for r in s.values())
+
+
+def test_a_gwangpalli_evening_counts_who_played():
+    """Four at the table: each hand counts for the three who played; a sitter's pay is in the net."""
+    import json
+    from pathlib import Path
+
+    from scorekeeper.engine.series import series_from_document
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "replay" / "series-4p-gwangpalli.json")
+                     .read_text())
+    series = series_from_document(doc)
+    facts = group.evening_facts(series)
+    s = stats_of(facts)
+    assert sum(r["hands"] for r in s.values()) == 3 * len(facts["hands"])
+    assert {p: r["net"] for p, r in s.items()} == {p: v for p, v in series.balances.items() if p in s}
+    assert sum(facts["balances"].values()) == 0
