@@ -185,3 +185,12 @@ def test_a_gwangpalli_evening_counts_who_played():
     assert sum(r["hands"] for r in s.values()) == 3 * len(facts["hands"])
     assert {p: r["net"] for p, r in s.items()} == {p: v for p, v in series.balances.items() if p in s}
     assert sum(facts["balances"].values()) == 0
+
+
+def test_the_same_hand_live_or_quick_entry_gives_the_same_statistics():
+    from scorekeeper.engine.hand import HandSetup, replay
+
+    series = play(config_from({"players": ["A", "B", "C"], "first_dealer": "A", "length": None}), [])
+    summary = replay(HandSetup.from_json(series.setup()), GO_PIBAK).summary()
+    quick = {k: v for k, v in summary.items() if k not in ("players", "dealer", "rules", "nagari_carry", "chip_value")}
+    assert stats_of(evening([{"log": {"events": GO_PIBAK}}])) == stats_of(evening([{"summary": quick}]))
