@@ -509,7 +509,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "titles_month": ("이달 ({m})", "This month ({m})"),
     "titles_all_time": ("지금까지", "All time"),
     "no_titles": ("아직 칭호가 없습니다.", "No titles yet."),
-    "st_player": ("사람", "Player"),
     "st_hands": ("판", "Hands"),
     "st_wins": ("승", "Wins"),
     "st_win_rate": ("승률", "Win rate"),
