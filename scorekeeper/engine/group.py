@@ -34,6 +34,7 @@ SUFFERED = {
     "go_bak": ("go_bak",),
     "dok_bak": ("dok_bak",),  # paid another loser's share too
 }
+FACTS_FORMAT = 1  # bumped when what ``evening_facts`` answers changes: facts kept before are computed again
 COUNTERS = (
     "hands", "wins", "stops", "points_won", "points_lost", "net", "gos", "go_hands", "go_wins",
     "shakes", "bombs", "nagari", *SUFFERED,
@@ -62,8 +63,16 @@ def evening_facts(series: Any) -> dict[str, Any]:
                          for e in deal.entries],
             "gos": gos, "shakes": shakes, "bombs": bombs,
         })
-    return {"players": list(config.players), "balances": dict(series.balances), "chip_value": config.chip_value,
-            "played": series.played, "hands": hands, "best": _best_hands(series)}
+    best = _best_hands(series)
+    return {"format": FACTS_FORMAT, "players": list(config.players), "balances": dict(series.balances),
+            "chip_value": config.chip_value, "played": series.played, "hands": hands, "best": best,
+            "stats": player_stats(hands, {"": best}), "head_to_head": head_to_head(hands)}
+
+
+def evening_summary(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """An evening's facts without its hands: what a group keeps of each evening, since its
+    statistics and head to head are summed up already (``merge_stats``)."""
+    return {k: v for k, v in facts.items() if k != "hands"}
 
 
 def _best_hands(series: Any) -> dict[str, dict[str, Any]]:
@@ -161,6 +170,34 @@ def player_stats(hands: Iterable[Mapping[str, Any]],
         kept = ((best or {}).get(b.evening) or {}).get(p) if b else None
         trail = kept["trail"] if kept and kept["hand"] == b.hand else []  # type: ignore[union-attr]
         r["biggest"] = {"points": b.points, "evening": b.evening, "hand": b.hand, "trail": trail} if b else None
+    return out
+
+
+def merge_stats(parts: Iterable[tuple[str, Mapping[str, Mapping[str, Any]]]]) -> dict[str, dict[str, Any]]:
+    """The statistics of several evenings (``(evening id, that evening's stats)``) as one:
+    what ``player_stats`` answers for all their hands together, without reading a hand."""
+    out: dict[str, dict[str, Any]] = {}
+    for evening, stats in parts:
+        for p, r in stats.items():
+            into = out.setdefault(p, empty_stats())
+            for k in COUNTERS:
+                into[k] += r[k]
+            b = r.get("biggest")
+            if b and (into["biggest"] is None or b["points"] > into["biggest"]["points"]):
+                into["biggest"] = {**b, "evening": evening}
+    for r in out.values():
+        r["win_rate"] = round(r["wins"] / r["hands"], 4) if r["hands"] else 0.0
+        r["go_rate"] = round(r["go_wins"] / r["go_hands"], 4) if r["go_hands"] else 0.0
+    return out
+
+
+def merge_head_to_head(parts: Iterable[Mapping[str, Mapping[str, int]]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for h2h in parts:
+        for p, row in h2h.items():
+            into = out.setdefault(p, {})
+            for q, v in row.items():
+                into[q] = into.get(q, 0) + v
     return out
 
 

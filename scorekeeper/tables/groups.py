@@ -129,10 +129,10 @@ def _facts(session: Session, tables: list[Table]) -> list[dict[str, Any]]:
     out = []
     for t in tables:
         hit = kept.get(t.id)
-        if hit is not None and hit[0] == t.version:
+        if hit is not None and hit[0] == t.version and hit[1].get("format") == engine.FACTS_FORMAT:
             out.append(hit[1])
             continue
-        facts = engine.evening_facts(service.load(session, t).series)
+        facts = engine.evening_summary(engine.evening_facts(service.load(session, t).series))
         store.keep_facts(current_app.extensions["sk_engine"], t.id, t.version, facts)
         out.append(facts)
     return out
@@ -155,27 +155,29 @@ def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupP
 def _figures(state: GroupState) -> dict[str, Any]:
     """Balances, owed, statistics (all time and by month), titles, head to head, the ledger."""
     evs = [ev.to_json() for ev in state.evenings]
-    hands = engine.all_hands(evs)
-    best = {ev["id"]: ev["facts"].get("best", {}) for ev in evs}
     balances = engine.balances_of(state.players, evs)
     pays = [payment_json(p, state.chip_value) for p in state.payments]
-    stats = engine.player_stats(hands, best)
+    # Each evening's statistics were summed up when its facts were kept: a month's and all time's
+    # are those sums, never a pass over every hand.
+    stats = engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in evs)
     for p in state.players:
         stats.setdefault(p, engine.empty_stats())
-    months = {m: engine.player_stats(h, best) for m, h in engine.by_month(evs).items()}
-    figures = {
+    by_month: dict[str, list[dict[str, Any]]] = {}
+    for ev in evs:
+        by_month.setdefault(ev["date"][:7], []).append(ev)
+    months = {m: engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month)
+              for m, month in by_month.items()}
+    return {
         "balances": balances,
         "payments": pays,
         "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, pays)],
         "stats": stats,
         "titles": engine.titles(stats),
         "months": {m: {"stats": s, "titles": engine.titles(s)} for m, s in months.items()},
-        "evening_titles": {ev["id"]: engine.titles(engine.player_stats(engine.all_hands([ev]), best))
-                           for ev in evs},
-        "head_to_head": engine.head_to_head(hands),
+        "evening_titles": {ev["id"]: engine.titles(ev["facts"]["stats"]) for ev in evs},
+        "head_to_head": engine.merge_head_to_head(ev["facts"]["head_to_head"] for ev in evs),
         "ledger": engine.running_balances(state.players, evs, state.chip_value),
     }
-    return figures
 
 
 def payment_json(p: GroupPayment, chip_value: float) -> dict[str, Any]:

@@ -194,3 +194,20 @@ def test_the_same_hand_live_or_quick_entry_gives_the_same_statistics():
     summary = replay(HandSetup.from_json(series.setup()), GO_PIBAK).summary()
     quick = {k: v for k, v in summary.items() if k not in ("players", "dealer", "rules", "nagari_carry", "chip_value")}
     assert stats_of(evening([{"log": {"events": GO_PIBAK}}])) == stats_of(evening([{"summary": quick}]))
+
+
+SUMMARIES = [BRIGHTS_B, GO_B, NAGARI, {"captures": {"C": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "C"}}]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(SUMMARIES), max_size=5), max_size=4))
+def test_evenings_summed_up_are_their_hands_counted_together(evenings):
+    """A group's statistics are each evening's summed (``merge_stats``): the same as counting
+    every hand of every evening at once, biggest hand and head to head included."""
+    evs = [{"id": f"e{i}", "date": "2026-11-01", "facts": evening([{"summary": s} for s in records])}
+           for i, records in enumerate(evenings)]
+    at_once = group.player_stats(group.all_hands(evs), {e["id"]: e["facts"]["best"] for e in evs})
+    summed = group.merge_stats((e["id"], e["facts"]["stats"]) for e in evs)
+    assert summed == at_once
+    assert group.merge_head_to_head(e["facts"]["head_to_head"] for e in evs) == group.head_to_head(
+        group.all_hands(evs))
