@@ -10,8 +10,6 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
-
 FONT = Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf")
 FONT_BOLD = Path("/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf")
 WIDTH = 720
@@ -20,6 +18,8 @@ BG, INK, MUTED, GOOD, BAD, LINE = "#fbf7ef", "#2a2420", "#7a6f66", "#1f7a45", "#
 
 @lru_cache(maxsize=8)
 def font(size: int, bold: bool = False):
+    from PIL import ImageFont  # imported when a picture is drawn: the app starts without it
+
     path = FONT_BOLD if bold and FONT_BOLD.exists() else FONT
     if path.exists():
         return ImageFont.truetype(str(path), size)
@@ -29,6 +29,7 @@ def font(size: int, bold: bool = False):
 def picture(title: str, subtitle: str, standings: list[tuple[str, str, str, int]],
             transfers: list[str], footer: str, heading: str = "") -> bytes:
     """A PNG: the title, each player's standing (name, colour, amount text, sign), the transfers."""
+    from PIL import Image, ImageDraw
     rows = len(standings) + len(transfers) + (2 if transfers else 0)
     height = 150 + 52 * rows + 60
     img = Image.new("RGB", (WIDTH, height), BG)
