@@ -553,6 +553,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "group_of_table": ("모임: {name}", "Group: {name}"),
     "n_hands": ("{n}판", "{n} hand|{n} hands"),
     "evening_picture": ("그날 그림", "Picture"),
+    "open_group": ("모임 열기", "Open the group"),
     "ledger_all": ("지난 모임 {n}번 더 보기", "{n} earlier evening more|{n} earlier evenings more"),
     "csv_date": ("날짜", "date"), "csv_table": ("방", "table"), "csv_running": ("누적", "running"),
     "refuse_bad_payment": ("점수는 1 이상의 정수입니다.", ""),

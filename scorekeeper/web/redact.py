@@ -23,9 +23,13 @@ _KEY_HEADER = re.compile(r"((?:X[-_](?:Table|Group)[-_]Key|HTTP_X_(?:TABLE|GROUP
 LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error")
 
 
+# A group's picture for link previews carries its read-only key in the query (``?key=``).
+_KEY_QUERY = re.compile(r"([?&]key=)[^&\s\"'#]+")
+
+
 def redact(text: str) -> str:
-    """``text`` with share-link secrets and ``X-Table-Key`` values masked."""
-    return _KEY_HEADER.sub(rf"\1{MASK}", _SHARE_PATH.sub(rf"\1{MASK}", text))
+    """``text`` with share-link secrets, ``?key=`` and ``X-Table-Key`` values masked."""
+    return _KEY_QUERY.sub(rf"\1{MASK}", _KEY_HEADER.sub(rf"\1{MASK}", _SHARE_PATH.sub(rf"\1{MASK}", text)))
 
 
 def _is_key_atom(name: object) -> bool:

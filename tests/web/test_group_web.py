@@ -180,3 +180,18 @@ def test_a_groups_secret_never_reaches_a_log():
 
     assert redact('"GET /gj/Ab3_x/s3cr3t HTTP/1.1" 302 -') == '"GET /gj/Ab3_x/[redacted] HTTP/1.1" 302 -'
     assert redact("X-Group-Key: s3cr3t") == "X-Group-Key: [redacted]"
+    assert redact("GET /g/Ab3/share.png?key=s3cr3t&v=1 HTTP/1.1") == "GET /g/Ab3/share.png?key=[redacted]&v=1 HTTP/1.1"
+
+
+def test_a_link_preview_gets_the_open_graph_tags_and_picture_without_a_cookie(app, grp):
+    bot = app.test_client(use_cookies=False)
+    r = bot.get(f"/gj/{grp['id']}/{grp['view_key']}")
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "private, no-store"
+    page = r.get_data(as_text=True)
+    assert 'property="og:description" content="지영 +1,200원' in page and 'http-equiv="refresh"' in page
+    image = re.search(r'property="og:image" content="([^"]+)"', page).group(1).replace("&amp;", "&")
+    assert grp["view_key"] in image and grp["edit_key"] not in page
+    assert bot.get(image.removeprefix("http://localhost")).data[:4] == b"\x89PNG"
+    assert bot.get(f"/g/{grp['id']}/share.png").status_code == 401  # no key, no picture
+    assert bot.get(f"/gj/{grp['id']}/{grp['edit_key']}").status_code == 200  # the edit link works too
+    assert bot.get(f"/g/{grp['id']}/share.png?key=wrong").status_code == 401

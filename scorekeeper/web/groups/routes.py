@@ -4,7 +4,18 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.errors import EngineError
@@ -65,7 +76,13 @@ def enter(public_id: str, key: str):
         refused_key()
         abort(404)
     remember_group_key(public_id, key)
-    return redirect(url_for("groups.show", public_id=public_id))
+    # Not a redirect: a chat app's link preview fetches this address without keeping the cookie,
+    # so this answer itself carries the group's Open Graph tags, and a phone goes on to the page.
+    state = service.load(db(), group)
+    response = make_response(render_template("group/enter.html", group=group, og=_open_graph(state),
+                                             url=url_for("groups.show", public_id=public_id)))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _links(group) -> dict[str, Any]:
@@ -175,8 +192,11 @@ def _open_graph(state: service.GroupState) -> dict[str, str]:
     money = _money(state)
     top = sorted(f["balances"].items(), key=lambda kv: -kv[1])[:4]
     desc = " · ".join(f"{p} {'+' if v > 0 else ''}{money(_cash(state, v))}" for p, v in top)
+    # The picture's address carries the read-only key: a link preview fetches it without this phone's
+    # cookie, and whoever sees the preview was sent the read-only link anyway (never the edit key).
     return {"title": f"{state.group.name} · {_('app_name')}", "description": desc,
-            "image": url_for("groups.share_png", public_id=state.group.public_id, _external=True)}
+            "image": url_for("groups.share_png", public_id=state.group.public_id, key=state.group.view_secret,
+                             _external=True)}
 
 
 @bp.post("/g/<public_id>/evening")
@@ -242,8 +262,9 @@ def paid(public_id: str):
 
 @bp.get("/g/<public_id>/share.png")
 def share_png(public_id: str):
-    """The picture shared: the group's standings, or one evening's (``?evening=<table>``)."""
-    state = service.load(db(), open_group(public_id))
+    """The picture shared: the group's standings, or one evening's (``?evening=<table>``); ``?key=``
+    opens it for a link preview, which has no cookie."""
+    state = service.load(db(), open_group(public_id, key=request.args.get("key") or None))
     money = _money(state)
     shared = _shared(state, request.args.get("evening"))
     standings = [(p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
