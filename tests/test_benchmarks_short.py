@@ -17,6 +17,7 @@ CASES = [
     ("hand.py", [rf"replay 60 events: {NUMBER} ms", rf"apply one event to a known state: median {NUMBER} ms"]),
     ("series.py", [rf"series-3p-12-hands\.json: 13 deals, {NUMBER} ms a replay",
                    rf"series-4p-gwangpalli\.json: 6 deals, {NUMBER} ms a replay"]),
+    ("group.py", [rf"page, facts kept: median {NUMBER} ms", rf"page, warm: median {NUMBER} ms"]),
 ]
 
 

@@ -42,6 +42,9 @@ class Table(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The group (모임) whose evening this is, if any (migration 0003).
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sk_groups.id", ondelete="SET NULL"), nullable=True, index=True, default=None)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="table", order_by="Hand.position", cascade="all, delete-orphan",
@@ -94,3 +97,63 @@ class Event(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")
+
+
+class Group(Base):
+    """모임 A group that plays evening after evening, reached like a table: public id plus a secret."""
+
+    __tablename__ = "sk_groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    edit_secret: Mapped[str] = mapped_column(String(64))
+    view_secret: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(120), default="")
+    # What a new evening starts from: {"chip_value", "currency", "rules", "length"}.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Bumped by every change of the group itself (a player, a payment, an evening joined).
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GroupPlayer(Base):
+    """A player of a group: one identity across evenings, with a colour."""
+
+    __tablename__ = "sk_group_players"
+    __table_args__ = (UniqueConstraint("group_id", "name", name="uq_group_player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("sk_groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    colour: Mapped[str] = mapped_column(String(16))
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class GroupPayment(Base):
+    """Money handed over between two players: it settles a debt, never changes a result.
+
+    ``key`` makes a payment idempotent: two phones marking the same transfer paid at once send
+    the same key, and the second insert meets the unique constraint (recorded once).
+    """
+
+    __tablename__ = "sk_group_payments"
+    __table_args__ = (UniqueConstraint("group_id", "key", name="uq_group_payment_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("sk_groups.id", ondelete="CASCADE"), index=True)
+    payer: Mapped[str] = mapped_column(String(40))
+    payee: Mapped[str] = mapped_column(String(40))
+    points: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EveningFacts(Base):
+    """An evening's facts for the group's statistics (``engine.group.evening_facts``), kept with
+    the table's version they were computed at: a view reads them instead of replaying every hand."""
+
+    __tablename__ = "sk_evening_facts"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("sk_tables.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)

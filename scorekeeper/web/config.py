@@ -41,6 +41,7 @@ def defaults(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": 256 * 1024,
         "MAX_FORM_MEMORY_SIZE": 256 * 1024,
         "IMPORT_MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # a long series with its live-hand logs
+        "GROUP_IMPORT_MAX_CONTENT_LENGTH": 32 * 1024 * 1024,  # a group's evenings, live logs and all
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": env_flag("SCOREKEEPER_SECURE_COOKIES", False),

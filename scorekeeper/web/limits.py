@@ -41,7 +41,8 @@ from . import limitstore  # noqa: F401 - registers the sqlite:// storage with ``
 from .errors import error_response
 from .i18n import gettext as _
 
-CREATING = frozenset({"tables.new", "tables.import_table", "api.create_table", "api.import_table"})
+CREATING = frozenset({"tables.new", "tables.import_table", "api.create_table", "api.import_table",
+                      "api.create_group", "api.import_group", "groups.new", "groups.import_group"})
 IMPORTING = frozenset({"tables.import_table", "api.import_table"})
 log = logging.getLogger(__name__)
 _FAULT_LOG_EVERY_S = 60.0

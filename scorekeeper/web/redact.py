@@ -15,20 +15,25 @@ import re
 
 MASK = "[redacted]"
 # The secret is the path segment after the table id; it ends at a space, a query, a quote or the end.
-_SHARE_PATH = re.compile(r"(/j/[^/\s?#\"']+/)[^\s?#\"'/]+")
+_SHARE_PATH = re.compile(r"(/g?j/[^/\s?#\"']+/)[^\s?#\"'/]+")  # a table's /j/, a group's /gj/
 # "X-Table-Key: v", "x-table-key=v", "'HTTP_X_TABLE_KEY': 'v'" and the like.
-_KEY_HEADER = re.compile(r"((?:X[-_]Table[-_]Key|HTTP_X_TABLE_KEY)[\"']?\s*[:=]\s*[\"']?)[^\s,;\"'}&]+", re.I)
+_KEY_HEADER = re.compile(r"((?:X[-_](?:Table|Group)[-_]Key|HTTP_X_(?:TABLE|GROUP)_KEY)[\"']?\s*[:=]\s*[\"']?)"
+                         r"[^\s,;\"'}&]+", re.I)
 # The loggers that write request lines; the app's own loggers never write a path or a header.
 LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error")
 
 
+# A group's picture for link previews carries its read-only key in the query (``?key=``).
+_KEY_QUERY = re.compile(r"([?&]key=)[^&\s\"'#]+")
+
+
 def redact(text: str) -> str:
-    """``text`` with share-link secrets and ``X-Table-Key`` values masked."""
-    return _KEY_HEADER.sub(rf"\1{MASK}", _SHARE_PATH.sub(rf"\1{MASK}", text))
+    """``text`` with share-link secrets, ``?key=`` and ``X-Table-Key`` values masked."""
+    return _KEY_QUERY.sub(rf"\1{MASK}", _KEY_HEADER.sub(rf"\1{MASK}", _SHARE_PATH.sub(rf"\1{MASK}", text)))
 
 
 def _is_key_atom(name: object) -> bool:
-    return isinstance(name, str) and "x-table-key" in name.lower().replace("_", "-")
+    return isinstance(name, str) and any(k in name.lower().replace("_", "-") for k in ("x-table-key", "x-group-key"))
 
 
 class RedactSecrets(logging.Filter):

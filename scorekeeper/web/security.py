@@ -46,6 +46,7 @@ HSTS = "max-age=31536000"  # a year; not includeSubDomains: the app may live on 
 
 # Endpoints whose body may be larger than MAX_CONTENT_LENGTH: a table's export coming back.
 LARGE_BODY = frozenset({"tables.import_table", "api.import_table"})
+GROUP_BODY = frozenset({"groups.import_group", "api.import_group"})  # every evening of a group
 
 
 class _SessionInterface(SecureCookieSessionInterface):
@@ -112,6 +113,8 @@ def init_app(app: Flask) -> None:
 def _body_limit() -> None:
     if request.endpoint in LARGE_BODY:
         request.max_content_length = current_app.config["IMPORT_MAX_CONTENT_LENGTH"]
+    elif request.endpoint in GROUP_BODY:
+        request.max_content_length = current_app.config["GROUP_IMPORT_MAX_CONTENT_LENGTH"]
 
 
 # Added to every response that has not set them itself. Share links carry secrets in their

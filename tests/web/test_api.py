@@ -174,7 +174,7 @@ def test_openapi_describes_every_route(app, client):
         if not rule.rule.startswith("/api/v1/") or rule.endpoint == "api.openapi_document":
             continue
         path = (rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}")
-                .replace("<int:hand_id>", "{hand}"))
+                .replace("<int:hand_id>", "{hand}").replace("<group_id:public_id>", "{group}"))
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
 

@@ -22,6 +22,7 @@ from scorekeeper.engine.errors import ERROR_CODES
 from scorekeeper.tables.refusals import WEB_ERROR_CODES
 from scorekeeper.web.api.openapi import document
 
+from .conftest import STOP_A
 from .walk import Scene, counts, rows_of
 
 EXAMPLES = 20  # per operation, generation mode and database: 13 × 2 × 20 × 2 = 1,040 requests, ~60 s
@@ -46,7 +47,15 @@ def fuzzed(app, make_table):
     app.config["PUSH_STREAM_SECONDS"] = 0.2  # a push stream is read to its end: its first events, then it ends
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
     schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(expected_statuses=POSITIVE_STATUSES)
-    return schema, Scene.make(make_table)
+    scene = Scene.make(make_table)
+    client = app.test_client()
+    group = client.post("/api/v1/groups", json={"name": "모임", "players": ["A", "B", "C"]}).get_json()
+    evening = client.post("/api/v1/tables", json={"group": group["id"], "players": ["A", "B", "C"]},
+                          headers={"X-Group-Key": group["edit_key"]}).get_json()
+    client.post(f"/api/v1/tables/{evening['id']}/hands", json={"summary": STOP_A},
+                headers={"X-Table-Key": evening["edit_key"]})
+    scene.group = group  # type: ignore[attr-defined]
+    return schema, scene
 
 
 @pytest.fixture
@@ -79,15 +88,21 @@ def test_api_operation(app, fuzzed, method, path, mode):
     def run(case, target, hand, key, seq, current):
         if "table" in (case.path_parameters or {}) and target == "table":
             case.path_parameters["table"] = table.id
+        group = scene.group
+        if "group" in (case.path_parameters or {}) and target == "table":
+            case.path_parameters["group"] = group["id"]
         if "hand" in (case.path_parameters or {}) and hand != "generated":
             case.path_parameters["hand"] = scene.summary_hand if hand == "summary" else scene.live_hand
         if seq and isinstance(case.body, dict) and "seq" in case.body:  # the log's length: past the conflict check
             case.body["seq"] = len(table.api("GET", f"/hands/{scene.live_hand}/events").get_json().get("events") or [])
         headers = dict(case.headers or {})
         headers.pop("X-Table-Key", None)
+        headers.pop("X-Group-Key", None)
         if current and "If-Match" in headers and hand != "generated":  # the hand's ETag: past the version check
             headers["If-Match"] = table.api("GET", f"/hands/{case.path_parameters['hand']}").headers.get("ETag", "x")
-        if key != "none":
+        if key != "none" and path.startswith("/groups/{group}"):
+            headers["X-Group-Key"] = {"edit": group["edit_key"], "view": group["view_key"]}.get(key, "made-up-key")
+        elif key != "none":
             headers["X-Table-Key"] = {"edit": table.edit_key, "view": table.view_key}.get(key, "made-up-key")
         # The app compresses what the client accepts; the WSGI client here does not decompress.
         headers["Accept-Encoding"] = "identity"

@@ -3,4 +3,4 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from . import routes  # noqa: E402,F401  (the views register themselves on bp)
+from . import groups, routes  # noqa: E402,F401  (the views register themselves on bp)

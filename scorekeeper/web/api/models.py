@@ -154,6 +154,50 @@ class SeriesConfig(_Shape):
     draw: DrawSpec | None = None
 
 
+class NewTable(SeriesConfig):
+    """A new table's settings; with ``group`` (and the group's edit key in ``X-Group-Key``) it is an
+    evening of that group: settings not given come from its last evening, newcomers join it."""
+
+    group: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+
+
+class NewGroup(_Shape):
+    """A new group (모임): its name and players; what its evenings start from (a table's settings)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120, json_schema_extra={"pattern": "\\S"})]
+    players: Annotated[list[PlayerName], Field(min_length=2, max_length=40, json_schema_extra={"uniqueItems": True})]
+    chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
+    currency: Annotated[str, Field(max_length=8)] = "₩"
+    rules: SeriesRules | None = None
+    length: Annotated[int, Field(ge=1, le=MAX_LENGTH)] | None = None
+
+
+class NewPayment(_Shape):
+    """Money handed over: ``from`` paid ``to`` this many points. ``key`` records one transfer once
+    (two phones marking it paid); ``beyond_owed`` says a payment larger than owed is meant."""
+
+    payer: PlayerName = Field(alias="from")
+    payee: PlayerName = Field(alias="to")
+    points: Annotated[int, Field(ge=1, le=10**9)]
+    key: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    beyond_owed: bool = False
+
+
+class GroupHead(_Open):
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    players: list[Object]
+    settings: Object = Field(default_factory=dict)
+
+
+class GroupExport(_Open):
+    """A group's export (``group.json``): the group, every evening (a table's export with its
+    ``date``) and the payments recorded."""
+
+    group: GroupHead
+    evenings: list[Object] = Field(default_factory=list)
+    payments: list[Object] = Field(default_factory=list)
+
+
 class SeriesExport(SeriesConfig):
     """A table's export (``export.json``): its settings and its hands, each as ``records.HandRecord``."""
 
@@ -498,6 +542,109 @@ class TableView(_Answer):
     problem: list[ErrorItem] | None
 
 
+class GroupPaymentOut(_Answer):
+    id: int
+    payer: str = Field(alias="from")
+    payee: str = Field(alias="to")
+    points: int
+    money: Money
+    key: str | None
+    at: str | None
+
+
+class Biggest(_Answer):
+    points: int
+    evening: str
+    hand: int
+    trail: list[Object]
+
+
+class PlayerStats(_Answer):
+    """One player's statistics (``engine.group.player_stats``): counts of hands, and of the payments
+    this player made with each double (``pi_bak``, ``gwang_bak``, ``meong_tta``, ``go_bak``, ``dok_bak``)."""
+
+    hands: int
+    wins: int
+    win_rate: float
+    stops: int
+    points_won: int
+    points_lost: int
+    net: int
+    gos: int
+    go_hands: int
+    go_wins: int
+    go_rate: float
+    shakes: int
+    bombs: int
+    nagari: int
+    pi_bak: int
+    gwang_bak: int
+    meong_tta: int
+    go_bak: int
+    dok_bak: int
+    biggest: Biggest | None
+
+
+class Title(_Answer):
+    id: str
+    player: str
+    reason: Object
+
+
+class GroupEvening(_Answer):
+    """One evening of the group: its table, date, result, settle-up and the balances after it."""
+
+    id: str
+    name: str
+    date: str
+    players: list[str]
+    played: int
+    result: dict[str, int]
+    result_money: dict[str, Money]
+    settle_up: list[Transfer]
+    balances: dict[str, int]
+    balances_money: dict[str, Money]
+    titles: list[Title]
+
+
+class GroupMonth(_Answer):
+    """One month's statistics and titles (이달의 피박왕 …)."""
+
+    stats: dict[str, PlayerStats]
+    titles: list[Title]
+
+
+class GroupView(_Answer):
+    """A group: players, evenings, balances (the sum of its tables'), payments, what is still owed
+    (the fewest transfers of balances less payments), statistics and titles."""
+
+    ok: Literal[True]
+    id: str
+    name: str
+    version: int
+    chip_value: float
+    currency: str
+    players: list[str]
+    colours: dict[str, str]
+    tables: list[GroupEvening]
+    balances: dict[str, int]
+    payments: list[GroupPaymentOut]
+    owed: list[Transfer]
+    stats: dict[str, PlayerStats]
+    titles: list[Title]
+    months: dict[str, GroupMonth] = Field(description="By month of the evenings' dates (YYYY-MM).")
+    head_to_head: dict[str, dict[str, int]]
+
+
+class PaymentRecorded(_Answer):
+    """A payment recorded (``recorded`` false: its key was recorded already, this is that one)."""
+
+    ok: Literal[True]
+    recorded: bool
+    payment: GroupPaymentOut
+    owed: list[Transfer]
+
+
 # -- the document's schemas --------------------------------------------------------------------------
 
 class OpenAPI30(GenerateJsonSchema):
@@ -527,10 +674,11 @@ def _plain(node: Any) -> Any:
             for k, v in node.items() if k not in ("title", "default")}
 
 
-REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, SeriesExport, NewHand, ReplaceHand, Append, Undo,
-                                         NewKeys)
+REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, NewTable, SeriesExport, NewHand, ReplaceHand, Append,
+                                         Undo, NewKeys, NewGroup, NewPayment, GroupExport)
 # Every success answer of the API (the document names which operation answers which).
-ANSWERS: tuple[type[BaseModel], ...] = (Result, Created, TableView, Version, Hands, Hand, Deleted, Events)
+ANSWERS: tuple[type[BaseModel], ...] = (Result, Created, TableView, Version, Hands, Hand, Deleted, Events, GroupView,
+                                        PaymentRecorded)
 
 
 def components() -> dict[str, Any]:

@@ -72,8 +72,9 @@ SSE_EVENT = {"type": "object", "required": ["data"], "properties": {
 
 ERRORS = {
     "400": _resp("Malformed request (not JSON, missing CSRF token with a cookie).", E),
-    "401": _resp("No secret for this table.", E), "403": _resp("The read-only secret cannot write.", E),
-    "404": _resp("No such table or hand.", E), "413": _resp("Body too large.", E),
+    "401": _resp("No secret for this table or group (a new evening needs the group's edit key).", E),
+    "403": _resp("The read-only secret cannot write.", E),
+    "404": _resp("No such table, hand or group.", E), "413": _resp("Body too large.", E),
     "429": _resp("Too many tables created, or ids and keys refused, from this address: wait.", E),
     "422": _resp("Refused by the engine: coded errors.", E),
 }
@@ -84,6 +85,13 @@ def _op(summary: str, ok: dict, body: type[BaseModel] | None = None, errors=("40
     if body:
         op["requestBody"] = _body(body)
     op["security"] = [{"tableKey": []}]
+    return op
+
+
+def _group_op(summary: str, ok: dict, body: type[BaseModel] | None = None, errors=("401", "404", "429")) -> dict:
+    """An operation on a group: its secret in X-Group-Key (a table's key never opens it)."""
+    op = _op(summary, ok, body, errors)
+    op["security"] = [{"groupKey": []}]
     return op
 
 
@@ -105,16 +113,17 @@ def _versioned(op: dict) -> dict:
     return op
 
 
-def _creation(summary: str, body: type[BaseModel]) -> dict:
+def _creation(summary: str, body: type[BaseModel], errors=("400", "413", "422", "429")) -> dict:
     """Creating a table: no credential needed; the answer holds the new table's secrets."""
     return {"post": {"summary": summary, "security": [], "requestBody": _body(body),
                      "responses": {"201": _resp("Created: id and both secrets.", models.Created)}
-                     | {k: ERRORS[k] for k in ("400", "413", "422", "429")}}}
+                     | {k: ERRORS[k] for k in errors}}}
 
 
 def document() -> dict:
     """The OpenAPI 3 document of this API."""
     table, hand = {"$ref": "#/components/parameters/table"}, {"$ref": "#/components/parameters/hand"}
+    group = {"$ref": "#/components/parameters/group"}
     write = ("400", "401", "403", "404", "413", "422", "429")
     m = models
     paths = {
@@ -122,7 +131,24 @@ def document() -> dict:
                             "requestBody": _body(m.Summary),
                             "responses": {"200": _resp("The result.", m.Result), "413": ERRORS["413"],
                                           "429": ERRORS["429"], "422": _resp("Invalid summary: coded errors.", E)}}},
-        "/tables": _creation("Create a table (a series).", m.SeriesConfig),
+        "/tables": _creation("Create a table (a series). With `group` and that group's edit key in X-Group-Key "
+                             "it is an evening of the group: rules, chip value, currency and length not given come "
+                             "from its last evening; players not yet in the group join it.", m.NewTable,
+                             ("400", "401", "403", "404", "413", "422", "429")),
+        "/groups": _creation("Create a group (모임): its name, players and what its evenings start from.",
+                             m.NewGroup),
+        "/groups/import": _creation("Create a new group (new id and secrets, new tables) from a group's export.",
+                                    m.GroupExport),
+        "/groups/{group}": {
+            "parameters": [group],
+            "get": _group_op("The group: players, evenings, balances, payments, what is still owed, statistics.",
+                             {"200": _resp("The group.", m.GroupView)})},
+        "/groups/{group}/payments": {
+            "parameters": [group],
+            "post": _group_op("Record money handed over (edit key only). 200 when its key was recorded already.",
+                              {"201": _resp("Recorded.", m.PaymentRecorded),
+                               "200": _resp("Recorded already (the same key).", m.PaymentRecorded)},
+                              m.NewPayment, write)},
         "/tables/import": _creation("Create a new table (new id and secrets) from a table's export.json.",
                                     m.SeriesExport),
         "/tables/{table}": {
@@ -175,13 +201,16 @@ def document() -> dict:
         "servers": [{"url": "/api/v1"}],
         "paths": paths,
         "components": {
-            "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"}},
+            "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"},
+                                "groupKey": {"type": "apiKey", "in": "header", "name": "X-Group-Key"}},
             "parameters": {
                 # A table's id (``secrets.token_urlsafe``), never "import": ``/tables/import`` is the
                 # import alone (POST), as the route's converter has it (``TableIdConverter``).
                 "table": {"name": "table", "in": "path", "required": True,
                           "schema": {"type": "string", "pattern": "^(?!import$)[A-Za-z0-9_-]{1,32}$"}},
                 "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+                "group": {"name": "group", "in": "path", "required": True,
+                          "schema": {"type": "string", "maxLength": 32}},
             },
             "schemas": models.components(),
         },

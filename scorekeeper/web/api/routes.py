@@ -41,7 +41,7 @@ def _table_id_converter(setup) -> None:
 
 csrf.exempt(bp)
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
-NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table"}
+NO_CREDENTIAL = {"api.score", "api.create_table", "api.import_table", "api.create_group", "api.import_group"}
 
 
 @bp.before_request
@@ -51,8 +51,13 @@ def _csrf_for_cookies():
     A request with no secret at all is left to the access check, which answers 401.
     """
     public_id = (request.view_args or {}).get("public_id", "")
-    if (request.method in MUTATING and request.endpoint not in NO_CREDENTIAL
-            and not request.headers.get(KEY_HEADER) and presented_key(public_id)):
+    if (request.endpoint or "").startswith("api.") and "group" in (request.endpoint or ""):
+        from ..groupaccess import GROUP_KEY_HEADER, presented_group_key
+
+        riding = not request.headers.get(GROUP_KEY_HEADER) and presented_group_key(public_id)
+    else:
+        riding = not request.headers.get(KEY_HEADER) and presented_key(public_id)
+    if request.method in MUTATING and request.endpoint not in NO_CREDENTIAL and riding:
         try:
             csrf.protect()
         except CSRFError:
@@ -104,12 +109,32 @@ def score():
 
 @bp.post("/tables")
 def create_table():
-    doc = names.normalised_settings(_body())
+    body = _body()
+    if body.get("group") is not None:
+        return _evening_of_group(body)
+    body.pop("group", None)  # null: no group
+    doc = names.normalised_settings(body)
     if "hands" in doc:
         raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
                           "hands")
     config_from(doc)
     table = store.create_table(db(), transfer.title_of(doc), doc)
+    created()
+    return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
+
+
+def _evening_of_group(body: dict):
+    """A new table as an evening of a group: its edit key in ``X-Group-Key`` (never a table's key)."""
+    from ...tables import groups
+    from ..groupaccess import open_group, presented_group_key
+
+    public_id = body["group"]
+    if not isinstance(public_id, str):
+        raise EngineError("bad_value", "group is a group's id.", "group")
+    group = open_group(public_id, "edit", presented_group_key(public_id, header_only=True) or "")
+    if "hands" in body:
+        raise EngineError("bad_series", "A new table starts without hands.", "hands")
+    table = groups.new_evening(db(), groups.load(db(), group), {k: v for k, v in body.items() if k != "group"})
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 

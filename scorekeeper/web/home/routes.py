@@ -45,8 +45,10 @@ def page(import_form: ImportForm | None = None, import_errors: list[dict] | None
     keys: dict[str, str] = remembered if isinstance(remembered, dict) else {}
     found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
     recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
+    from ..groups.routes import known_groups  # the groups' blueprint imports this module's page
+
     return render_template("home.html", recent=recent, join_form=JoinForm(), import_form=import_form or ImportForm(),
-                           import_errors=import_errors or [])
+                           import_errors=import_errors or [], groups=known_groups())
 
 
 def from_this_site() -> bool:

@@ -104,7 +104,19 @@ def show(public_id: str):
     # The page around the body needs only these (a heavy table's whole view is the body's).
     return render_template("table/show.html", body_html=body, table=state.table, config=state.config,
                            series=state.series, can_edit=can_edit, hand_count=len(state.hands),
-                           share=present.share_links(state), qr=present.qr_svg)
+                           share=present.share_links(state), qr=present.qr_svg,
+                           group_of=_group_of(state.table))
+
+
+def _group_of(table):
+    """The table's group, when it has one that this phone can open (a link back to it)."""
+    from ...store import groups
+    from ..groupaccess import known_group_ids
+
+    if table.group_id is None:
+        return None
+    group = groups.group_by_id(db(), table.group_id)
+    return group if group is not None and group.public_id in known_group_ids() else None
 
 
 @bp.get("/t/<public_id>/version")

@@ -1,0 +1,221 @@
+"""The queries of groups (모임): the group, its players, payments, evenings and their kept facts.
+
+Writers lock the group (``lock_group``): SQLite takes its write lock at BEGIN, PostgreSQL locks the
+group's row, so two phones recording payments are served one after the other and the second is
+checked against the first.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Text, bindparam, delete, insert, select, type_coerce, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from ..engine.contract import loads
+from .db import begin_write
+from .models import EveningFacts, Event, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
+from .tables import CONTROL, PUBLIC_ID, new_secret
+
+log = logging.getLogger(__name__)
+
+# One colour a player, in the order they join: the page's own (.p0 … .p6 in app.css), so that
+# the picture shared and the page show each player alike.
+COLOURS = ("#1c7ed6", "#e67700", "#2b8a3e", "#862e9c", "#c2255c", "#0b7285", "#5c3d2e")
+
+_GROUP = select(Group).where(Group.public_id == bindparam("public_id"))
+_LOCK = select(Group.version).where(Group.id == bindparam("group_id")).with_for_update()
+_TOUCH = update(Group).where(Group.id == bindparam("group_id")).values(version=Group.version + 1)
+
+
+def colour_for(position: int) -> str:
+    return COLOURS[position % len(COLOURS)]
+
+
+def create_group(session: Session, name: str, settings: dict[str, Any], players: list[str]) -> Group:
+    """A new group with a fresh public id, two different secrets and its players; committed."""
+    edit, view = new_secret(), new_secret()
+    while view == edit:  # pragma: no cover - 128 random bits each
+        view = new_secret()
+    group = Group(public_id=new_secret(9), edit_secret=edit, view_secret=view,
+                  name=CONTROL.sub("", name)[:120], settings=settings, version=1)
+    session.add(group)
+    session.flush()
+    session.add_all([GroupPlayer(group_id=group.id, name=p, colour=colour_for(i), position=i)
+                     for i, p in enumerate(players)])
+    session.commit()
+    return group
+
+
+def get_group(session: Session, public_id: str) -> Group | None:
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+        return None
+    return session.scalar(_GROUP, {"public_id": public_id})
+
+
+def group_by_id(session: Session, group_id: int | None) -> Group | None:
+    return session.get(Group, group_id) if group_id is not None else None
+
+
+def recent_groups(session: Session, public_ids: list[str]) -> list[Group]:
+    ids = [p for p in public_ids if isinstance(p, str) and PUBLIC_ID.fullmatch(p)][:50]
+    if not ids:
+        return []
+    return list(session.scalars(select(Group).where(Group.public_id.in_(ids))))
+
+
+def players(session: Session, group: Group) -> list[GroupPlayer]:
+    return list(session.scalars(select(GroupPlayer).where(GroupPlayer.group_id == group.id)
+                                .order_by(GroupPlayer.position)))
+
+
+def evenings(session: Session, group: Group) -> list[Table]:
+    """The group's tables, oldest first."""
+    return list(session.scalars(select(Table).where(Table.group_id == group.id)
+                                .order_by(Table.created_at, Table.id)))
+
+
+def payments(session: Session, group: Group) -> list[GroupPayment]:
+    return list(session.scalars(select(GroupPayment).where(GroupPayment.group_id == group.id)
+                                .order_by(GroupPayment.id)))
+
+
+def lock_group(session: Session, group: Group) -> int:
+    """Start a write on ``group``: serialised against its other writers; its version now."""
+    if session.in_transaction():
+        session.commit()
+    begin_write(session)
+    return session.connection().execute(_LOCK, {"group_id": group.id}).scalar_one()
+
+
+def touch(session: Session, group: Group) -> None:
+    session.connection().execute(_TOUCH, {"group_id": group.id})
+
+
+def add_players(session: Session, group: Group, names: list[str]) -> list[str]:
+    """Add the ``names`` not yet in the group (in the caller's write transaction); those added."""
+    known = {p.name for p in players(session, group)}
+    start = len(known)
+    new = [n for n in dict.fromkeys(names) if n not in known]
+    session.add_all([GroupPlayer(group_id=group.id, name=n, colour=colour_for(start + i), position=start + i)
+                     for i, n in enumerate(new)])
+    if new:
+        touch(session, group)
+    return new
+
+
+def join_table(session: Session, group: Group, table: Table, newcomers: list[str]) -> None:
+    """Make ``table`` an evening of ``group``; its players not yet in the group join it. Committed."""
+    lock_group(session, group)
+    add_players(session, group, newcomers)
+    session.execute(update(Table).where(Table.id == table.id).values(group_id=group.id))
+    touch(session, group)
+    session.commit()
+
+
+class Duplicate(Exception):
+    """The payment's key was recorded already: ``payment`` is the one stored."""
+
+    def __init__(self, payment: GroupPayment):
+        super().__init__("recorded already")
+        self.payment = payment
+
+
+def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None,
+                validate) -> GroupPayment:
+    """Record a payment; ``validate(payments stored)`` may refuse it first (nothing stored then).
+
+    A ``key`` already recorded raises ``Duplicate`` with that payment: one transfer, marked paid
+    on two phones at once, is recorded once (the unique key decides, whichever writer is first).
+    """
+    lock_group(session, group)
+    if key is not None:
+        found = session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id,
+                                                          GroupPayment.key == key))
+        if found is not None:
+            session.rollback()
+            raise Duplicate(found)
+    try:
+        validate(payments(session, group))
+    except Exception:
+        session.rollback()
+        raise
+    payment = GroupPayment(group_id=group.id, payer=payer, payee=payee, points=points, key=key, created_at=utcnow())
+    session.add(payment)
+    touch(session, group)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        found = session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id,
+                                                          GroupPayment.key == key))
+        if found is None:
+            raise
+        raise Duplicate(found) from None
+    return payment
+
+
+# -- each evening's facts, kept with its table's version -----------------------------------------
+
+def kept_facts(session: Session, table_ids: list[int]) -> dict[int, tuple[int, dict[str, Any]]]:
+    """The facts kept for these tables, with the version each was kept at.
+
+    Read as text and parsed by orjson (``contract.loads``): the standard library's parser took
+    a third of a 200-evening group's page. PostgreSQL's driver hands JSON over parsed already.
+    """
+    if not table_ids:
+        return {}
+    rows = session.execute(select(EveningFacts.table_id, EveningFacts.version, type_coerce(EveningFacts.facts, Text))
+                           .where(EveningFacts.table_id.in_(table_ids)))
+    return {tid: (version, loads(facts) if isinstance(facts, str | bytes) else facts) for tid, version, facts in rows}
+
+
+def keep_facts(engine: Engine, table_id: int, version: int, facts: dict[str, Any]) -> None:
+    """Keep an evening's facts at ``version``, in a transaction of its own (a view computed them).
+
+    It is a cache: a failure (another phone kept them first, the database busy) is let go.
+    """
+    try:
+        with engine.begin() as conn:
+            conn.execute(delete(EveningFacts).where(EveningFacts.table_id == table_id))
+            conn.execute(insert(EveningFacts).values(table_id=table_id, version=version, facts=facts))
+    except (IntegrityError, OperationalError) as err:
+        log.info("evening facts of table %s not kept: %s", table_id, err)
+
+
+def import_group(session: Session, name: str, settings: dict[str, Any], roster: list[tuple[str, str]],
+                 evenings: list[tuple[str, dict[str, Any], list[dict[str, Any]], datetime | None]],
+                 pays: list[tuple[str, str, int]], validate) -> Group:
+    """A new group (fresh id and secrets) with its evenings (each ``(title, settings, records, date)``,
+    records as ``tables.import_table`` takes them) and payments, in one transaction: ``validate(table,
+    hands, logs)`` may refuse any evening, and then nothing at all is stored."""
+    edit, view = new_secret(), new_secret()
+    group = Group(public_id=new_secret(9), edit_secret=edit, view_secret=view, name=CONTROL.sub("", name)[:120],
+                  settings=settings, version=1)
+    session.add(group)
+    session.flush()
+    session.add_all([GroupPlayer(group_id=group.id, name=n, colour=c, position=i) for i, (n, c) in enumerate(roster)])
+    try:
+        for title, config, records, when in evenings:
+            table = Table(public_id=new_secret(9), edit_secret=new_secret(), view_secret=new_secret(),
+                          title=CONTROL.sub("", title)[:120], config=config, group_id=group.id,
+                          **({"created_at": when} if when else {}))
+            session.add(table)
+            session.flush()
+            rows = [Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
+                    for i, r in enumerate(records)]
+            session.add_all(rows)
+            session.flush()
+            logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True) if row.kind == "log"}
+            session.add_all([Event(hand_id=h, seq=i, event=e) for h, log in logs.items() for i, e in enumerate(log)])
+            validate(table, rows, logs)
+        session.add_all([GroupPayment(group_id=group.id, payer=a, payee=b, points=v, created_at=utcnow())
+                         for a, b, v in pays])
+        session.commit()
+    except Exception:
+        session.rollback()
+        raise
+    return group

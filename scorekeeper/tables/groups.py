@@ -1,0 +1,255 @@
+"""Between the store and the engine for a group (모임): its evenings' facts, statistics and debts.
+
+Each evening's facts (``engine.group.evening_facts``) are kept in the store with the table's
+version they were computed at, and read back while the table is at that version: a group's page
+never replays every hand of every evening. The group's figures are then the engine's pure
+functions of those facts and the payments, kept per process for the group's inputs (the
+versions of its tables and of the group itself), compared whole at every view.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy.orm import Session
+
+from ..engine import group as engine
+from ..engine.errors import EngineError
+from ..engine.series import MAX_NAME, config_from
+from ..store import groups as store
+from ..store.db import begin_write
+from ..store.models import Group, GroupPayment, Table
+from . import names, service
+from .refusals import CodedRefusal
+
+MIN_PLAYERS, MAX_GROUP_PLAYERS = 2, 40
+SETTINGS = ("chip_value", "currency", "rules", "length")
+
+
+@dataclass
+class Evening:
+    table: Table
+    date: str  # YYYY-MM-DD, the day the table was started
+    facts: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.table.public_id, "date": self.date, "facts": self.facts}
+
+
+@dataclass
+class GroupState:
+    group: Group
+    players: list[str]
+    colours: dict[str, str]
+    evenings: list[Evening]
+    payments: list[GroupPayment]
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def chip_value(self) -> float:
+        return float(self.group.settings.get("chip_value", 100))
+
+    @property
+    def currency(self) -> str:
+        return str(self.group.settings.get("currency", "₩"))
+
+
+# -- creating ---------------------------------------------------------------------------------
+
+def checked_players(value: Any, path: str = "players") -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value) \
+            or not MIN_PLAYERS <= len(value) <= MAX_GROUP_PLAYERS:
+        raise EngineError("bad_value", f"players lists {MIN_PLAYERS} to {MAX_GROUP_PLAYERS} names.", path)
+    out = [names.normal_name(p) for p in value]
+    for i, p in enumerate(out):
+        if len(p) > MAX_NAME:
+            raise CodedRefusal("bad_player_name", f"A name is at most {MAX_NAME} characters.", f"{path}[{i}]")
+    names.check_names(out, path)
+    return out
+
+
+def checked_settings(doc: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """What a new evening of the group starts from, checked as a table's settings are."""
+    out = {k: doc[k] for k in SETTINGS if doc.get(k) is not None}
+    config_from({"players": players[:2], **out})  # the engine's own refusals, with their paths
+    return out
+
+
+def create(session: Session, doc: dict[str, Any]) -> Group:
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters.", "name")
+    unknown = sorted(set(doc) - {"name", "players", *SETTINGS})
+    if unknown:
+        raise EngineError("bad_value", f"Unknown field {unknown[0]!r} in the group.", unknown[0])
+    players = checked_players(doc.get("players"))
+    return store.create_group(session, name.strip(), checked_settings(doc, players), players)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def load(session: Session, group: Group) -> GroupState:
+    roster = store.players(session, group)
+    tables = store.evenings(session, group)
+    pays = store.payments(session, group)
+    key, inputs = _memo_key(group, roster, tables, pays)
+    hit = _memo.get(key)
+    facts: list[dict[str, Any]]
+    figures: dict[str, Any] | None
+    if hit is not None and hit[0] == inputs:  # nothing changed since: not even the kept facts are read
+        facts, figures = hit[1]
+    else:
+        facts, figures = _facts(session, tables), None
+    evenings = [Evening(t, _date(t.created_at), f) for t, f in zip(tables, facts, strict=True)]
+    names_ = [p.name for p in roster]
+    for ev in evenings:  # a name at an evening but not (any more) in the roster still counts
+        names_ += [p for p in ev.facts["players"] if p not in names_]
+    state = GroupState(group, names_, {p.name: p.colour for p in roster}, evenings, pays)
+    if figures is None:
+        figures = _figures(state)
+        with _memo_lock:
+            _memo.pop(key, None)
+            _memo[key] = (inputs, (facts, figures))
+            if len(_memo) > _MEMO_SIZE:
+                del _memo[next(iter(_memo))]
+    state.figures = figures
+    return state
+
+
+def _date(when: datetime) -> str:
+    return when.strftime("%Y-%m-%d")
+
+
+def _facts(session: Session, tables: list[Table]) -> list[dict[str, Any]]:
+    """Each evening's facts: kept at the table's version, or computed now and kept."""
+    kept = store.kept_facts(session, [t.id for t in tables])
+    out = []
+    for t in tables:
+        hit = kept.get(t.id)
+        if hit is not None and hit[0] == t.version and hit[1].get("format") == engine.FACTS_FORMAT:
+            out.append(hit[1])
+            continue
+        facts = engine.evening_summary(engine.evening_facts(service.load(session, t).series))
+        store.keep_facts(current_app.extensions["sk_engine"], t.id, t.version, facts)
+        out.append(facts)
+    return out
+
+
+# (group id, public id) -> (inputs, (each evening's facts, the group's figures))
+_memo: dict[tuple, tuple[Any, Any]] = {}
+_memo_lock = threading.Lock()
+_MEMO_SIZE = 200
+
+
+def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupPayment]) -> tuple[tuple, tuple]:
+    """The group's key in the memo, and its inputs: every change of the group, of one of its
+    tables (the table's version) or of its payments makes other inputs."""
+    inputs = (group.version, tuple(p.name for p in roster), tuple((t.id, t.version, t.created_at) for t in tables),
+              tuple((p.id, p.payer, p.payee, p.points) for p in pays), tuple(sorted(group.settings.items(), key=str)))
+    return (group.id, group.public_id), inputs
+
+
+def _figures(state: GroupState) -> dict[str, Any]:
+    """Balances, owed, statistics (all time and by month), titles, head to head, the ledger."""
+    evs = [ev.to_json() for ev in state.evenings]
+    balances = engine.balances_of(state.players, evs)
+    pays = [payment_json(p, state.chip_value) for p in state.payments]
+    # Each evening's statistics were summed up when its facts were kept: a month's and all time's
+    # are those sums, never a pass over every hand.
+    stats = engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in evs)
+    for p in state.players:
+        stats.setdefault(p, engine.empty_stats())
+    by_month: dict[str, list[dict[str, Any]]] = {}
+    for ev in evs:
+        by_month.setdefault(ev["date"][:7], []).append(ev)
+    months = {m: engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month)
+              for m, month in by_month.items()}
+    return {
+        "balances": balances,
+        "payments": pays,
+        "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, pays)],
+        "stats": stats,
+        "titles": engine.titles(stats),
+        "months": {m: {"stats": s, "titles": engine.titles(s)} for m, s in months.items()},
+        "evening_titles": {ev["id"]: engine.titles(ev["facts"]["stats"]) for ev in evs},
+        "head_to_head": engine.merge_head_to_head(ev["facts"]["head_to_head"] for ev in evs),
+        "ledger": engine.running_balances(state.players, evs, state.chip_value),
+    }
+
+
+def payment_json(p: GroupPayment, chip_value: float) -> dict[str, Any]:
+    from ..engine.payout import money
+
+    return {"id": p.id, "from": p.payer, "to": p.payee, "points": p.points, "money": money(p.points, chip_value),
+            "key": p.key, "at": p.created_at.isoformat() if p.created_at else None}
+
+
+def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
+    """The key of marking one transfer of ``owed`` paid, as the group stands now: two phones that
+    saw the same debts send the same key, so the transfer is recorded once."""
+    return f"owed:{len(state.payments)}:{transfer['from']}>{transfer['to']}:{transfer['points']}"[:80]
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+def record_payment(session: Session, state: GroupState, payer: Any, payee: Any, points: Any,
+                   key: str | None = None, beyond: bool = False) -> tuple[GroupPayment, bool]:
+    """Record a payment (coded refusals: ``engine.group.check_payment``); (payment, newly recorded)."""
+    balances = state.figures["balances"]
+
+    def validate(stored: list[GroupPayment]) -> None:
+        engine.check_payment(state.players, balances,
+                             [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored],
+                             payer, payee, points, beyond)
+
+    engine.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
+    try:
+        return store.add_payment(session, state.group, payer, payee, points, key, validate), True
+    except store.Duplicate as dup:
+        return dup.payment, False
+
+
+def last_settings(state: GroupState) -> dict[str, Any]:
+    """What a new evening starts from: the last evening's rules, chip value, currency and length
+    (else the group's), and its seating order."""
+    out = dict(state.group.settings)
+    if state.evenings:
+        cfg = state.evenings[-1].table.config
+        out |= {k: cfg[k] for k in SETTINGS if k in cfg}
+    return out
+
+
+def seating_from_last(state: GroupState, came: list[str]) -> list[str]:
+    """Who came tonight, seated as at the last evening; newcomers after them in the order given."""
+    last = state.evenings[-1].facts["players"] if state.evenings else []
+    return [p for p in last if p in came] + [p for p in came if p not in last]
+
+
+def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Table:
+    """A table of the group: ``doc`` is a table's settings (anything missing from the last evening);
+    its players not yet in the group join it."""
+    from ..store import tables as tables_store
+    from .transfer import title_of
+
+    settings = last_settings(state) | {k: v for k, v in doc.items() if v is not None}
+    settings.pop("group", None)
+    settings = names.normalised_settings(settings)
+    config_from(settings)
+    # The reads above (and the facts kept meanwhile on a connection of their own) end here: on
+    # SQLite a read transaction cannot become a writer once another has committed.
+    if session.in_transaction():
+        session.commit()
+    begin_write(session)
+    table = tables_store.create_table(session, title_of(settings), settings)
+    newcomers = [p for p in settings["players"] if p not in state.players]
+    store.join_table(session, state.group, table, newcomers)
+    return table
+
+
+def attach(session: Session, state: GroupState, table: Table) -> None:
+    """An existing table joins the group after the fact (its players join too)."""
+    players = list(service.config_of(table).players)
+    store.join_table(session, state.group, table, [p for p in players if p not in state.players])

@@ -1,0 +1,116 @@
+"""A whole group (모임) as one JSON document, and back: its players, every evening, its payments.
+
+The export is ``{"group": {"name", "players": [{"name", "colour"}], "settings"}, "evenings":
+[{"date", ...a table's export}], "payments": [{"from", "to", "points"}]}``. An import makes a new
+group with new secrets (and new tables), every evening replayed and every payment checked as when
+it was recorded; a refusal stores nothing.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..engine import group as engine
+from ..engine.errors import EngineError
+from ..store import groups as store
+from ..store.models import Group
+from . import groups as service
+from . import transfer
+from .service import record_of, replay_rows
+
+MAX_EVENINGS = 1000
+FORMAT = "scorekeeper-group/1"
+
+
+def export(session: Session, state: service.GroupState) -> dict[str, Any]:
+    from . import service as tables
+
+    evenings = []
+    for ev in state.evenings:
+        t = tables.load(session, ev.table)
+        doc = dict(ev.table.config)
+        doc["hands"] = [record_of(h, t.logs.get(h.id)) for h in t.hands]
+        evenings.append({"date": ev.table.created_at.isoformat(), **doc})
+    return {"format": FORMAT, "group": {"name": state.group.name, "settings": state.group.settings,
+                                        "players": [{"name": p, "colour": state.colours.get(p, "")}
+                                                    for p in state.players]},
+            "evenings": evenings,
+            "payments": [{"from": p.payer, "to": p.payee, "points": p.points} for p in state.payments]}
+
+
+def import_group(session: Session, doc: Any) -> Group:
+    if not isinstance(doc, dict) or not isinstance(doc.get("group"), dict):
+        raise EngineError("bad_series", "A group export is {\"group\": {...}, \"evenings\": [...], "
+                          "\"payments\": [...]}.", "group")
+    head = doc["group"]
+    name = head.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters.", "group.name")
+    roster_doc = head.get("players")
+    if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
+        raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
+    players = service.checked_players([p.get("name") for p in roster_doc], "group.players")
+    colours = [p.get("colour") if isinstance(p.get("colour"), str) and len(p["colour"]) <= 16
+               else store.colour_for(i) for i, p in enumerate(roster_doc)]
+    settings = service.checked_settings(head.get("settings") or {}, players)
+    evs_doc = doc.get("evenings", [])
+    if not isinstance(evs_doc, list) or len(evs_doc) > MAX_EVENINGS:
+        raise EngineError("bad_series", f"evenings lists at most {MAX_EVENINGS} table exports.", "evenings")
+    evenings, balances = [], dict.fromkeys(players, 0)
+    for i, ev in enumerate(evs_doc):
+        if not isinstance(ev, dict):
+            raise EngineError("bad_series", "An evening is a table's export.", f"evenings[{i}]")
+        when = _date(ev.get("date"), f"evenings[{i}].date")
+        title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k != "date"})
+        unknown = [p for p in config["players"] if p not in players]
+        if unknown:
+            raise EngineError("bad_series_players", f"{unknown[0]!r} played an evening but is not in the group.",
+                              f"evenings[{i}].players")
+        evenings.append((title, config, rows, when))
+    pays = doc.get("payments", [])
+    if not isinstance(pays, list):
+        raise EngineError("bad_payment", "payments lists {from, to, points}.", "payments")
+    checked: list[tuple[str, str, int]] = []
+    played: dict[int, dict[str, int]] = {}
+
+    def replayed(table, hands, logs) -> None:
+        state = replay_rows(table, hands, logs)
+        played[table.id] = dict(state.series.balances)
+
+    # Payments are checked against the balances once every evening is replayed (in the store's
+    # transaction): the payment doors are the API's, a payment larger than owed is taken as it was.
+    def validate(table, hands, logs) -> None:
+        replayed(table, hands, logs)
+        if len(played) == len(evenings):
+            for b in played.values():
+                for p, v in b.items():
+                    balances[p] += v
+            for j, pay in enumerate(pays):
+                if not isinstance(pay, dict):
+                    raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
+                engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"),
+                                     beyond=True)
+                checked.append((pay["from"], pay["to"], pay["points"]))
+
+    if not evenings:
+        for j, pay in enumerate(pays):
+            if not isinstance(pay, dict):
+                raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
+            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), True)
+            checked.append((pay["from"], pay["to"], pay["points"]))
+    return store.import_group(session, name.strip(), settings, list(zip(players, colours, strict=True)), evenings,
+                              checked, validate)
+
+
+def _date(value: Any, path: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None:
+        raise EngineError("bad_value", "date is an ISO date and time.", path)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)

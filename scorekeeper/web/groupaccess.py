@@ -1,0 +1,67 @@
+"""Finding a group and checking the secret the request presents for it.
+
+A group has its own two secrets, presented in ``X-Group-Key`` (or kept in the phone's session
+by its share link). A table's secrets are never looked at here: a table's key never opens its
+group, and a group's read-only key never writes. Refused ids and keys count against the
+guessing budget, as a table's do.
+"""
+from __future__ import annotations
+
+from flask import abort, g, request, session
+from werkzeug.exceptions import Forbidden, Unauthorized
+
+from ..store import groups as store
+from ..store.models import Group
+from ..store.tables import EDIT, access_level
+from .database import db
+from .limits import refused_key
+
+GROUP_KEY_HEADER = "X-Group-Key"
+MAX_REMEMBERED = 30
+
+
+def remember_group_key(public_id: str, key: str) -> None:
+    keys = dict(session.get("group_keys") or {})
+    keys.pop(public_id, None)
+    keys[public_id] = key
+    session["group_keys"] = dict(list(keys.items())[-MAX_REMEMBERED:])
+    session.permanent = True
+
+
+def forget_group(public_id: str) -> None:
+    keys = dict(session.get("group_keys") or {})
+    keys.pop(public_id, None)
+    session["group_keys"] = keys
+
+
+def known_group_ids() -> list[str]:
+    keys = session.get("group_keys")
+    return list(keys) if isinstance(keys, dict) else []
+
+
+def presented_group_key(public_id: str, header_only: bool = False) -> str | None:
+    header = request.headers.get(GROUP_KEY_HEADER)
+    if header or header_only:
+        return header
+    keys = session.get("group_keys")
+    return keys.get(public_id) if isinstance(keys, dict) else None
+
+
+def open_group(public_id: str, need: str = "view", key: str | None = None) -> Group:
+    """The group, if this request may ``need`` (view or edit) it; else 404, 401 or 403."""
+    group = store.get_group(db(), public_id)
+    if group is None:
+        refused_key()
+        abort(404)
+    level = access_level(group, key if key is not None else presented_group_key(public_id))  # type: ignore[arg-type]
+    if level is None:
+        refused_key()
+        raise Unauthorized()
+    if need == EDIT and level != EDIT:
+        raise Forbidden()
+    g.group_level = level
+    return group
+
+
+def can_edit_group() -> bool:
+    return g.get("group_level") == EDIT

@@ -1,0 +1,340 @@
+"""A group's pages: new group, share link, the group page, a new evening, payments, sharing, export."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from jinja2.utils import htmlsafe_json_dumps
+
+from ...engine.errors import EngineError
+from ...store import groups as store
+from ...store import tables as tables_store
+from ...tables import groups as service
+from ...tables import grouptransfer
+from .. import present, sharing
+from ..cardview import player_classes
+from ..chart import balance_chart
+from ..database import db
+from ..groupaccess import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
+from ..i18n import gettext as _
+from ..i18n import money_text, refusal
+from ..limits import created, refused_key
+from ..security import EDIT, presented_key, remember_key
+from ..terms import trail_text
+from . import bp
+from .picture import picture
+
+LEDGER_ROWS = 20
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for chunk in (text or "").splitlines() for n in chunk.split(",") if n.strip()]
+
+
+def _number(text: str | None, default: float) -> float:
+    try:
+        value = float(text) if text not in (None, "") else default
+    except ValueError:
+        raise EngineError("bad_value", "chip_value is a number.", "chip_value") from None
+    return int(value) if float(value).is_integer() else value
+
+
+@bp.route("/g/new", methods=["GET", "POST"])
+def new():
+    errors: list[str] = []
+    if request.method == "POST":
+        try:
+            doc = {"name": request.form.get("name", ""), "players": _names(request.form.get("players", "")),
+                   "chip_value": _number(request.form.get("chip_value"), 100)}
+            group = service.create(db(), doc)
+        except EngineError as err:
+            errors = [refusal(e) for e in err.errors]
+        else:
+            created()
+            remember_group_key(group.public_id, group.edit_secret)
+            return redirect(url_for("groups.show", public_id=group.public_id), 303)
+    return render_template("group/new.html", errors=errors, form=request.form), 422 if errors else 200
+
+
+@bp.get("/gj/<public_id>/<key>")
+def enter(public_id: str, key: str):
+    """A group's share link: keep its secret on this phone, then drop it from the address bar."""
+    group = store.get_group(db(), public_id)
+    if group is None or tables_store.access_level(group, key) is None:  # type: ignore[arg-type]
+        refused_key()
+        abort(404)
+    remember_group_key(public_id, key)
+    # Not a redirect: a chat app's link preview fetches this address without keeping the cookie,
+    # so this answer itself carries the group's Open Graph tags, and a phone goes on to the page.
+    state = service.load(db(), group)
+    response = make_response(render_template("group/enter.html", group=group, og=_open_graph(state),
+                                             url=url_for("groups.show", public_id=public_id)))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _links(group) -> dict[str, Any]:
+    base, loopback = sharing.share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
+    out: dict[str, Any] = {"loopback": loopback, "view": sharing.rebase(
+        url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True), base)}
+    if can_edit_group():
+        out["edit"] = sharing.rebase(url_for("groups.enter", public_id=group.public_id, key=group.edit_secret,
+                                             _external=True), base)
+    return out
+
+
+def _money(state: service.GroupState):
+    return lambda v: money_text(v, state.currency)
+
+
+def _shared(state: service.GroupState, evening_id: str | None) -> dict[str, Any]:
+    """What is shared: the group's standings and what is still owed, or one evening's result and
+    its settle-up (``evening_id``, a table of the group); None of an evening not in the group."""
+    from ...engine.payout import money as money_of
+    from ...engine.settle import settle_up
+
+    if evening_id:
+        ev = next((e for e in state.evenings if e.table.public_id == evening_id), None)
+        if ev is None:
+            abort(404)
+        chip = ev.facts.get("chip_value", state.chip_value)
+        result = {p: money_of(v, chip) for p, v in ev.facts["balances"].items()}
+        transfers = [{"from": t.payer, "to": t.payee, "money": money_of(t.points, chip)}
+                     for t in settle_up(ev.facts["balances"])]
+        return {"title": f"{state.group.name} · {ev.date}", "heading": _("evening_result"), "amounts": result,
+                "transfers_heading": _("settle_up"), "transfers": transfers,
+                "subtitle": ev.table.title or _("n_hands", n=ev.facts.get("played", 0))}
+    f = state.figures
+    last = state.evenings[-1].date if state.evenings else ""
+    return {"title": state.group.name, "heading": _("group_standings"),
+            "amounts": {p: _cash(state, v) for p, v in f["balances"].items()},
+            "transfers_heading": _("owed_title"), "transfers": f["owed"],
+            "subtitle": _("group_picture_sub", n=len(state.evenings), date=last)}
+
+
+def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
+    """The standings and what is still owed (or an evening's result and settle-up), as a group chat
+    reads it ("민수 → 지영 3,600원")."""
+    money = _money(state)
+    shared = _shared(state, evening_id)
+    lines = [f"[{shared['title']}] {shared['heading']}"]
+    for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"{p} {'+' if v > 0 else ''}{money(v)}")
+    if shared["transfers"]:
+        lines.append("")
+        lines.append(shared["transfers_heading"])
+        lines += [f"{t['from']} → {t['to']} {money(t['money'])}" for t in shared["transfers"]]
+    return "\n".join(lines)
+
+
+def _cash(state: service.GroupState, points: int):
+    from ...engine.payout import money
+
+    return money(points, state.chip_value)
+
+
+def page_view(state: service.GroupState) -> dict[str, Any]:
+    f = state.figures
+    classes = player_classes(state.players)
+    history = [row["balances"] for row in f["ledger"]]
+    owed = [t | {"key": service.transfer_key(state, t)} for t in f["owed"]]
+    known = known_group_ids()
+    last = state.evenings[-1].facts["players"] if state.evenings else state.players
+    stats = f["stats"]
+    order = sorted(state.players, key=lambda p: -f["balances"].get(p, 0))
+    return {
+        "group": state.group, "state": state, "f": f, "classes": classes, "owed": owed,
+        "chart": balance_chart(state.players, classes, history),
+        # The newest evenings; all of them on ?all=1 (and in the CSV): a page of 200 evenings drew
+        # 6,000 names and amounts, most of its server time.
+        "ledger": list(reversed(f["ledger"]))[:None if request.args.get("all") else LEDGER_ROWS],
+        "ledger_more": max(0, len(f["ledger"]) - LEDGER_ROWS) if not request.args.get("all") else 0,
+        "evenings": {ev.table.public_id: ev for ev in state.evenings}, "money": _money(state),
+        "cash": lambda v: _cash(state, v), "can_edit": can_edit_group(), "stats": stats, "order": order,
+        "came": set(last), "share_text": share_text(state), "known": known,
+        "last_settings": service.last_settings(state), "trail_text": trail_text,
+        "attachable": _attachable() if can_edit_group() else [],
+        # Moves with every change the picture shows: a phone never keeps an older picture.
+        "picture_version": f"{state.group.version}.{sum(ev.table.version for ev in state.evenings)}."
+                           f"{len(state.evenings)}",
+    }
+
+
+def _attachable() -> list:
+    """The tables this phone may edit that are in no group yet (to add one after the fact)."""
+    keys = session.get("keys")
+    keys = keys if isinstance(keys, dict) else {}
+    found = tables_store.recent_tables(db(), list(keys))
+    return [t for t in found if t.group_id is None and tables_store.access_level(t, keys.get(t.public_id)) == EDIT]
+
+
+@bp.get("/g/<public_id>")
+def show(public_id: str):
+    state = service.load(db(), open_group(public_id))
+    return render_template("group/show.html", **page_view(state), share=_links(state.group), qr=present.qr_svg,
+                           og=_open_graph(state))
+
+
+def _open_graph(state: service.GroupState) -> dict[str, str]:
+    f = state.figures
+    money = _money(state)
+    top = sorted(f["balances"].items(), key=lambda kv: -kv[1])[:4]
+    desc = " · ".join(f"{p} {'+' if v > 0 else ''}{money(_cash(state, v))}" for p, v in top)
+    # The picture's address carries the read-only key: a link preview fetches it without this phone's
+    # cookie, and whoever sees the preview was sent the read-only link anyway (never the edit key).
+    return {"title": f"{state.group.name} · {_('app_name')}", "description": desc,
+            "image": url_for("groups.share_png", public_id=state.group.public_id, key=state.group.view_secret,
+                             _external=True)}
+
+
+@bp.post("/g/<public_id>/evening")
+def evening(public_id: str):
+    """A new evening from the group: who came (ticked) and any newcomers; the rest from the last evening."""
+    state = service.load(db(), open_group(public_id, EDIT))
+    came = [p for p in state.players if p in request.form.getlist("came")]
+    newcomers = _names(request.form.get("newcomers", ""))
+    players = service.seating_from_last(state, came + [n for n in newcomers if n not in came])
+    try:
+        table = service.new_evening(db(), state, {"players": players, "first_dealer": players[0] if players else None,
+                                                  "name": request.form.get("name") or None})
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+        return redirect(url_for("groups.show", public_id=public_id), 303)
+    created()
+    remember_key(table.public_id, table.edit_secret)
+    return redirect(url_for("tables.show", public_id=table.public_id), 303)
+
+
+@bp.post("/g/<public_id>/attach")
+def attach(public_id: str):
+    """Add an existing table this phone can edit (or whose edit code is pasted) to the group."""
+    state = service.load(db(), open_group(public_id, EDIT))
+    table_id: str | None = request.form.get("table", "")
+    key: str | None = None
+    if request.form.get("code"):
+        table_id, key = present.parse_code(request.form["code"])
+    table = tables_store.get_table(db(), table_id or "")
+    key = key or (presented_key(table_id) if table_id else None)
+    if table is None or tables_store.access_level(table, key) != EDIT:
+        refused_key()
+        flash(_("group_attach_refused"), "error")
+        return redirect(url_for("groups.show", public_id=public_id), 303)
+    if table.group_id is not None:
+        flash(_("group_attach_taken"), "error")
+        return redirect(url_for("groups.show", public_id=public_id), 303)
+    service.attach(db(), state, table)
+    flash(_("group_attached"), "ok")
+    return redirect(url_for("groups.show", public_id=public_id), 303)
+
+
+@bp.post("/g/<public_id>/paid")
+def paid(public_id: str):
+    """One tap, "보냈어요": a transfer of what is owed, or any payment handed over, recorded."""
+    state = service.load(db(), open_group(public_id, EDIT))
+    form = request.form
+    try:
+        points = int(form.get("points", ""))
+    except ValueError:
+        points = None
+    try:
+        _payment, new = service.record_payment(db(), state, form.get("from"), form.get("to"), points,
+                                               form.get("key") or None, form.get("beyond_owed") == "y")
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+    else:
+        flash(_("payment_recorded") if new else _("payment_recorded_already"), "ok")
+    return redirect(url_for("groups.show", public_id=public_id) + "#owed", 303)
+
+
+@bp.get("/g/<public_id>/share.png")
+def share_png(public_id: str):
+    """The picture shared: the group's standings, or one evening's (``?evening=<table>``); ``?key=``
+    opens it for a link preview, which has no cookie."""
+    state = service.load(db(), open_group(public_id, key=request.args.get("key") or None))
+    money = _money(state)
+    shared = _shared(state, request.args.get("evening"))
+    standings = [(p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
+                 for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])]
+    transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in shared["transfers"]]
+    png = picture(shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"),
+                  shared["transfers_heading"])
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
+
+
+@bp.get("/g/<public_id>/share.txt")
+def share_txt(public_id: str):
+    state = service.load(db(), open_group(public_id))
+    return Response(share_text(state, request.args.get("evening")), mimetype="text/plain")
+
+
+@bp.get("/g/<public_id>/group.json")
+def export_json(public_id: str):
+    state = service.load(db(), open_group(public_id))
+    text = str(htmlsafe_json_dumps(grouptransfer.export(db(), state), ensure_ascii=False, indent=1))
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.json"})
+
+
+@bp.get("/g/<public_id>/ledger.csv")
+def export_csv(public_id: str):
+    state = service.load(db(), open_group(public_id))
+    out = io.StringIO()
+    w = present._SafeWriter(out)
+    w.writerow([_("csv_date"), _("csv_table")] + [f"{p} ({_('csv_points')})" for p in state.players]
+               + [f"{p} ({_('csv_running')})" for p in state.players])
+    names = {ev.table.public_id: ev.table.title for ev in state.evenings}
+    for row in state.figures["ledger"]:
+        w.writerow([row["date"], names.get(row["id"]) or row["id"]] + [row["result"].get(p, 0) for p in state.players]
+                   + [row["balances"].get(p, 0) for p in state.players])
+    w.writerow([])
+    w.writerow([_("csv_from"), _("csv_to"), _("csv_points"), _("csv_money", c=state.currency)])
+    for t in state.figures["owed"]:
+        w.writerow([t["from"], t["to"], t["points"], t["money"]])
+    return Response("\ufeff" + out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.csv"})
+
+
+@bp.post("/g/import")
+def import_group():
+    file = request.files.get("file")
+    try:
+        from ...tables.transfer import parse_json
+
+        group = grouptransfer.import_group(db(), parse_json(file.read() if file else b""))
+    except EngineError as err:
+        for e in err.errors:
+            flash(refusal(e), "error")
+        return redirect(url_for("home.index") + "#groups", 303)
+    created()
+    remember_group_key(group.public_id, group.edit_secret)
+    return redirect(url_for("groups.show", public_id=group.public_id), 303)
+
+
+@bp.post("/g/<public_id>/forget")
+def forget(public_id: str):
+    forget_group(public_id)
+    return redirect(url_for("home.index"), 303)
+
+
+def known_groups() -> list:
+    """The groups this phone holds a key for, newest first (the home page lists them)."""
+    keys = session.get("group_keys")
+    keys = keys if isinstance(keys, dict) else {}
+    found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
+    return [found[p] for p in reversed(list(keys))
+            if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]
+

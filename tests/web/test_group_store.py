@@ -1,0 +1,107 @@
+"""The group's store (migration 0003): groups, players, payments recorded once, facts kept by version."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy import inspect, text
+
+from scorekeeper.store import groups as store
+from scorekeeper.store import migrate
+from scorekeeper.store.models import Table
+
+
+def session_of(app):
+    return app.extensions["sk_sessionmaker"]()
+
+
+def test_migration_adds_the_group_tables_and_leaves_tables_rows(app):
+    engine = app.extensions["sk_engine"]
+    names = set(inspect(engine).get_table_names())
+    assert {"sk_groups", "sk_group_players", "sk_group_payments", "sk_evening_facts"} <= names
+    assert "group_id" in {c["name"] for c in inspect(engine).get_columns("sk_tables")}
+    assert migrate.current_revision(engine) == "0003"
+
+
+def test_a_0002_database_keeps_its_tables(database_url):
+    """On SQLite and PostgreSQL: a table stored before 0003 is as it was, in no group."""
+    from scorekeeper.web import create_app
+
+    app = create_app({"DATABASE_URL": database_url, "AUTO_MIGRATE": False, "SECRET_KEY": "k"})
+    engine = app.extensions["sk_engine"]
+    migrate.upgrade(engine, "0002")
+    with engine.begin() as conn:
+        conn.execute(text("insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01T00:00:00+00:00', "
+                          "'2025-01-01T00:00:00+00:00')"))
+    migrate.upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.execute(text("select public_id, version, group_id from sk_tables")).one() == ("abc", 3, None)
+    from alembic import command  # and back down: the column goes, the row stays
+
+    with engine.begin() as conn:
+        cfg = migrate.alembic_config(engine)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0002")
+    assert migrate.current_revision(engine) == "0002"
+    with engine.connect() as conn:
+        assert conn.execute(text("select public_id, version from sk_tables")).one() == ("abc", 3)
+    engine.dispose()
+
+
+def test_players_get_colours_and_newcomers_join(app):
+    s = session_of(app)
+    g = store.create_group(s, "토요일", {}, ["민수", "지영"])
+    assert [(p.name, p.position) for p in store.players(s, g)] == [("민수", 0), ("지영", 1)]
+    assert len({p.colour for p in store.players(s, g)}) == 2
+    store.lock_group(s, g)
+    assert store.add_players(s, g, ["지영", "철수"]) == ["철수"]
+    s.commit()
+    assert [p.name for p in store.players(s, g)] == ["민수", "지영", "철수"]
+    s.close()
+
+
+def test_a_payment_key_is_recorded_once(app):
+    s = session_of(app)
+    g = store.create_group(s, "g", {}, ["A", "B"])
+    first = store.add_payment(s, g, "A", "B", 5, "k1", lambda _: None)
+    with pytest.raises(store.Duplicate) as dup:
+        store.add_payment(s, g, "A", "B", 5, "k1", lambda _: None)
+    assert dup.value.payment.id == first.id
+    assert len(store.payments(s, g)) == 1
+    s.close()
+
+
+def test_two_phones_marking_the_same_transfer_at_once_record_it_once(app):
+    with session_of(app) as s:
+        g = store.create_group(s, "g", {}, ["A", "B"])
+    barrier, results = threading.Barrier(4), []
+
+    def phone():
+        with session_of(app) as s:
+            group = store.get_group(s, g.public_id)
+            barrier.wait()
+            try:
+                store.add_payment(s, group, "A", "B", 5, "same-transfer", lambda _: None)
+                results.append("new")
+            except store.Duplicate:
+                results.append("dup")
+
+    threads = [threading.Thread(target=phone) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["dup", "dup", "dup", "new"]
+    with session_of(app) as s:
+        assert len(store.payments(s, g)) == 1
+
+
+def test_facts_kept_by_version(app):
+    s = session_of(app)
+    t = Table(public_id="tbl", edit_secret="e", view_secret="v", title="", config={}, version=4)
+    s.add(t)
+    s.commit()
+    store.keep_facts(app.extensions["sk_engine"], t.id, 4, {"x": 1})
+    store.keep_facts(app.extensions["sk_engine"], t.id, 5, {"x": 2})  # replaces the older
+    assert store.kept_facts(s, [t.id]) == {t.id: (5, {"x": 2})}
+    s.close()
