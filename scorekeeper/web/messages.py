@@ -212,6 +212,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_hand_over": ("판이 끝났습니다. 되돌리기로 고치세요.", ""),
     "refuse_stop_below_target": ("목표 점수보다 낮아 스톱할 수 없습니다.", ""),
     "refuse_not_your_turn": ("그 사람 차례가 아닙니다.", ""),
+    "refuse_skip_turns": ("다른 사람의 차례를 건너뜁니다. 확인해 주세요.", ""),
+    "refuse_waiting_decision": ("앞 사람이 고/스톱을 정할 때까지 기다립니다.", ""),
     "refuse_junk_not_held": ("그 사람에게 그 피가 없습니다.", ""),
     "refuse_must_answer": ("먼저 쇼당에 답해야 합니다.", ""),
     "refuse_rule_off": ("이 판의 규칙에 없는 것입니다.", ""),
