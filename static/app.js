@@ -124,6 +124,7 @@
   document.addEventListener("click", function (ev) {
     var close = ev.target.closest("[data-close-sheet]");
     if (close) { closeSheets(null); return; }
+    if (ev.target.closest("[data-close-confirm]")) { $$("[data-confirm]").forEach(function (e) { e.remove(); }); return; }
     var chip = ev.target.closest("[data-actor]");
     if (chip && region && region.contains(chip)) {
       actor = chip.dataset.actor === region.dataset.current ? null : chip.dataset.actor;
@@ -140,14 +141,15 @@
     // The controls outside the region were drawn once: the log length and the player on
     // turn are the region's, as of now.
     data.set("seq", region.dataset.seq || "0");
-    if (form.hasAttribute("data-actor")) { data.set("player", actor || region.dataset.now || region.dataset.current || ""); }
+    // A seat-bound phone taps for its own player (the turn before passes on the server).
+    if (form.hasAttribute("data-actor")) { data.set("player", actor || region.dataset.seat || region.dataset.now || region.dataset.current || ""); }
     closeSheets(null);
     var undoing = form.hasAttribute("data-undo");
     var events = undoing ? [] : eventsOf(data);
     var card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
     if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
     if (undoing && queue.undo()) { return; }
-    if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e); }); return; }
+    if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e, data.get("skip") === "1"); }); return; }
     if (busy) { return; }
     var seq = parseInt(data.get("seq"), 10);
     nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
@@ -211,7 +213,7 @@
     // "then" (Go or Stop on the End turn bar) is the player's answer: a second event.
     var ev = {};
     data.forEach(function (value, name) {
-      if (name === "csrf_token" || name === "seq" || name === "then" || value === "") { return; }
+      if (name === "csrf_token" || name === "seq" || name === "then" || name === "skip" || value === "") { return; }
       if (name === "cards") {
         ev.cards = ev.cards || [];
         if (ev.cards.indexOf(value) < 0) { ev.cards.push(value); }
@@ -237,6 +239,7 @@
     var T = cfg.text, R = cfg.turn, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
     var memory = {};      // when localStorage is refused (private mode), this page keeps them
     var sending = null;   // the item on its way to the server
+    var waiting = false;  // the first tap waits for a go or stop (the server said waiting_decision)
     var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
 
     function load(key) {
@@ -301,6 +304,15 @@
       if (!e) { return "HTTP " + status; }
       // Korean phones read the catalogue's sentence (the engine's own is English), as refusal() on the server.
       return cfg.refuse[e.code] || cfg.refuse.generic || e.message;
+    }
+    function mine(ev) { return !!region.dataset.seat && !!ev && ev.player === region.dataset.seat; }
+    function isStored(events, item) {
+      // At its seq, or (a seat's tap) after the turn ends the server stored before it.
+      for (var i = item.seq; i < events.length && i <= item.seq + 3; i++) {
+        if (canonical(events[i]) === canonical(item.event)) { return true; }
+        if (!mine(item.event) || !is("asks", events[i])) { return false; }
+      }
+      return false;
     }
     function turnMoved(events) {
       // The log another phone added: did play move on in it (an end of turn, or a go)?
@@ -477,6 +489,16 @@
 
     function redraw() { swap(served, true); }
     document.addEventListener("sk:swapped", overlay);
+    document.addEventListener("sk:swapped", function (ev) {
+      if (ev.detail.quiet) { return; }
+      var held = $("#held", region);
+      if (held) {  // the server held a seat's tap until a go or stop: it waits here, in order
+        var h = JSON.parse(held.getAttribute("data-held"));
+        held.remove();
+        waiting = true;
+        add(h.event, h.skip);
+      } else if (waiting && !region.dataset.decide) { waiting = false; status = ""; flush(); }
+    });
 
     // -- sending ------------------------------------------------------------------------
     function takes() {
@@ -484,12 +506,16 @@
       return load(QKEY).length > 0 || sending !== null || busy || settling || navigator.onLine === false;
     }
 
-    function add(ev) {
+    function add(ev, skip) {
       var q = load(QKEY);
       // Behind the post on its way (its answer may already be on the page): after it.
       var base = q.length ? q[q.length - 1].seq + 1 : (busy && nextSeq !== null ? nextSeq
         : settling ? settledSeq : parseInt(region.dataset.seq || "0", 10));
-      q.push({ id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, event: ev });
+      // saw: the log length when tapped (a rebase moves seq, not saw): a seat's tap made in its own
+      // turn stays in it even if another phone ended that turn meanwhile.
+      var item = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, saw: base, event: ev };
+      if (skip) { item.skip = true; }  // a seat's tap confirmed to pass the turns between
+      q.push(item);
       save(QKEY, q);
       redraw();
       flush();
@@ -547,7 +573,7 @@
       fetch(cfg.events, {
         method: "POST", credentials: "same-origin", cache: "no-store",
         headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf() },
-        body: JSON.stringify({ seq: item.seq, event: item.event })
+        body: JSON.stringify({ seq: item.seq, event: item.event, saw: item.saw != null ? item.saw : item.seq, skip: !!item.skip })
       }).then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (body) {
           sending = null;
@@ -583,9 +609,17 @@
       var err = (body && body.errors && body.errors[0]) || {};
       var q = load(QKEY);
       if (!q.length || q[0].id !== item.id) { redraw(); flush(); return; }  // undone meanwhile
-      if (code === 201) { return settle(item, [], body.seq); }
+      if (code === 201) { waiting = false; return settle(item, [], body.seq); }
+      if (code === 409 && err.code === "waiting_decision") {
+        // A seat's tap after a turn whose player is asked go or stop: kept, first in line, and
+        // sent again once the answer is on the page (the region's data-decide empties).
+        waiting = true;
+        status = fill(T.live_waiting_decision, { p: region.dataset.decide || "" });
+        save(QKEY, renumber(q, body.seq));
+        return refresh().then(function () { redraw(); });
+      }
       if (code === 409 && err.code === "conflict" && Array.isArray(body.events)) {
-        if (canonical(body.events[item.seq]) === canonical(item.event)) {
+        if (isStored(body.events, item)) {
           // The server has this very event at its seq: ours (an answer lost), or the same
           // tap recorded by another phone. Either way it is in the log once.
           if (!lost) { note("merged", T.already_recorded + ": " + describe(item.event)); }
@@ -594,7 +628,7 @@
         var added = body.seq - item.seq;
         note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed);
         q.forEach(function (it) { delete it.lost; });
-        if (turnMoved(body.events.slice(item.seq))) {
+        if (turnMoved(body.events.slice(item.seq)) && !mine(item.event)) {
           // Another phone ended the turn these taps were made in: stored now they would land
           // in the next player's turn. They are refused, each shown; the rest follow.
           var stale = [];
@@ -662,7 +696,7 @@
             t.innerHTML = served;
             var fresh = t.content.getElementById("region");
             if (!old || !fresh) { return null; }
-            $$(".refusal", fresh).forEach(function (e) { e.remove(); });
+            $$(".refusal, #held, [data-confirm]", fresh).forEach(function (e) { e.remove(); });
             $$(".flash[role=status]", doc).forEach(function (e) { e.remove(); });
             old.replaceWith(doc.importNode(fresh, true));
             return cache.put(url, new Response("<!doctype html>\n" + doc.documentElement.outerHTML,

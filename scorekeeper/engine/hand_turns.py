@@ -16,6 +16,10 @@ counting, the first-turn and last-turn rules and go/stop stay as they are).
   ``skip_turns`` (a late tap of the player whose turn has just ended reads the same way,
   and must not end two turns unnoticed).
 - The last turn of the hand is never passed by a tap: the hand would end in a nagari.
+- A late tap passes nothing (``late``): the phone tapped while its player's turn was still
+  going, and another phone's tap has ended that turn since. It is stored as it is, a capture
+  or event of that player, as the one-phone table stores a tap for a player not on turn.
+  ``ended_since`` tells it from the log and the log length the phone saw.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from .hand import EVENTS, apply
 from .hand_state import HandState
 from .hand_steps import refuse
 
-__all__ = ["SeatTap", "seat_tap", "turns_ahead"]
+__all__ = ["SeatTap", "ended_since", "seat_tap", "turns_ahead"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +59,12 @@ def turns_ahead(state: HandState, player: str) -> int:
     return (order.index(player) - order.index(state.current)) % len(order)
 
 
-def seat_tap(state: HandState, event: dict, skip: bool = False) -> SeatTap:
+def ended_since(log: list[dict], seen: int, player: str) -> bool:
+    """Whether ``player``'s turn ended in the events after the first ``seen`` of ``log``."""
+    return any(e.get("type") == "end_turn" and e.get("player") == player for e in log[max(seen, 0):])
+
+
+def seat_tap(state: HandState, event: dict, skip: bool = False, late: bool = False) -> SeatTap:
     """The turns a seat's ``event`` passes before it lands (the event itself is not applied).
 
     Refuses (``EngineError``) with ``skip_turns`` when the tap would end more than one turn
@@ -63,7 +72,7 @@ def seat_tap(state: HandState, event: dict, skip: bool = False) -> SeatTap:
     turn. Anything else the event does wrong is for ``apply`` to refuse afterwards.
     """
     player = event.get("player")
-    if state.over or not isinstance(player, str) or _passes_nothing(event) or state.must_answer:
+    if state.over or not isinstance(player, str) or _passes_nothing(event) or state.must_answer or late:
         return SeatTap((), state)
     if state.must_decide is not None:
         # The turn before already ended and its player is being asked: this tap waits.

@@ -7,7 +7,7 @@ from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS
 from benchmarks.scripted_hand import events as one_phone_log
 from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.hand import HandSetup, apply, replay
-from scorekeeper.engine.hand_turns import seat_tap, turns_ahead
+from scorekeeper.engine.hand_turns import ended_since, seat_tap, turns_ahead
 
 from .hand_cases import END, E, cap, three, two
 
@@ -110,3 +110,13 @@ def _merged(log: list[dict]) -> list[dict]:
         else:
             out.append(dict(e))
     return out
+
+
+def test_a_late_tap_passes_nothing():
+    """A's tap made while A's turn was going lands as A's, though B's tap ended that turn first."""
+    log = [cap("A", "1j1"), E("end_turn", player="A"), cap("B", "2j1")]
+    assert ended_since(log, 1, "A") and not ended_since(log, 2, "A") and not ended_since(log, 1, "B")
+    state = replay(three(), log)
+    tap = seat_tap(state, cap("A", "1j2"), late=ended_since(log, 1, "A"))
+    assert tap.passes == () and tap.waiting is None
+    assert apply(tap.state, cap("A", "1j2")).current == "B"

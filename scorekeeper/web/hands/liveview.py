@@ -9,8 +9,9 @@ from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
 from ...engine.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.hand_events import JUNK_REASONS
+from ...engine.hand_turns import turns_ahead
 from ...tables import service
-from .. import cardview, present, terms
+from .. import cardview, present, seats, terms
 from ..access import can_edit, open_table
 from ..database import db
 from ..i18n import both, current_lang, gettext
@@ -126,7 +127,8 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     eligible = bool(current and not st["must_decide"] and not st["must_answer"] and s.eligible(current))
     shown = shown_cards(hand)
     owners = s.captured()
-    return dict(st=st, players_view=_players_view(s, st, classes), owners=owners, shown=shown,
+    seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
+    return dict(st=st, players_view=_players_view(s, st, classes), owners=owners, shown=shown, seat=seat,
                 owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
                 threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
                 sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
@@ -167,7 +169,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
               "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved",
-              "live_month", "shake_of", "bomb_of")
+              "live_month", "shake_of", "bomb_of", "live_waiting_decision")
 QUEUE_BOTH = ("pending", "not_saved", "already_recorded")
 
 
@@ -203,15 +205,28 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
     }
 
 
-def reply(public_id: str, hand_id: int, status: int, message: str | None = None):
-    """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get)."""
+def skip_confirm(s, event: dict) -> dict[str, Any]:
+    """The question a seat's tap from further ahead asks: whose turns it ends, and the tap again."""
+    player = event["player"]
+    start = s.order.index(s.current)
+    between = [s.order[(start + k) % len(s.order)] for k in range(turns_ahead(s, player))]
+    return {"players": ", ".join(between), "p": player, "event": event}
+
+
+def reply(public_id: str, hand_id: int, status: int, message: str | None = None, **extra: Any):
+    """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get).
+
+    ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``).
+    """
     if present.wants_partial():
         state = service.load(db(), open_table(public_id))
         hand = state.hand(hand_id)
         if hand is None:
             return render_template("hand/_gone.html", message=message), 404 if status == 200 else status
         return render_template("hand/_region.html", **hand_view(state, hand), message=message,
-                               status=status), status
+                               status=status, **extra), status
+    if "confirm" in extra:  # without the script: the question on the page it comes back to
+        message = gettext("live_skip_confirm", players=extra["confirm"]["players"], p=extra["confirm"]["p"])
     if message:
         flash(message, "error" if status >= 400 else "ok")
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)

@@ -10,7 +10,7 @@ from ...store import tables as store
 from ...store.tables import Conflict, StaleHand, hand_version
 from ...tables import service
 from ...tables.seating import next_seating, seat_args
-from .. import present, terms
+from .. import present, seats, terms
 from ..access import open_table
 from ..database import db
 from ..forms import attach_errors
@@ -123,6 +123,8 @@ def append(public_id: str, hand_id: int):
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     then = request.form.get("then")
+    if seats.seat_in(public_id, live.state.order) == event.get("player") and not then:
+        return _seat_append(state, live, event, form.seq.data)
     try:
         events, hand_state = store.append_event(db(), state.table, live.hand, form.seq.data, event,
                                                 service.live_validator(state))
@@ -134,6 +136,33 @@ def append(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
     except EngineError as err:
         return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+    return liveview.reply(public_id, hand_id, 200)
+
+
+def _seat_append(state: service.TableState, live, event: dict, seen: int):
+    """A seat phone's tap: the turns before it pass by themselves (``engine.hand_turns``).
+
+    It lands after whatever the other phones stored first (its player's capture does not depend
+    on the log the phone saw). Where go or stop is asked first, the turn's end is stored and
+    the tap answered 409 with the tap held: the page queues it and sends it after the answer.
+    A tap that would end more than one turn is asked about first (``skip``); a tap made while
+    its own turn was still going on the phone (``seen``, the log length it showed) is late and
+    passes nothing.
+    """
+    public_id, hand_id = state.table.public_id, live.hand.id
+    skip = request.form.get("skip") == "1"
+    try:
+        _log, (_now, waiting) = store.append_built(db(), state.table, live.hand,
+                                                   service.seat_builder(state, event, skip, seen=seen))
+    except Conflict:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    except EngineError as err:
+        if err.errors[0]["code"] == "skip_turns":
+            return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
+        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+    if waiting is not None:
+        return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting),
+                              held={"event": event, "skip": skip})
     return liveview.reply(public_id, hand_id, 200)
 
 
