@@ -159,6 +159,14 @@
   });
   markOwners();
   markActor();
+  // A seat-bound phone follows its table into the hand that has just started (data-follow
+  // appears in a refreshed region); opened while one is live, the page stays where it is.
+  var following = region && region.dataset.follow;
+  document.addEventListener("sk:swapped", function () {
+    var follow = region && region.dataset.follow;
+    if (follow && follow !== following) { window.location.assign(follow); }
+    following = follow;
+  });
 
   // -- live updates: poll the table's version, refresh the region when it moves ---------
   function refresh() {

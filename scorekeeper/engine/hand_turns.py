@@ -17,9 +17,9 @@ counting, the first-turn and last-turn rules and go/stop stay as they are).
   and must not end two turns unnoticed).
 - The last turn of the hand is never passed by a tap: the hand would end in a nagari.
 - A late tap passes nothing (``late``): the phone tapped while its player's turn was still
-  going, and another phone's tap has ended that turn since. It is stored as it is, a capture
-  or event of that player, as the one-phone table stores a tap for a player not on turn.
-  ``ended_since`` tells it from the log and the log length the phone saw.
+  going, and another phone's tap has ended that turn since (it is the turn just ended). It is
+  stored as it is, a capture or event of that player, as the one-phone table stores a tap for
+  a player not on turn. ``ended_since`` tells it from the log and the log length the phone saw.
 """
 from __future__ import annotations
 
@@ -72,8 +72,10 @@ def seat_tap(state: HandState, event: dict, skip: bool = False, late: bool = Fal
     turn. Anything else the event does wrong is for ``apply`` to refuse afterwards.
     """
     player = event.get("player")
-    if state.over or not isinstance(player, str) or _passes_nothing(event) or state.must_answer or late:
+    if state.over or not isinstance(player, str) or _passes_nothing(event) or state.must_answer:
         return SeatTap((), state)
+    if late and turns_ahead(state, player) == len(state.order) - 1:
+        return SeatTap((), state)  # its turn was the one just ended: the tap belongs to it
     if state.must_decide is not None:
         # The turn before already ended and its player is being asked: this tap waits.
         return SeatTap((), state, state.must_decide if state.must_decide != player else None)

@@ -120,3 +120,10 @@ def test_a_late_tap_passes_nothing():
     tap = seat_tap(state, cap("A", "1j2"), late=ended_since(log, 1, "A"))
     assert tap.passes == () and tap.waiting is None
     assert apply(tap.state, cap("A", "1j2")).current == "B"
+
+
+def test_late_counts_only_for_the_turn_just_ended():
+    """A stale page of A's after C is on turn: A's tap starts A's next turn, passing C's."""
+    log = [cap("A", "1j1"), E("end_turn", player="A"), cap("B", "2j1"), E("end_turn", player="B")]
+    state = replay(three(), log)
+    assert list(seat_tap(state, cap("A", "1j2"), late=True).passes) == [E("end_turn", player="C")]

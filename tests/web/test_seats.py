@@ -192,3 +192,12 @@ def test_a_late_tap_stays_its_players_and_ends_no_turn(app, table):
     # A's phone still showed A's turn (seq 1) when it tapped: no confirmation, no turn passed.
     assert tap(a, table, hand, 1, type="capture", player="A", cards="1j2").status_code == 200
     assert log_of(table, hand) == [cap("A", "1j1"), end("A"), cap("B", "2j1"), cap("A", "1j2")]
+
+
+def test_a_seat_phone_is_led_into_the_hand_that_starts(app, table, client):
+    client.post(f"{table.url}/seat", data={"seat": "B"})
+    assert "data-follow" not in client.get(table.url).get_data(as_text=True)
+    hand = table.start_live()
+    assert f'data-follow="/t/{table.id}/hands/{hand}"' in client.get(table.url).get_data(as_text=True)
+    client.post(f"{table.url}/seat", data={"seat": ""})
+    assert "data-follow" not in client.get(table.url).get_data(as_text=True)
