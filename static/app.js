@@ -623,6 +623,8 @@
         // sent again once the answer is on the page (the region's data-decide empties).
         waiting = true;
         status = fill(T.live_waiting_decision, { p: region.dataset.decide || "" });
+        q[0].waited = true;
+        delete q[0].lost;  // refused, not stored: sent again as it is
         save(QKEY, renumber(q, body.seq));
         return refresh().then(function () { redraw(); });
       }
@@ -634,7 +636,8 @@
           return settle(item, [], item.seq + 1);
         }
         var added = body.seq - item.seq;
-        note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed);
+        // A tap that waited for a go or stop expects the answer before it: no news to show.
+        if (!q[0].waited) { note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed); }
         q.forEach(function (it) { delete it.lost; });
         if (turnMoved(body.events.slice(item.seq)) && !mine(item.event)) {
           // Another phone ended the turn these taps were made in: stored now they would land
