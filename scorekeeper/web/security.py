@@ -52,12 +52,23 @@ class _SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        if not session.modified and request.endpoint in KEEP_COOKIE:
+            return False
+        return super().should_set_cookie(app, session)
+
     def open_session(self, app: Flask, request):
         # No cookie (an API client, a phone's first visit): the new empty session Flask would
         # give, without first building the signing serializer it would not use.
         if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
             return self.session_class()
         return super().open_session(app, request)
+
+
+# Long requests a page opens by itself: they never change the session, and a refreshed cookie
+# in their answer, which may arrive after a tap's answer set a new one (a seat taken, a key
+# remembered), would put the old session back. They leave the cookie alone.
+KEEP_COOKIE = frozenset({"push.stream", "api.stream", "tables.version"})
 
 
 def cookie_secure() -> bool:

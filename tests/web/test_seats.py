@@ -201,3 +201,12 @@ def test_a_seat_phone_is_led_into_the_hand_that_starts(app, table, client):
     assert f'data-follow="/t/{table.id}/hands/{hand}"' in client.get(table.url).get_data(as_text=True)
     client.post(f"{table.url}/seat", data={"seat": ""})
     assert "data-follow" not in client.get(table.url).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["/version", "/stream"])
+def test_the_pages_own_long_requests_leave_the_session_cookie_alone(table, client, path):
+    """A push stream's answer arriving after "I am B" must not put the session without the seat back."""
+    r = client.get(f"{table.url}{path}", buffered=False)
+    assert "Set-Cookie" not in r.headers
+    r.close()
+    assert "Set-Cookie" in client.post(f"{table.url}/seat", data={"seat": "B"}).headers
