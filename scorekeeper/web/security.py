@@ -53,7 +53,8 @@ class _SessionInterface(SecureCookieSessionInterface):
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
     def should_set_cookie(self, app: Flask, session) -> bool:
-        if not session.modified and request.endpoint in KEEP_COOKIE:
+        if not session.modified and (request.endpoint in KEEP_COOKIE or request.headers.get("X-Partial")
+                                     or request.path.startswith("/api/")):
             return False
         return super().should_set_cookie(app, session)
 
@@ -65,9 +66,10 @@ class _SessionInterface(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
 
-# Long requests a page opens by itself: they never change the session, and a refreshed cookie
-# in their answer, which may arrive after a tap's answer set a new one (a seat taken, a key
-# remembered), would put the old session back. They leave the cookie alone.
+# Requests a page makes by itself (its push stream, version polls, partial refreshes, the API):
+# a refreshed cookie in their answer, which may arrive after a tap's answer set a new one (a seat
+# taken, a key remembered), would put the old session back. They leave an unchanged session's
+# cookie alone; a page opened refreshes it, as before.
 KEEP_COOKIE = frozenset({"push.stream", "api.stream", "tables.version"})
 
 
