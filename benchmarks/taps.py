@@ -292,7 +292,6 @@ def run_seats(viewport: dict | None = None) -> dict:
                 context.set_default_timeout(15_000)
                 page = context.new_page()
                 page.goto(created["edit_link"])  # the edit link, shared once an evening
-                page.wait_for_timeout(300)  # the page's push stream answered (its cookie comes before the seat's)
                 with page.expect_navigation():
                     page.locator(f"#seats button[data-seat='{name}']").click()  # "I am Mina"
                 seat_taps += 1

@@ -203,7 +203,8 @@ def test_a_seat_phone_is_led_into_the_hand_that_starts(app, table, client):
     assert "data-follow" not in client.get(table.url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("path, headers", [("/version", {}), ("/stream", {}), ("", PARTIAL)])
+@pytest.mark.parametrize("path, headers", [("/version", {}), ("/stream", {}), ("", PARTIAL),
+                                           ("", {"Sec-Fetch-Mode": "cors"}), ("/rules", {"Sec-Fetch-Mode": "no-cors"})])
 def test_the_pages_own_requests_leave_the_session_cookie_alone(table, client, path, headers):
     """A push stream's (or a refresh's) answer arriving after "I am B" must not put the session
     without the seat back."""
