@@ -63,8 +63,6 @@
     if (!quiet && prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
     if (!region.hasAttribute("data-live") && !quiet) {
       window.scrollTo(0, 0);
-      var t = document.getElementById("toast");
-      if (t) { t.hidden = true; }
     }
     document.dispatchEvent(new CustomEvent("sk:swapped", { detail: { quiet: !!quiet } }));
     return true;
@@ -72,17 +70,16 @@
 
   var toastTimer = null;
   function toast(text) {
-    var box = document.getElementById("toast");
-    if (!box) {
-      box = document.createElement("p");
-      box.id = "toast";
-      box.setAttribute("role", "status");
-      document.body.appendChild(box);
-    }
-    box.textContent = text;
-    box.hidden = false;
+    // The confirmation is said on the turn bar's last-event line, in its place: a message
+    // floating over the page covered the event buttons and swallowed the next tap.
+    var line = region && $("[data-last-line]", region);
+    if (!line) { return; }
+    line.id = "toast";
+    line.setAttribute("role", "status");
+    line.textContent = text;
+    line.classList.add("said");
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { box.hidden = true; }, 2200);
+    toastTimer = setTimeout(function () { line.classList.remove("said"); }, 2200);
   }
 
   function setBusy(on) {
@@ -154,7 +151,7 @@
     var seq = parseInt(data.get("seq"), 10);
     nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
     var tap = undoing || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
-    var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : "✓ " + last; };
+    var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : last; };
     post(form.getAttribute("action"), data, tap, say);
   });
   markOwners();
