@@ -121,6 +121,8 @@
   document.addEventListener("click", function (ev) {
     var close = ev.target.closest("[data-close-sheet]");
     if (close) { closeSheets(null); return; }
+    var opens = ev.target.closest("[data-open-piles]");
+    if (opens) { var piles = document.getElementById("piles"); if (piles) { piles.open = true; } }
     if (ev.target.closest("[data-close-confirm]")) { $$("[data-confirm]").forEach(function (e) { e.remove(); }); return; }
     var chip = ev.target.closest("[data-actor]");
     if (chip && region && region.contains(chip)) {
@@ -345,6 +347,9 @@
       var bar = $(".turn-bar", region);
       if (!q.length && !notes.length && !(offline && bar)) { return; }
       var anchor = bar || $("#pending", region);
+      // On the live page the panels go into the 먹은 패 sheet (the bar's badge opens it): in the
+      // page they pushed the cards down.
+      var sheetHead = $("#piles .sheet-head", region);
 
       if (notes.length) {
         var box = el("section", "refusal notes");
@@ -362,7 +367,7 @@
         if (bar) {
           var warn = el("a", "badge notes-count", "⚠ " + notes.length);
           warn.href = "#queue-notes";
-          bar.firstElementChild.append(" ", warn);
+          bar.firstElementChild.prepend(warn, " ");
         }
         if (fresh && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
         fresh = false;
@@ -371,7 +376,7 @@
       if (!offline && !status) {
         // Online, the taps merely wait for the one on its way: no panel, the cards show it.
         layOver(q, null);
-        if (bar) { bar.firstElementChild.append(" ", el("span", "badge pending-count", q.length + " " + T.pending)); }
+        if (bar) { bar.firstElementChild.prepend(el("span", "badge pending-count", q.length + " " + T.pending), " "); }
         return;
       }
 
@@ -398,12 +403,13 @@
         list.appendChild(ol);
         panel.appendChild(list);
       }
-      anchor.after(panel);
+      (sheetHead || anchor).after(panel);
       if (q.length) { layOver(q, panel); }
       if (bar && q.length) {
         var badge = el("a", "badge pending-count", q.length + " " + T.pending);
         badge.href = "#queue";
-        bar.firstElementChild.append(" ", badge);
+        badge.setAttribute("data-open-piles", "");
+        bar.firstElementChild.prepend(badge, " ");
       }
     }
 

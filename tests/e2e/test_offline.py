@@ -101,10 +101,12 @@ def test_taps_offline_wait_and_are_sent_in_order(new_context, live_server, shot)
     expect(page.locator("#queue")).to_contain_text("pending")
     expect(page.locator("#queue")).to_contain_text("No connection")
     expect(page.locator(".turn-bar a.pending-count")).to_have_text("5 pending")
+    page.locator(".turn-bar a.pending-count").click()  # the panel is in the 먹은 패 sheet: the badge opens it
     page.locator("#queue details.pending-list > summary").click()
     expect(page.locator("#queue li.pend")).to_have_count(5)
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, "21-offline-pending", full_page=False)
+    page.locator("#piles [data-close-sheet]").click()
     # Undo offline takes back the last pending tap, and nothing reached the server.
     page.locator("form[data-undo] button").click()
     expect(pending(page)).to_have_text("4")

@@ -72,3 +72,31 @@ def test_no_message_covers_or_catches_a_control_after_an_event(new_context, live
             continue  # a sheet opened: the month is next
         settled(page)
         assert page.evaluate(COVERED) == [], selector
+
+
+BOXES = """() => Object.fromEntries(['.picker', '.events'].map(s => {
+  const r = document.querySelector(s).getBoundingClientRect(); return [s, [r.top, r.height]]; }))"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_going_offline_moves_neither_the_picker_nor_the_event_row(new_context, live_server, lang):
+    """Rough edge 2: the offline banner and the pending panel pushed the cards down ~185 px, and
+    End turn asked go or stop of a player at 0 points."""
+    context = new_context(locale="ko-KR" if lang == "ko" else "en-US")
+    page = context.new_page()
+    live_hand(page, live_server, lang)
+    page.locator(".picker [data-card='1j1']").click()
+    settled(page)
+    before = page.evaluate(BOXES)
+    context.set_offline(True)
+    page.evaluate("() => window.dispatchEvent(new Event('offline'))")
+    page.locator(".turn-actions button[data-end-turn]").click()  # kept on the phone
+    page.locator(".picker [data-card='2j1']").click()
+    expect(page.locator(".pending-count").first).to_be_visible()
+    assert page.evaluate(BOXES) == before
+    assert page.locator(".ask").count() == 0  # Mina has 0 points: no go or stop to ask
+    assert page.evaluate(COVERED) == []
+    context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".pending-count")).to_have_count(0, timeout=10_000)
+    assert page.evaluate(BOXES) == before
