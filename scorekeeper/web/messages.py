@@ -281,6 +281,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_skip_confirm": ("{players}의 차례를 끝내고 {p}의 것으로 적을까요?",
                           "End the turns of {players} and record this for {p}?"),
     "live_skip_yes": ("예, 차례 넘기기", "Yes, pass the turns"),
+    "live_n_cards": ("{n}장", "{n} card|{n} cards"),
     "live_pick_player": ("이제 먹는 사람: {p}", "Cards taken now go to {p}"),
     "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
     "bak_pi_bak": ("피박", "pi-bak"),

@@ -1,0 +1,21 @@
+"""The live hand's rough edges of issue 20 that the page's HTML shows (the browser ones: tests/e2e)."""
+from __future__ import annotations
+
+import re
+
+from .conftest import seq_of  # noqa: F401
+
+
+def piles_sheet(html: str) -> str:
+    return html[html.index('id="piles"'):html.index('id="log"') if 'id="log"' in html else None]
+
+
+def test_the_piles_count_the_junk_as_the_score_does_and_speak_one_language(table, client):
+    """Rough edge 4: 먹은 패 said "피 2" (cards) where the score said 피3 (쌍피 = 2), and in Korean
+    mode "삼광 three brights 3"."""
+    hand = table.start_live()
+    table.append(hand, [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g", "11jd", "1j1"]}])
+    sheet = piles_sheet(client.get(f"{table.url}/hands/{hand}").get_data(as_text=True))
+    junk = re.search(r'data-kind="junk"><span class="kind">([^<]*)(<small>[^<]*</small>)?', sheet)
+    assert junk.group(1).split() == ["피", "3"] and "2장" in junk.group(2)
+    assert "삼광 3" in sheet and "three brights" not in sheet
