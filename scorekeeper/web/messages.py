@@ -282,6 +282,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "End the turns of {players} and record this for {p}?"),
     "live_skip_yes": ("예, 차례 넘기기", "Yes, pass the turns"),
     "live_n_cards": ("{n}장", "{n} card|{n} cards"),
+    "live_feat_pays": ("{feat}: 나머지가 각자 {n}점씩 냅니다", "{feat}: each other player pays {n}"),
     "live_pick_player": ("이제 먹는 사람: {p}", "Cards taken now go to {p}"),
     "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
     "bak_pi_bak": ("피박", "pi-bak"),

@@ -19,3 +19,16 @@ def test_the_piles_count_the_junk_as_the_score_does_and_speak_one_language(table
     junk = re.search(r'data-kind="junk"><span class="kind">([^<]*)(<small>[^<]*</small>)?', sheet)
     assert junk.group(1).split() == ["피", "3"] and "2장" in junk.group(2)
     assert "삼광 3" in sheet and "three brights" not in sheet
+
+
+def test_a_first_turn_ppuk_says_that_it_pays_when_it_is_tapped(table, client):
+    """Rough edge 9: a first-turn 뻑 confirmed "지영: 뻑" with no word that it pays 3 from each."""
+    hand = table.start_live()
+    table.append(hand, [{"type": "ppuk", "player": "A"}])
+    html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    line = re.search(r'data-last-line>([^<]*)<', html).group(1)
+    assert "A: 뻑" in line and "첫뻑" in line and "각자 3점씩" in line
+    # Not said again with the next event.
+    table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}], start=1)
+    html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    assert "첫뻑" not in re.search(r'data-last-line>([^<]*)<', html).group(1)

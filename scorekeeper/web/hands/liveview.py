@@ -7,6 +7,7 @@ from flask import flash, redirect, render_template, url_for
 
 from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
+from ...engine import hand as hand_engine
 from ...engine.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.hand_events import JUNK_REASONS
 from ...engine.hand_turns import turns_ahead
@@ -63,6 +64,28 @@ def said(event: dict) -> str:
         parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
     who = event.get("player")
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
+
+
+def feat_paid(live) -> str:
+    """What the last event's first-turn feat pays at once, said with it: " · 첫뻑: 각자 3점씩".
+
+    A first-turn ppuk (ttadak, chok, four of a month) is paid by each opponent whatever the hand
+    comes to; said only on the result, the table did not know it had happened."""
+    s, last = live.state, live.events[-1]
+    player = last.get("player")
+    if not s.feats or s.feats[-1][0] != player or last.get("type") not in ("ppuk", "take_junk", "capture"):
+        return ""
+    before = hand_engine.replay(s.setup, live.events[:-1]).feats
+    new = [kind for kind in (f["kind"] for f in s.fixed() if f["player"] == player)
+           if kind not in (f2["kind"] for f2 in _fixed_of(s, before) if f2["player"] == player)]
+    if not new:
+        return ""
+    kind = new[0]
+    return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=getattr(s.rules, kind))
+
+
+def _fixed_of(s, feats) -> list[dict]:
+    return s.but(feats=feats).fixed()
 
 
 def _players_view(s, st: dict, classes: dict[str, str]) -> list[dict]:
@@ -134,7 +157,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
                 sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
                          for name in forced_sitters(state, hand)],
                 paid_at_end=state.config.rules.sitter_paid_at_end,
-                last_event=said(live.events[-1]) if live.events else "")
+                last_event=said(live.events[-1]) + feat_paid(live) if live.events else "")
 
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:
