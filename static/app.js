@@ -144,15 +144,18 @@
     if (form.hasAttribute("data-actor")) { data.set("player", actor || region.dataset.seat || region.dataset.now || region.dataset.current || ""); }
     closeSheets(null);
     var undoing = form.hasAttribute("data-undo");
-    var events = undoing ? [] : eventsOf(data);
+    var events = undoing || form.hasAttribute("data-give") ? [] : eventsOf(data);
     var card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
     if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
     if (undoing && queue.undo()) { return; }
+    // Naming the junk given replaces the last stored event: only with the server's log in view.
+    var giving = form.hasAttribute("data-give");
+    if (giving && queue.takes()) { return; }
     if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e, data.get("skip") === "1"); }); return; }
     if (busy) { return; }
     var seq = parseInt(data.get("seq"), 10);
     nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
-    var tap = undoing || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
+    var tap = undoing || giving || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
     var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : last; };
     post(form.getAttribute("action"), data, tap, say);
   });

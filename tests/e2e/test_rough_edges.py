@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -100,3 +101,25 @@ def test_going_offline_moves_neither_the_picker_nor_the_event_row(new_context, l
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
     expect(page.locator(".pending-count")).to_have_count(0, timeout=10_000)
     assert page.evaluate(BOXES) == before
+
+
+def test_the_giver_taps_the_junk_handed_over(new_context, live_server):
+    """Rough edge 3: after a 쓸, 건넨 피 shows each giver's junk with the cheapest ringed; a tap on
+    the card really given moves that one instead."""
+    page = new_context(locale="en-US").new_page()
+    live_hand(page, live_server, "en", players=("A", "B"))
+    page.locator(".scores [data-player='B'] button.chip").click()
+    for code in ("1j1", "11jd"):
+        page.locator(f".picker [data-card='{code}']").click()
+        settled(page)
+    page.locator(".scores [data-player='A'] button.chip").click()
+    page.locator(".events button[data-junk='sseul']").click()
+    settled(page)
+    page.locator("#give > summary").click()
+    expect(page.locator("#give [data-give-card='1j1']")).to_have_class(re.compile(r"\bgiven\b"))
+    page.locator("#give [data-give-card='11jd']").click()
+    settled(page)
+    expect(page.locator(".picker [data-card='11jd'] .owner")).to_have_text("A")
+    expect(page.locator(".picker [data-card='1j1'] .owner")).to_have_text("B")
+    page.locator("#give > summary").click()
+    expect(page.locator("#give [data-give-card='11jd']")).to_have_class(re.compile(r"\bgiven\b"))

@@ -32,3 +32,42 @@ def test_a_first_turn_ppuk_says_that_it_pays_when_it_is_tapped(table, client):
     table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}], start=1)
     html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
     assert "첫뻑" not in re.search(r'data-last-line>([^<]*)<', html).group(1)
+
+
+PARTIAL = {"X-Partial": "1"}
+
+
+def give_table(table):
+    hand = table.start_live()
+    table.append(hand, [{"type": "capture", "player": "B", "cards": ["1j1", "11jd", "1g"]},
+                        {"type": "capture", "player": "C", "cards": ["2j1"]},
+                        {"type": "take_junk", "player": "A", "reason": "sseul"}])
+    return hand
+
+
+def test_the_giver_names_the_junk_handed_over_the_cheapest_by_default(table, client):
+    """Rough edge 3: the app moved the cheapest junk, so the screen's piles stopped matching."""
+    hand = give_table(table)
+    page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    assert 'id="give"' in page and 'data-give-card="11jd"' in page and 'data-give-card="1g"' not in page
+    assert re.search(r'value="1j1" data-give-card="1j1" class="[^"]* given"', page)  # the default: the cheapest
+    r = client.post(f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "B", "card": "11jd"}, headers=PARTIAL)
+    assert r.status_code == 200
+    log = table.api("GET", f"/hands/{hand}/events").get_json()
+    assert len(log["events"]) == 3
+    assert log["events"][-1] == {"type": "take_junk", "player": "A", "reason": "sseul",
+                                 "give": {"B": ["11jd"], "C": ["2j1"]}}
+    players = {p["name"]: p for p in log["state"]["players"]}
+    assert "11jd" in players["A"]["captures"]["junk"] and "1j1" in players["B"]["captures"]["junk"]
+
+
+def test_naming_a_card_that_is_not_junk_or_on_a_stale_page_changes_nothing(table, client):
+    hand = give_table(table)
+    before = table.api("GET", f"/hands/{hand}/events").get_json()["events"]
+    assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "B", "card": "1g"},
+                       headers=PARTIAL).status_code == 422
+    assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 2, "giver": "B", "card": "11jd"},
+                       headers=PARTIAL).status_code == 409
+    assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "Z", "card": "11jd"},
+                       headers=PARTIAL).status_code == 409
+    assert table.api("GET", f"/hands/{hand}/events").get_json()["events"] == before

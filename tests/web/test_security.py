@@ -29,12 +29,14 @@ FORMS = {"hands.start": {"count": "1"}, "hands.append": {"seq": "1", "type": "na
          "hands.quick_entry": {"outcome": "nagari", "count": "1", "action": "save"},
          "hands.edit": {"outcome": "nagari", "action": "save", "version": "*"},
          "hands.delete": {"confirm": "y", "version": "*"}, "tables.end": {"confirm": "y", "count": "1"},
-         "hands.correct_shown": {"sitters-0-cards": ["1g", "11jd"]}}
+         "hands.correct_shown": {"sitters-0-cards": ["1g", "11jd"]},
+         "hands.give": {"seq": "3", "giver": "B", "card": "2j1"}}
 BODIES = {"api.add_hand": {"summary": STOP_A, "count": 1}, "api.replace_hand": {"summary": {"outcome": {"type": "nagari"}}},
           "api.append_event": {"seq": 1, "event": {"type": "nagari"}}, "api.undo": {"seq": 1}}
 NEEDS_IDLE = {"hands.start", "hands.quick_entry", "api.add_hand", "tables.end"}  # no live hand may be open
 ON_SUMMARY = {"hands.edit", "hands.delete", "api.replace_hand", "api.delete_hand"}
 WITH_SITTER = {"hands.correct_shown"}  # a hand with a forced sitter (광팔기)
+WITH_JUNK = {"hands.give"}  # the live hand's last event moved junk
 
 
 def _call(client, rule, url, endpoint, headers=None):
@@ -51,7 +53,8 @@ def test_no_route_lets_a_viewer_or_a_stranger_change_a_table(app, make_table):
     The same call by the editor does change it, so the refusal is the access check's."""
     walked = 0
     for rule in rules(app, MUTATING):
-        scene = Scene.make(make_table, live=rule.endpoint not in NEEDS_IDLE, gwangpalli=rule.endpoint in WITH_SITTER)
+        scene = Scene.make(make_table, live=rule.endpoint not in NEEDS_IDLE, gwangpalli=rule.endpoint in WITH_SITTER,
+                           junk=rule.endpoint in WITH_JUNK)
         hand = scene.summary_hand if rule.endpoint in ON_SUMMARY else None
         url = build(app, rule, scene.values(hand))
         before = rows_of(app, scene.table.id)

@@ -10,6 +10,7 @@ from ...engine.errors import EngineError
 from ...engine import hand as hand_engine
 from ...engine.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.hand_events import JUNK_REASONS
+from ...engine.hand_junk import named_value
 from ...engine.hand_turns import turns_ahead
 from ...tables import service
 from .. import cardview, present, seats, terms
@@ -82,6 +83,28 @@ def feat_paid(live) -> str:
         return ""
     kind = new[0]
     return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=getattr(s.rules, kind))
+
+
+def junk_given(live) -> list[dict]:
+    """Who handed over which junk in the last event (a 쓸, 따닥, 폭탄 …), and what each could have.
+
+    The engine moves the cheapest junk unless the event names the cards; right after the event
+    the table may say which card each giver really handed over (``routes.give``). Answers
+    ``[{"giver", "gave": [codes], "could": [codes]}]``, empty when the last event moved none.
+    """
+    if not live.events or live.events[-1].get("type") not in ("take_junk", "bomb"):
+        return []
+    after, before = live.state, hand_engine.replay(live.state.setup, live.events[:-1])
+    out = []
+    for giver in after.opponents(live.events[-1]["player"]):
+        held, left = list(before.player(giver).captures), list(after.player(giver).captures)
+        gave = list(held)
+        for code in left:
+            gave.remove(code)
+        if gave:
+            could = [c for c in dict.fromkeys(held) if named_value(c, after.rules) > 0]
+            out.append({"giver": giver, "gave": gave, "could": could})
+    return out
 
 
 def _fixed_of(s, feats) -> list[dict]:
@@ -157,7 +180,8 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
                 sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
                          for name in forced_sitters(state, hand)],
                 paid_at_end=state.config.rules.sitter_paid_at_end,
-                last_event=said(live.events[-1]) + feat_paid(live) if live.events else "")
+                last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
+                given=junk_given(live))
 
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from ..i18n import gettext as _
 from ..i18n import refusal
 from ..security import EDIT
 from . import bp, liveview, quick
-from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm
+from .forms import DeleteForm, EventForm, GiveForm, QuickForm, SeatingForm, SeqForm
 
 # The delete form carries the hand's version, as the edit form does (``store.hand_version``).
 bp.add_app_template_global(hand_version, "hand_version")
@@ -163,6 +163,40 @@ def _seat_append(state: service.TableState, live, event: dict, seen: int):
     if waiting is not None:
         return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting),
                               held={"event": event, "skip": skip})
+    return liveview.reply(public_id, hand_id, 200)
+
+
+@bp.post("/hands/<int:hand_id>/give")
+def give(public_id: str, hand_id: int):
+    """Which junk a giver really handed over in the last event: that card instead of the cheapest.
+
+    The last event is stored again naming each giver's card (the others' as the engine chose
+    them), in place, if the log is still the length the phone saw.
+    """
+    state = _load(public_id, EDIT)
+    live = state.live_of(hand_id)
+    form = GiveForm()
+    if live is None:
+        return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
+    if not form.validate_on_submit():
+        return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
+    given = liveview.junk_given(live)
+    entry = next((g for g in given if g["giver"] == form.giver.data), None)
+    if form.seq.data != len(live.events) or entry is None:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    if form.card.data not in entry["could"]:
+        return liveview.reply(public_id, hand_id, 422, _("live_give_not_junk", c=terms.card_name(form.card.data)))
+    names = {g["giver"]: list(g["gave"]) for g in given}
+    cards = names[entry["giver"]]
+    if form.card.data not in cards:
+        names[entry["giver"]] = [form.card.data, *cards[1:]]
+    event = dict(live.events[-1]) | {"give": names}
+    try:
+        store.replace_last_event(db(), state.table, live.hand, form.seq.data, event, service.live_validator(state))
+    except Conflict:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    except EngineError as err:
+        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
     return liveview.reply(public_id, hand_id, 200)
 
 
