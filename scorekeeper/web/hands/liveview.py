@@ -5,9 +5,9 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 
+from ...engine import hand as hand_engine
 from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
-from ...engine import hand as hand_engine
 from ...engine.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.hand_events import JUNK_REASONS
 from ...engine.hand_junk import named_value
