@@ -71,3 +71,18 @@ def test_naming_a_card_that_is_not_junk_or_on_a_stale_page_changes_nothing(table
     assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "Z", "card": "11jd"},
                        headers=PARTIAL).status_code == 409
     assert table.api("GET", f"/hands/{hand}/events").get_json()["events"] == before
+
+
+def test_english_mode_card_faces_speak_english(table, client):
+    """Rough edge 6: in English mode the faces read 꾀꼬리, 두견새, 홍단, 쌍피."""
+    hand = table.start_live()
+    client.get("/lang/en?next=/")
+    page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    picker = page[page.index('class="picker"'):]
+    marks = re.findall(r'<span class="mk" lang="(\w+)">([^<]*)</span>', picker)
+    assert marks and all(lang == "en" for lang, _ in marks)
+    words = {w for _, w in marks}
+    assert {"Bright", "Bird", "Red", "Double", "Junk"} <= words
+    client.get("/lang/ko?next=/")
+    page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    assert '<span class="mk" lang="ko">꾀꼬리</span>' in page
