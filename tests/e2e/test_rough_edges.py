@@ -123,3 +123,4 @@ def test_the_giver_taps_the_junk_handed_over(new_context, live_server):
     expect(page.locator(".picker [data-card='1j1'] .owner")).to_have_text("B")
     page.locator("#give > summary").click()
     expect(page.locator("#give [data-give-card='11jd']")).to_have_class(re.compile(r"\bgiven\b"))
+

@@ -86,3 +86,13 @@ def test_english_mode_card_faces_speak_english(table, client):
     client.get("/lang/ko?next=/")
     page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
     assert '<span class="mk" lang="ko">꾀꼬리</span>' in page
+
+
+def test_equal_balances_draw_lines_that_stay_apart():
+    """Rough edge 10: two equal balances drew one line over the other in the chart."""
+    from scorekeeper.web.chart import balance_chart
+
+    chart = balance_chart(["A", "B", "C"], {"A": "p0", "B": "p1", "C": "p2"},
+                          [{"A": 10, "B": -5, "C": -5}, {"A": 20, "B": -10, "C": -10}])
+    lines = {line.player: line.points for line in chart.lines}
+    assert lines["B"] != lines["C"] and len({lines["A"], lines["B"], lines["C"]}) == 3
