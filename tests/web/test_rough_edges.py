@@ -96,3 +96,14 @@ def test_equal_balances_draw_lines_that_stay_apart():
                           [{"A": 10, "B": -5, "C": -5}, {"A": 20, "B": -10, "C": -10}])
     lines = {line.player: line.points for line in chart.lines}
     assert lines["B"] != lines["C"] and len({lines["A"], lines["B"], lines["C"]}) == 3
+
+
+def test_a_forced_sitters_line_says_who_pays(make_table, client):
+    """Rough edge 7: "광팔기 D: 한 사람당 4점" did not say who pays (the players but the dealer)."""
+    t = make_table(players=("A", "B", "C", "D"))
+    t.enter()
+    r = client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
+    hand = int(r.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
+    line = re.search(r'<p class="claims">([^<]*)</p>', page).group(1)
+    assert "B, C" in line and "A" not in line.replace("광팔기", "") and "4점" in line

@@ -30,6 +30,15 @@ def live_claims(state: service.TableState) -> list:
     return liveview.sitter_claims(state, state.live.hand) if state.live else []
 
 
+@bp.app_template_global("live_payers")
+def live_payers(state: service.TableState) -> str:
+    """Who pays a forced sitter (광팔기): each player of the hand but its dealer."""
+    live = state.live
+    if live is None:
+        return ""
+    return ", ".join(p for p in live.state.order if p != live.state.setup.dealer)
+
+
 def _load(public_id: str, need: str = "view") -> service.TableState:
     return service.load(db(), open_table(public_id, need))
 
