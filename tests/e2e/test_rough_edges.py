@@ -124,3 +124,23 @@ def test_the_giver_taps_the_junk_handed_over(new_context, live_server):
     page.locator("#give > summary").click()
     expect(page.locator("#give [data-give-card='11jd']")).to_have_class(re.compile(r"\bgiven\b"))
 
+
+
+def test_quick_entry_owner_badge_leaves_the_mark_readable(new_context, live_server):
+    """Rough edge 5: the owner's initial sat on the card's mark ("홍단" read "홍[영")."""
+    page = new_context(locale="ko-KR").new_page()
+    body = json.dumps({"players": ["지영", "민수", "현우"], "first_dealer": "지영"}).encode()
+    request = urllib.request.Request(live_server + "/api/v1/tables", body, {"Content-Type": "application/json"})
+    created = json.load(urllib.request.urlopen(request, timeout=5))
+    page.goto(created["edit_link"])
+    page.goto(f"{live_server}/t/{created['id']}/quick")
+    page.locator("button[data-owner='0']").first.click()
+    for code in ("1r", "1g", "11jd"):
+        page.locator(f".grid7 .hc[data-code='{code}']").click()
+        expect(page.locator(f".grid7 .hc[data-code='{code}'] .owner")).not_to_be_empty()
+        overlap = page.evaluate("""code => {
+          const card = document.querySelector(`.grid7 .hc[data-code='${code}']`);
+          const a = card.querySelector('.mk').getBoundingClientRect(), b = card.querySelector('.owner').getBoundingClientRect();
+          return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+        }""", code)
+        assert overlap == 0, code
