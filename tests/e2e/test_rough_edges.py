@@ -144,3 +144,25 @@ def test_quick_entry_owner_badge_leaves_the_mark_readable(new_context, live_serv
           return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
         }""", code)
         assert overlap == 0, code
+
+
+def test_the_offline_go_stop_question_is_one_readable_row_over_no_control(new_context, live_server):
+    """Rough edge 2: offline, "If Mina was asked go or stop" was white on pale blue (contrast 1.06),
+    152 px tall over months 7–12 and the event row."""
+    context = new_context(locale="en-US")
+    page = context.new_page()
+    live_hand(page, live_server, "en")
+    for code in ("1g", "3g"):
+        page.locator(f".picker [data-card='{code}']").click()
+        settled(page)
+    context.set_offline(True)
+    page.evaluate("() => window.dispatchEvent(new Event('offline'))")
+    page.locator(".picker [data-card='8g']").click()
+    page.locator(".turn-actions button[data-end-turn]").click()
+    ask = page.locator(".turn-actions .ask")
+    expect(ask).to_be_visible()
+    assert ask.bounding_box()["height"] <= 64
+    colour = page.evaluate("() => getComputedStyle(document.querySelector('.turn-actions .ask > span')).color")
+    assert colour not in ("rgb(255, 255, 255)",), colour
+    assert page.evaluate(COVERED) == []
+    context.set_offline(False)
