@@ -295,6 +295,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "mark_10a": ("사슴", "Deer"), "mark_12a": ("제비", "Swallow"), "mark_b2": ("2피", "2 junk"),
     "mark_b3": ("3피", "3 junk"), "mark_bb": ("보스피", "Boss"), "mark_bd": ("더블", "Double"),
     "mark_bp": ("광 보호", "Guard"),
+    "live_month_unknown": ("월 모름", "Month not noted"),
     "live_pick_player": ("이제 먹는 사람: {p}", "Cards taken now go to {p}"),
     "live_if_stops": ("지금 {p} 스톱이면", "If {p} stopped now"),
     "bak_pi_bak": ("피박", "pi-bak"),

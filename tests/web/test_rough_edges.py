@@ -107,3 +107,15 @@ def test_a_forced_sitters_line_says_who_pays(make_table, client):
     page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
     line = re.search(r'<p class="claims">([^<]*)</p>', page).group(1)
     assert "B, C" in line and "A" not in line.replace("광팔기", "") and "4점" in line
+
+
+def test_a_ppuk_asks_its_month_or_none(table, client):
+    """Rough edge 9: a 뻑's month was never asked, so its later 뻑 먹기 could not be tied to it."""
+    hand = table.start_live()
+    page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
+    sheet = page[page.index('id="ev-ppuk"'):page.index('id="ev-shake"')]
+    assert sheet.count('name="month"') == 12 and "data-ppuk-no-month" in sheet
+    client.post(f"{table.url}/hands/{hand}/events", data={"seq": 0, "type": "ppuk", "player": "A", "month": "3"})
+    client.post(f"{table.url}/hands/{hand}/events", data={"seq": 1, "type": "ppuk", "player": "A"})
+    events = table.api("GET", f"/hands/{hand}/events").get_json()["events"]
+    assert events == [{"type": "ppuk", "player": "A", "month": 3}, {"type": "ppuk", "player": "A"}]
