@@ -283,9 +283,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_skip_yes": ("예, 차례 넘기기", "Yes, pass the turns"),
     "live_n_cards": ("{n}장", "{n} card|{n} cards"),
     "live_feat_pays": ("{feat}: 나머지가 각자 {n}점씩 냅니다", "{feat}: each other player pays {n}"),
-    "live_give": ("건넨 피", "Junk given"),
-    "live_give_title": ("누가 어떤 피를 건넸나요? 건넨 패를 누르세요 (기본: 가장 싼 피)",
-                        "Which junk did each hand over? Tap the card given (default: the cheapest)"),
+    "live_give": ("건넨 피", "Given"),
+    "live_give_title": ("건넨 피를 누르세요 (기본: 가장 싼 피)", "Tap the junk each gave (default: the cheapest)"),
     "live_give_not_junk": ("{c}: 건넬 수 있는 피가 아닙니다.", "{c} is not junk that player can hand over."),
     # The big word on a card's face: as printed in Korean; a short English word in English mode.
     "mark_bright": ("광", "Bright"), "mark_red": ("홍단", "Red"), "mark_blue": ("청단", "Blue"),
