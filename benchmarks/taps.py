@@ -1,6 +1,6 @@
 """Benchmark: the scripted three-player hand of issue 12, played by tapping in Chromium at 390×844.
 
-Usage: ``python benchmarks/taps.py [--out FILE]``. It starts the app on a loopback port (a fresh
+Usage: ``python benchmarks/taps.py [--seats] [--out FILE]``. It starts the app on a loopback port (a fresh
 SQLite file), creates the table through the API, opens it as a phone would (Debian's Chromium,
 390×844, touch) and plays ``benchmarks/scripted_hand.py`` by tapping only. It writes JSON:
 
@@ -12,6 +12,12 @@ SQLite file), creates the table through the API, opens it as a phone would (Debi
 - ``bytes_a_tap``: the bytes that came over the network for each tap that talks to the server
   (response bodies as sent, i.e. compressed when the server compresses): median and max;
 - ``tap_to_confirmed_ms``: from the tap to the server's answer shown on the page: median and max.
+
+With ``--seats`` every player has their own phone (one browser context each, seated by "I am
+…" on the table page): ``taps`` counts all phones from "Start the hand" to the result, with
+``taps_per_phone``, ``end_turn_taps``, ``seat_taps`` (taking the seats, once an evening, apart),
+``lost`` (scripted events missing from the stored log) and ``log_as_one_phone`` (the stored log,
+each run of one player's captures as one, is the one-phone log).
 
 The screen is recognised: the one-tap screen (``[data-one-tap]``) or the earlier one (pick cards,
 then the player's button; events as forms under "More events").
@@ -210,13 +216,135 @@ def run(viewport: dict | None = None) -> dict:
     }
 
 
+# -- every player on their own phone (--seats) ----------------------------------------------------
+SEATED = ("() => { const r = document.getElementById('region');"
+          " return r && !document.documentElement.classList.contains('busy')"
+          " && !document.querySelector('.pending-count') && !document.querySelector('.queue'); }")
+
+
+def _stored(base: str, created: dict, hand: int) -> list[dict]:
+    import urllib.request
+    req = urllib.request.Request(f"{base}/api/v1/tables/{created['id']}/hands/{hand}/events",
+                                 headers={"X-Table-Key": created["edit_key"]})
+    return json.load(urllib.request.urlopen(req))["events"]
+
+
+def play_seats(pages: dict, meters: dict, stored) -> int:
+    """Each player's phone taps its own captures and events; nobody taps End turn after a turn
+    with captures. A phone taps once its page shows the log as stored (its push or poll has
+    come), as a player looks at their phone when their turn comes. Answers the End turn taps."""
+    end_turns = 0
+    for player, steps in TURNS:
+        page, m = pages[player], meters[player]
+        if not steps:
+            continue  # an empty turn: the next player's tap passes it (asked about first)
+        n = len(stored())
+        page.wait_for_function(f"() => document.getElementById('region').dataset.seq === '{n}'", timeout=15_000)
+        for kind, value in steps:
+            if kind == "cards":
+                for code in value:
+                    m.tap(page.locator(f".picker [data-card='{code}']"), talks=True, confirmed=m.settled)
+                    if page.locator("[data-skip-yes]").count():  # the turns between are asked about
+                        m.tap(page.locator("[data-skip-yes]"), talks=True)
+            elif kind in ("shake", "bomb"):
+                m.tap(page.locator(f"#ev-{kind} > summary"))
+                m.tap(page.locator(f"#ev-{kind} button[name=month][value='{value}']"), talks=True)
+            elif kind == "junk":
+                m.tap(page.locator(f".events button[data-junk='{value}']"), talks=True)
+            else:
+                m.tap(page.locator(f".turn-actions button[data-decide='{kind}']"), talks=True)
+        m.end_turn()
+    return end_turns
+
+
+def _merged(log: list[dict]) -> list[dict]:
+    """A log with each run of one player's captures as one capture (the one-phone log's shape)."""
+    out: list[dict] = []
+    for e in log:
+        if out and e["type"] == "capture" and out[-1]["type"] == "capture" and out[-1]["player"] == e["player"]:
+            out[-1] = out[-1] | {"cards": out[-1]["cards"] + e["cards"]}
+        else:
+            out.append(dict(e))
+    return out
+
+
+def run_seats(viewport: dict | None = None) -> dict:
+    """The scripted hand with one seat-bound browser context per player."""
+    import urllib.request
+
+    from playwright.sync_api import sync_playwright
+
+    from benchmarks.scripted_hand import events as one_phone_log
+
+    tmp = Path(tempfile.mkdtemp(prefix="taps-seats-"))
+    server, base = serve(tmp / "taps.db")
+    try:
+        body = json.dumps({"name": "taps", "players": PLAYERS, "first_dealer": PLAYERS[0],
+                           "rules": {"preset": PRESET}}).encode()
+        req = urllib.request.Request(base + "/api/v1/tables", body, {"Content-Type": "application/json"})
+        created = json.load(urllib.request.urlopen(req))
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pages, meters, seat_taps = {}, {}, 0
+            for name in PLAYERS:
+                context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True,
+                                              has_touch=True, locale="ko-KR")
+                context.set_default_timeout(15_000)
+                page = context.new_page()
+                page.goto(created["edit_link"])  # the edit link, shared once an evening
+                with page.expect_navigation():
+                    page.locator(f"#seats button[data-seat='{name}']").click()  # "I am Mina"
+                seat_taps += 1
+                if not page.locator(f"#seats button.primary[data-seat='{name}']").count():
+                    raise RuntimeError(f"{name}'s phone did not take its seat")
+                pages[name], meters[name] = page, Meter(page)
+            dealer = pages[PLAYERS[0]]
+            meters[PLAYERS[0]].tap(dealer.locator("form[method=post] button[type=submit].primary:not([data-seat])"))
+            dealer.wait_for_selector("#region[data-live]")
+            hand = int(dealer.url.rstrip("/").rsplit("/", 1)[-1])
+            for name in PLAYERS[1:]:  # the seated phones follow their table into the hand
+                pages[name].wait_for_url(f"**/hands/{hand}", timeout=15_000)
+                pages[name].wait_for_selector("#region[data-live]")
+            end_turns = play_seats(pages, meters, lambda: _stored(base, created, hand))
+            for page in pages.values():
+                page.wait_for_selector(".pay", timeout=15_000)
+            log = _stored(base, created, hand)
+            browser.close()
+    finally:
+        server.shutdown()
+    expected, got = one_phone_log(), _merged(log)
+    missing = [e for e in expected if e not in got]
+    acknowledged = sum(len(m.times) for m in meters.values())
+    times = [t for m in meters.values() for t in m.times]
+    sizes = [b for m in meters.values() for b in m.bytes]
+    return {
+        "screen": "seats",
+        "viewport": "{width}x{height}".format(**(viewport or PHONE)),
+        "phones": len(PLAYERS),
+        "taps": sum(m.taps for m in meters.values()),
+        "taps_per_phone": {name: m.taps for name, m in meters.items()},
+        "end_turn_taps": end_turns,
+        "seat_taps": seat_taps,
+        **essentials(),
+        "max_scroll_in_turn": round(max(m.max_scroll for m in meters.values())),
+        "acknowledged_taps": acknowledged,
+        "lost": len(missing),
+        "log_as_one_phone": got == expected,
+        "bytes_a_tap": {"median": int(statistics.median(sizes)), "max": max(sizes), "taps": len(sizes)},
+        "tap_to_confirmed_ms": {"median": round(statistics.median(times)), "max": round(max(times))},
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}",
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="also write the JSON to this file")
     parser.add_argument("--viewport", default="390x844", help="WIDTHxHEIGHT in CSS px (default 390x844)")
+    parser.add_argument("--seats", action="store_true", help="one seat-bound browser context per player")
     args = parser.parse_args()
     width, height = (int(v) for v in args.viewport.split("x"))
-    result = run({"width": width, "height": height})
+    result = (run_seats if args.seats else run)({"width": width, "height": height})
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:

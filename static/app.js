@@ -63,8 +63,6 @@
     if (!quiet && prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
     if (!region.hasAttribute("data-live") && !quiet) {
       window.scrollTo(0, 0);
-      var t = document.getElementById("toast");
-      if (t) { t.hidden = true; }
     }
     document.dispatchEvent(new CustomEvent("sk:swapped", { detail: { quiet: !!quiet } }));
     return true;
@@ -72,17 +70,16 @@
 
   var toastTimer = null;
   function toast(text) {
-    var box = document.getElementById("toast");
-    if (!box) {
-      box = document.createElement("p");
-      box.id = "toast";
-      box.setAttribute("role", "status");
-      document.body.appendChild(box);
-    }
-    box.textContent = text;
-    box.hidden = false;
+    // The confirmation is said on the turn bar's last-event line, in its place: a message
+    // floating over the page covered the event buttons and swallowed the next tap.
+    var line = region && $("[data-last-line]", region);
+    if (!line) { return; }
+    line.id = "toast";
+    line.setAttribute("role", "status");
+    line.textContent = text;
+    line.classList.add("said");
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { box.hidden = true; }, 2200);
+    toastTimer = setTimeout(function () { line.classList.remove("said"); }, 2200);
   }
 
   function setBusy(on) {
@@ -126,6 +123,9 @@
   document.addEventListener("click", function (ev) {
     var close = ev.target.closest("[data-close-sheet]");
     if (close) { closeSheets(null); return; }
+    var opens = ev.target.closest("[data-open-piles]");
+    if (opens) { var piles = document.getElementById("piles"); if (piles) { piles.open = true; } }
+    if (ev.target.closest("[data-close-confirm]")) { $$("[data-confirm]").forEach(function (e) { e.remove(); }); return; }
     var chip = ev.target.closest("[data-actor]");
     if (chip && region && region.contains(chip)) {
       actor = chip.dataset.actor === region.dataset.current ? null : chip.dataset.actor;
@@ -142,23 +142,35 @@
     // The controls outside the region were drawn once: the log length and the player on
     // turn are the region's, as of now.
     data.set("seq", region.dataset.seq || "0");
-    if (form.hasAttribute("data-actor")) { data.set("player", actor || region.dataset.now || region.dataset.current || ""); }
+    // A seat-bound phone taps for its own player (the turn before passes on the server).
+    if (form.hasAttribute("data-actor")) { data.set("player", actor || region.dataset.seat || region.dataset.now || region.dataset.current || ""); }
     closeSheets(null);
     var undoing = form.hasAttribute("data-undo");
-    var events = undoing ? [] : eventsOf(data);
+    var events = undoing || form.hasAttribute("data-give") ? [] : eventsOf(data);
     var card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
     if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
     if (undoing && queue.undo()) { return; }
-    if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e); }); return; }
+    // Naming the junk given replaces the last stored event: only with the server's log in view.
+    var giving = form.hasAttribute("data-give");
+    if (giving && queue.takes()) { return; }
+    if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e, data.get("skip") === "1"); }); return; }
     if (busy) { return; }
     var seq = parseInt(data.get("seq"), 10);
     nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
-    var tap = undoing || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
-    var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : "✓ " + last; };
+    var tap = undoing || giving || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
+    var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : last; };
     post(form.getAttribute("action"), data, tap, say);
   });
   markOwners();
   markActor();
+  // A seat-bound phone follows its table into the hand that has just started (data-follow
+  // appears in a refreshed region); opened while one is live, the page stays where it is.
+  var following = region && region.dataset.follow;
+  document.addEventListener("sk:swapped", function () {
+    var follow = region && region.dataset.follow;
+    if (follow && follow !== following) { window.location.assign(follow); }
+    following = follow;
+  });
 
   // -- live updates: poll the table's version, refresh the region when it moves ---------
   function refresh() {
@@ -213,7 +225,7 @@
     // "then" (Go or Stop on the End turn bar) is the player's answer: a second event.
     var ev = {};
     data.forEach(function (value, name) {
-      if (name === "csrf_token" || name === "seq" || name === "then" || value === "") { return; }
+      if (name === "csrf_token" || name === "seq" || name === "then" || name === "skip" || value === "") { return; }
       if (name === "cards") {
         ev.cards = ev.cards || [];
         if (ev.cards.indexOf(value) < 0) { ev.cards.push(value); }
@@ -239,6 +251,7 @@
     var T = cfg.text, R = cfg.turn, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
     var memory = {};      // when localStorage is refused (private mode), this page keeps them
     var sending = null;   // the item on its way to the server
+    var waiting = false;  // the first tap waits for a go or stop (the server said waiting_decision)
     var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
 
     function load(key) {
@@ -304,6 +317,15 @@
       // Korean phones read the catalogue's sentence (the engine's own is English), as refusal() on the server.
       return cfg.refuse[e.code] || cfg.refuse.generic || e.message;
     }
+    function mine(ev) { return !!region.dataset.seat && !!ev && ev.player === region.dataset.seat; }
+    function isStored(events, item) {
+      // At its seq, or (a seat's tap) after the turn ends the server stored before it.
+      for (var i = item.seq; i < events.length && i <= item.seq + 3; i++) {
+        if (canonical(events[i]) === canonical(item.event)) { return true; }
+        if (!mine(item.event) || !is("asks", events[i])) { return false; }
+      }
+      return false;
+    }
     function turnMoved(events) {
       // The log another phone added: did play move on in it (an end of turn, or a go)?
       return events.some(function (e) { return is("passes", e); });
@@ -330,6 +352,9 @@
       var bar = $(".turn-bar", region);
       if (!q.length && !notes.length && !(offline && bar)) { return; }
       var anchor = bar || $("#pending", region);
+      // On the live page the panels go into the 먹은 패 sheet (the bar's badge opens it): in the
+      // page they pushed the cards down.
+      var sheetHead = $("#piles .sheet-head", region);
 
       if (notes.length) {
         var box = el("section", "refusal notes");
@@ -347,7 +372,7 @@
         if (bar) {
           var warn = el("a", "badge notes-count", "⚠ " + notes.length);
           warn.href = "#queue-notes";
-          bar.firstElementChild.append(" ", warn);
+          bar.firstElementChild.prepend(warn, " ");
         }
         if (fresh && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
         fresh = false;
@@ -356,7 +381,7 @@
       if (!offline && !status) {
         // Online, the taps merely wait for the one on its way: no panel, the cards show it.
         layOver(q, null);
-        if (bar) { bar.firstElementChild.append(" ", el("span", "badge pending-count", q.length + " " + T.pending)); }
+        if (bar) { bar.firstElementChild.prepend(el("span", "badge pending-count", q.length + " " + T.pending), " "); }
         return;
       }
 
@@ -383,12 +408,13 @@
         list.appendChild(ol);
         panel.appendChild(list);
       }
-      anchor.after(panel);
+      (sheetHead || anchor).after(panel);
       if (q.length) { layOver(q, panel); }
       if (bar && q.length) {
         var badge = el("a", "badge pending-count", q.length + " " + T.pending);
         badge.href = "#queue";
-        bar.firstElementChild.append(" ", badge);
+        badge.setAttribute("data-open-piles", "");
+        bar.firstElementChild.prepend(badge, " ");
       }
     }
 
@@ -479,6 +505,16 @@
 
     function redraw() { swap(served, true); }
     document.addEventListener("sk:swapped", overlay);
+    document.addEventListener("sk:swapped", function (ev) {
+      if (ev.detail.quiet) { return; }
+      var held = $("#held", region);
+      if (held) {  // the server held a seat's tap until a go or stop: it waits here, in order
+        var h = JSON.parse(held.getAttribute("data-held"));
+        held.remove();
+        waiting = true;
+        add(h.event, h.skip);
+      } else if (waiting && !region.dataset.decide) { waiting = false; status = ""; flush(); }
+    });
 
     // -- sending ------------------------------------------------------------------------
     function takes() {
@@ -486,12 +522,16 @@
       return load(QKEY).length > 0 || sending !== null || busy || settling || navigator.onLine === false;
     }
 
-    function add(ev) {
+    function add(ev, skip) {
       var q = load(QKEY);
       // Behind the post on its way (its answer may already be on the page): after it.
       var base = q.length ? q[q.length - 1].seq + 1 : (busy && nextSeq !== null ? nextSeq
         : settling ? settledSeq : parseInt(region.dataset.seq || "0", 10));
-      q.push({ id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, event: ev });
+      // saw: the log length when tapped (a rebase moves seq, not saw): a seat's tap made in its own
+      // turn stays in it even if another phone ended that turn meanwhile.
+      var item = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, saw: base, event: ev };
+      if (skip) { item.skip = true; }  // a seat's tap confirmed to pass the turns between
+      q.push(item);
       save(QKEY, q);
       redraw();
       flush();
@@ -549,7 +589,7 @@
       fetch(cfg.events, {
         method: "POST", credentials: "same-origin", cache: "no-store",
         headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf() },
-        body: JSON.stringify({ seq: item.seq, event: item.event })
+        body: JSON.stringify({ seq: item.seq, event: item.event, saw: item.saw != null ? item.saw : item.seq, skip: !!item.skip })
       }).then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (body) {
           sending = null;
@@ -585,18 +625,29 @@
       var err = (body && body.errors && body.errors[0]) || {};
       var q = load(QKEY);
       if (!q.length || q[0].id !== item.id) { redraw(); flush(); return; }  // undone meanwhile
-      if (code === 201) { return settle(item, [], body.seq); }
+      if (code === 201) { waiting = false; return settle(item, [], body.seq); }
+      if (code === 409 && err.code === "waiting_decision") {
+        // A seat's tap after a turn whose player is asked go or stop: kept, first in line, and
+        // sent again once the answer is on the page (the region's data-decide empties).
+        waiting = true;
+        status = fill(T.live_waiting_decision, { p: region.dataset.decide || "" });
+        q[0].waited = true;
+        delete q[0].lost;  // refused, not stored: sent again as it is
+        save(QKEY, renumber(q, body.seq));
+        return refresh().then(function () { redraw(); });
+      }
       if (code === 409 && err.code === "conflict" && Array.isArray(body.events)) {
-        if (canonical(body.events[item.seq]) === canonical(item.event)) {
+        if (isStored(body.events, item)) {
           // The server has this very event at its seq: ours (an answer lost), or the same
           // tap recorded by another phone. Either way it is in the log once.
           if (!lost) { note("merged", T.already_recorded + ": " + describe(item.event)); }
           return settle(item, [], item.seq + 1);
         }
         var added = body.seq - item.seq;
-        note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed);
+        // A tap that waited for a go or stop expects the answer before it: no news to show.
+        if (!q[0].waited) { note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed); }
         q.forEach(function (it) { delete it.lost; });
-        if (turnMoved(body.events.slice(item.seq))) {
+        if (turnMoved(body.events.slice(item.seq)) && !mine(item.event)) {
           // Another phone ended the turn these taps were made in: stored now they would land
           // in the next player's turn. They are refused, each shown; the rest follow.
           var stale = [];
@@ -664,7 +715,7 @@
             t.innerHTML = served;
             var fresh = t.content.getElementById("region");
             if (!old || !fresh) { return null; }
-            $$(".refusal", fresh).forEach(function (e) { e.remove(); });
+            $$(".refusal, #held, [data-confirm]", fresh).forEach(function (e) { e.remove(); });
             $$(".flash[role=status]", doc).forEach(function (e) { e.remove(); });
             old.replaceWith(doc.importNode(fresh, true));
             return cache.put(url, new Response("<!doctype html>\n" + doc.documentElement.outerHTML,

@@ -43,6 +43,8 @@ ERROR_CODES: dict[str, str] = {
     "conflict": "Someone else changed this first: the view is refreshed.",
     "not_at_deal": "Chongtong and four of a month on the table are declared at the deal, before play.",
     "not_your_turn": "It is another player's turn, or the turn has already begun.",
+    "skip_turns": "A seat's tap would end more than one turn: the phone confirms it first.",
+    "waiting_decision": "A seat's tap waits: the player before must first say go or stop.",
     "must_answer": "A player must first answer the showdown.",
     "no_showdown": "No showdown is waiting for an answer.",
     "showdown_needs_three": "A showdown (쇼당) is offered only at a three-player hand.",

@@ -451,6 +451,72 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     return log + [event], answer
 
 
+def append_built(session: Session, table: Table, hand: Hand,
+                 build: Callable[[list[dict[str, Any]]], tuple[list[dict[str, Any]], Any]]
+                 ) -> tuple[list[dict[str, Any]], Any]:
+    """Store the events ``build(log)`` makes of the hand's log as it is under the write lock.
+
+    For a seat phone's tap (``service.seat_builder``): it names its own player's capture, so
+    it does not depend on the log length the phone saw; another phone's tap a moment earlier
+    is simply before it, in the one order every phone sees. ``build`` answers the new events
+    (possibly none: then nothing is written) and what to return with the log, or raises to
+    refuse; nothing is stored on a refusal. ``build.known`` works as ``append_event``'s.
+    """
+    known = getattr(build, "known", None)
+    table = lock_table(session, table)
+    log = known[1] if known is not None and known[0] == table.version else events(session, hand)
+    try:
+        new, answer = build(log)
+    except Exception:
+        session.rollback()
+        raise
+    if not new:
+        session.rollback()
+        return log, answer
+    now = utcnow()
+    conn = session.connection()
+    try:
+        version = touch(session, table)
+        for i, event in enumerate(new):
+            conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log) + i, "the_event": event,
+                                      "made_version": version, "now": now})
+        conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict("Someone else added an event first.", event_count(session, hand)) from None
+    return log + new, answer
+
+
+def replace_last_event(session: Session, table: Table, hand: Hand, expected_seq: int, event: dict[str, Any],
+                       validate: Callable[[list[dict[str, Any]]], Any]) -> tuple[list[dict[str, Any]], Any]:
+    """Put ``event`` in place of the log's last event if the log is still ``expected_seq`` long.
+
+    For a choice said right after the event (which junk a giver handed over): undo and tap
+    again, in one write. The new row carries no version of its own (not an append: a process
+    that kept the log reads it all again, ``appended_since``); nothing changes on a refusal.
+    """
+    table = lock_table(session, table)
+    log = events(session, hand)
+    if expected_seq != len(log) or not log:
+        session.rollback()
+        raise Conflict("Someone else changed the hand first.", len(log))
+    new = log[:-1] + [event]
+    try:
+        answer = validate(new)
+    except Exception:
+        session.rollback()
+        raise
+    now = utcnow()
+    touch(session, table)
+    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == len(log) - 1))
+    session.connection().execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log) - 1, "the_event": event,
+                                              "made_version": None, "now": now})
+    session.connection().execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
+    session.commit()
+    return new, answer
+
+
 def drop_last_event(session: Session, table: Table, hand: Hand, expected_seq: int,
                     validate: Callable[[list[dict[str, Any]]], Any] | None = None) -> int:
     """Remove the last event (undo) if the log is still ``expected_seq`` long; the new length."""

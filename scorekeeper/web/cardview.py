@@ -34,6 +34,7 @@ class Face:
     kind: str
     mark: str  # the big word on the face: 광, 쌍피, 홍단, the animal's name …
     classes: str
+    mark_id: str = ""  # its word in English mode: the catalogue's ``mark_<id>`` (bright, red, bird …)
 
     @property
     def double(self) -> bool:
@@ -61,7 +62,22 @@ def _face(code: str) -> Face:
         if card.bird:
             classes.append("bird")
     flower_ko = MONTHS[card.month][0] if card.month in MONTHS else ""
-    return Face(code, card.month, flower_ko, card.kind, mark, " ".join(classes))
+    return Face(code, card.month, flower_ko, card.kind, mark, " ".join(classes), _mark_id(card, code))
+
+
+RIBBON_ID = {HONG_DAN: "red", CHEONG_DAN: "blue", CHO_DAN: "grass", None: "ribbon"}
+
+
+def _mark_id(card, code: str) -> str:
+    if card.kind == BRIGHT:
+        return "bright"
+    if card.kind == RIBBON:
+        return RIBBON_ID[card.ribbon_set]
+    if card.kind == JUNK:
+        return "double" if card.junk == 2 else "junk"
+    if card.month == 0:
+        return code  # the bonus cards: b2, b3, bb, bd, bp
+    return "bird" if card.bird else code  # 5a, 6a, 7a, 9a, 10a: each its own word
 
 
 FACES: dict[str, Face] = {code: _face(code) for code in CARDS}

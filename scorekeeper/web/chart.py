@@ -56,8 +56,11 @@ def balance_chart(players, classes: dict[str, str], history: list[dict[str, int]
         return round(PAD_T + plot_h * (hi - v) / (hi - lo), 1)
 
     lines = []
-    for p in players:
-        pts = [(x(i), y(row[p])) for i, row in enumerate(series)]
+    for k, p in enumerate(players):
+        # Equal balances would draw one line over another: each earlier player at the same value
+        # moves this point 3 px down, so every line stays visible (the labels give the values).
+        pts = [(x(i), round(y(row[p]) + 3 * sum(1 for q in players[:k] if row[q] == row[p]), 1))
+               for i, row in enumerate(series)]
         lines.append(Line(p, classes[p], " ".join(f"{a},{b}" for a, b in pts), pts[-1], series[-1][p]))
     ticks = [(y(v), v) for v in range(lo, hi + 1, step)]
     every = max(1, n // 8)

@@ -30,7 +30,9 @@ GLOSS_COOKIE = "gloss"
 # The keys whose Korean word English mode shows too: the terms a table argues in.
 GLOSSED_PREFIXES = ("step_", "line_", "ev_", "junk_", "out_", "dokbak_reason_")
 GLOSSED_KEYS = frozenset({"go", "stop", "nagari", "dokbak", "kind_gwangpalli", "sitter_comp"})
-NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn"})  # plain words, not terms
+# Plain words, not terms; and the words a log line or the result repeats on every line, where
+# the gloss doubled them ("Mina: 먹기 capture · pine bright", "Winner Mina 스톱 stop").
+NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn", "ev_capture", "out_stop"})
 
 
 def init_app(app: Flask) -> None:

@@ -16,7 +16,7 @@ from ..engine.gwangpalli import nagari_factor, payable
 from ..engine.rules import OPTIONS, rules_from
 from ..store.tables import EDIT
 from ..tables.service import TableState, record_of
-from . import cardview, sharing, terms
+from . import cardview, seats, sharing, terms
 from .chart import balance_chart
 from .i18n import gettext as _
 from .i18n import money_text
@@ -36,6 +36,10 @@ def share_links(state: TableState) -> dict[str, Any]:
     if g.get("table_level") == EDIT:
         links["edit"] = sharing.rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
                                                _external=True), base)
+        # One seat link per player: the edit link that also says whose phone it opens on.
+        links["seats"] = [(name, sharing.rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
+                                                        seat=name, _external=True), base))
+                          for name in state.config.players]
     return links
 
 
@@ -77,6 +81,8 @@ def table_view(state: TableState) -> dict[str, Any]:
         "changed": cfg.rules_doc.get("options") or {},
         "money": lambda v: money_text(v, cfg.currency),
         "can_edit": g.get("table_level") == EDIT,
+        # This phone's seat ("I am 지영"): only an editing phone records for its seat.
+        "my_seat": seats.seat_in(state.table.public_id, cfg.players) if g.get("table_level") == EDIT else None,
         "hand_count": len(state.hands),
         "balances_money": s.to_json()["balances_money"],
         "carry_factor": lambda carry: nagari_factor(carry, cfg.rules),

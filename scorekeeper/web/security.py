@@ -53,12 +53,34 @@ class _SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        if session.modified:
+            return True
+        if (request.endpoint in KEEP_COOKIE or request.endpoint == "static" or request.headers.get("X-Partial")
+                or request.path.startswith("/api/")):
+            return False
+        # The browser says what a request is for: only a page opened (a navigation) refreshes the
+        # cookie; the service worker's fetches of the app shell at install come from an old page.
+        mode = request.headers.get("Sec-Fetch-Mode")
+        if mode and mode != "navigate":
+            return False
+        return super().should_set_cookie(app, session)
+        return super().should_set_cookie(app, session)
+
     def open_session(self, app: Flask, request):
         # No cookie (an API client, a phone's first visit): the new empty session Flask would
         # give, without first building the signing serializer it would not use.
         if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
             return self.session_class()
         return super().open_session(app, request)
+
+
+# Requests a page makes by itself (its push stream, version polls, partial refreshes, the API,
+# the static files, whatever is not a navigation):
+# a refreshed cookie in their answer, which may arrive after a tap's answer set a new one (a seat
+# taken, a key remembered), would put the old session back. They leave an unchanged session's
+# cookie alone; a page opened refreshes it, as before.
+KEEP_COOKIE = frozenset({"push.stream", "api.stream", "tables.version"})
 
 
 def cookie_secure() -> bool:

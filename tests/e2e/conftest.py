@@ -45,8 +45,10 @@ def live_server(tmp_path_factory):
     path = tmp_path_factory.mktemp("e2e") / "e2e.db"
     # The rate limits count this session's tables only: the instance's own count outlives the run,
     # and a morning of e2e runs from 127.0.0.1 would otherwise end in 429 at table creation.
+    # The whole e2e session makes more tables than a person would in an hour: its own create limit.
     app = create_app({"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "e2e", "POLL_INTERVAL_MS": 700,
-                      "RATELIMIT_STORAGE_URI": f"sqlite:///{path.parent / 'ratelimits.db'}"})
+                      "RATELIMIT_STORAGE_URI": f"sqlite:///{path.parent / 'ratelimits.db'}",
+                      "RATELIMIT_CREATE": "500/hour"})
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_quiet_handler())
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

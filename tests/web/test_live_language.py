@@ -22,7 +22,7 @@ LINES = [
     ("en", {"type": "bomb", "player": "A", "month": 10}, "A: bomb of month 10", "A: bomb of month 10"),
     ("ko", {"type": "capture", "player": "A", "cards": ["1g", "5r"]}, "A: 먹기 · 송학 광, 난초 초단", "A: 송학 광, 난초 초단"),
     ("en", {"type": "capture", "player": "A", "cards": ["1g", "5r"]},
-     "A: 먹기 capture · pine bright (crane), iris red plain ribbon", "A: pine bright (crane), iris red plain ribbon"),
+     "A: capture · pine bright (crane), iris red plain ribbon", "A: pine bright (crane), iris red plain ribbon"),
     ("ko", {"type": "mission", "multiplier": 2}, "미션 ×2", "미션 ×2"),
     ("en", {"type": "mission", "multiplier": 3}, "mission ×3", "mission ×3"),
 ]

@@ -166,7 +166,7 @@ def test_shown_cards_can_be_corrected_during_the_hand(make_table, client):
     assert fixed.status_code == 303
     html = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
     assert "shown" in re.search(r'<button[^>]*data-card="11jd"[^>]*>', html).group(0)
-    assert "광팔기 D: 한 사람당 4점" in html or "광팔기 D: 4 pt from each" in html
+    assert "광팔기 D: 선 말고 치는 B, C가 각자 4점씩" in html or "광팔기 D: 4 pt from each of B, C" in html
 
 
 def test_the_tables_standings_show_the_sitters_pay_during_the_hand(make_table, client):
@@ -174,4 +174,4 @@ def test_the_tables_standings_show_the_sitters_pay_during_the_hand(make_table, c
     t.enter()
     client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
     html = client.get(t.url).get_data(as_text=True)
-    assert "광팔기 D: 한 사람당 4점" in html or "광팔기 D: 4 pt from each" in html
+    assert "광팔기 D: 선 말고 치는 B, C가 각자 4점씩" in html or "광팔기 D: 4 pt from each of B, C" in html

@@ -46,8 +46,9 @@ class Scene:
     live_hand: int | None
 
     @classmethod
-    def make(cls, make_table, live: bool = True, gwangpalli: bool = False) -> Scene:
-        """``gwangpalli``: four at the table, D made to sit out, showing 1g (a hand with a sitter)."""
+    def make(cls, make_table, live: bool = True, gwangpalli: bool = False, junk: bool = False) -> Scene:
+        """``gwangpalli``: four at the table, D made to sit out, showing 1g (a hand with a sitter);
+        ``junk``: the live hand's last event moved junk (B hands A the 2j1 it captured)."""
         t = make_table(players=("A", "B", "C", "D")) if gwangpalli else make_table()
         summary = t.add_summary(STOP_A, **({"choices": {"B": "play", "C": "play"}} if gwangpalli else {}))
         hand = None
@@ -55,6 +56,9 @@ class Scene:
             seating = {"choices": {"B": "play", "C": "play"}, "shown": {"D": {"cards": ["1g"]}}} if gwangpalli else {}
             hand = t.start_live(**seating)
             t.append(hand, [ONE_EVENT])
+            if junk:
+                t.append(hand, [{"type": "capture", "player": "B", "cards": ["2j1"]},
+                                {"type": "take_junk", "player": "A", "reason": "sseul"}], start=1)
         return cls(t, summary, hand)
 
     def values(self, hand_id: int | None = None) -> dict[str, object]:

@@ -18,6 +18,7 @@ from ...store import tables as store
 from ...store.tables import Conflict, StaleHand
 from ...tables import jsonbody, names, service, transfer
 from ...tables.jsonbody import JSONRefused
+from .. import seats
 from ..access import open_poll_row, open_table
 from ..database import db
 from ..errors import error_response
@@ -322,12 +323,24 @@ def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
-    seq, event = models.read_append(_body())
-    if state.live_of(hand.id) is None:
+    sent = _body()
+    seq, event = models.read_append(sent)
+    live = state.live_of(hand.id)
+    if live is None:
         raise _Refusal(409, "hand_over", "This hand is not being played: no more events.", "",
                        openapi.events_json(state, hand))
     try:
-        log, hand_state = store.append_event(db(), state.table, hand, seq, event, service.live_validator(state))
+        if seats.seat_in(public_id, live.state.order) == event.get("player"):
+            # A seat phone's tap (its session's seat): the turns before it pass by themselves.
+            log, (hand_state, waiting) = store.append_built(
+                db(), state.table, hand, service.seat_builder(state, event, sent.get("skip") is True, seq,
+                                                        _saw(sent, seq)))
+            if waiting is not None:
+                raise _Refusal(409, "waiting_decision", f"{waiting} must first say go or stop: send this tap "
+                               "again after the answer.", "player",
+                               openapi.events_json(service.load(db(), state.table), hand))
+        else:
+            log, hand_state = store.append_event(db(), state.table, hand, seq, event, service.live_validator(state))
     except Conflict:
         state = service.load(db(), state.table)
         raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
@@ -339,6 +352,12 @@ def append_event(public_id: str, hand_id: int):
     if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
         push.offer(public_id, state.table.version, body)
     return response, 201
+
+
+def _saw(body: dict, seq: int) -> int:
+    """The log length a queued tap was first made against (``saw``; a rebased tap keeps it)."""
+    saw = body.get("saw")
+    return saw if isinstance(saw, int) and not isinstance(saw, bool) and 0 <= saw <= seq else seq
 
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")

@@ -81,6 +81,14 @@ class EventForm(FlaskForm):
     seq = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000)])
 
 
+class GiveForm(FlaskForm):
+    """Which junk a giver handed over in the last event (the log as long as the phone saw it)."""
+
+    giver = StringField(validators=[DataRequired(), Length(max=MAX_NAME)])
+    card = SelectField(choices=CARD_CHOICES, validators=[DataRequired()])
+    seq = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000)])
+
+
 class SeqForm(FlaskForm):
     """Undo: the phone says how long the log was when it asked."""
 

@@ -5,12 +5,15 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 
+from ...engine import hand as hand_engine
 from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
 from ...engine.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.hand_events import JUNK_REASONS
+from ...engine.hand_junk import named_value
+from ...engine.hand_turns import turns_ahead
 from ...tables import service
-from .. import cardview, present, terms
+from .. import cardview, present, seats, terms
 from ..access import can_edit, open_table
 from ..database import db
 from ..i18n import both, current_lang, gettext
@@ -62,6 +65,50 @@ def said(event: dict) -> str:
         parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
     who = event.get("player")
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
+
+
+def feat_paid(live) -> str:
+    """What the last event's first-turn feat pays at once, said with it: " · 첫뻑: 각자 3점씩".
+
+    A first-turn ppuk (ttadak, chok, four of a month) is paid by each opponent whatever the hand
+    comes to; said only on the result, the table did not know it had happened."""
+    s, last = live.state, live.events[-1]
+    player = last.get("player")
+    if not s.feats or s.feats[-1][0] != player or last.get("type") not in ("ppuk", "take_junk", "capture"):
+        return ""
+    before = hand_engine.replay(s.setup, live.events[:-1]).feats
+    new = [kind for kind in (f["kind"] for f in s.fixed() if f["player"] == player)
+           if kind not in (f2["kind"] for f2 in _fixed_of(s, before) if f2["player"] == player)]
+    if not new:
+        return ""
+    kind = new[0]
+    return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=getattr(s.rules, kind))
+
+
+def junk_given(live) -> list[dict]:
+    """Who handed over which junk in the last event (a 쓸, 따닥, 폭탄 …), and what each could have.
+
+    The engine moves the cheapest junk unless the event names the cards; right after the event
+    the table may say which card each giver really handed over (``routes.give``). Answers
+    ``[{"giver", "gave": [codes], "could": [codes]}]``, empty when the last event moved none.
+    """
+    if not live.events or live.events[-1].get("type") not in ("take_junk", "bomb"):
+        return []
+    after, before = live.state, hand_engine.replay(live.state.setup, live.events[:-1])
+    out = []
+    for giver in after.opponents(live.events[-1]["player"]):
+        held, left = list(before.player(giver).captures), list(after.player(giver).captures)
+        gave = list(held)
+        for code in left:
+            gave.remove(code)
+        if gave:
+            could = [c for c in dict.fromkeys(held) if named_value(c, after.rules) > 0]
+            out.append({"giver": giver, "gave": gave, "could": could})
+    return out
+
+
+def _fixed_of(s, feats) -> list[dict]:
+    return s.but(feats=feats).fixed()
 
 
 def _players_view(s, st: dict, classes: dict[str, str]) -> list[dict]:
@@ -126,13 +173,15 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     eligible = bool(current and not st["must_decide"] and not st["must_answer"] and s.eligible(current))
     shown = shown_cards(hand)
     owners = s.captured()
-    return dict(st=st, players_view=_players_view(s, st, classes), owners=owners, shown=shown,
+    seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
+    return dict(st=st, players_view=_players_view(s, st, classes), owners=owners, shown=shown, seat=seat,
                 owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
                 threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
                 sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
                          for name in forced_sitters(state, hand)],
                 paid_at_end=state.config.rules.sitter_paid_at_end, weol_yak_offers=s.weol_yak_offers(),
-                last_event=said(live.events[-1]) if live.events else "")
+                last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
+                given=junk_given(live))
 
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:
@@ -167,7 +216,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
               "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved",
-              "live_month", "shake_of", "bomb_of")
+              "live_month", "shake_of", "bomb_of", "live_waiting_decision")
 QUEUE_BOTH = ("pending", "not_saved", "already_recorded")
 
 
@@ -203,15 +252,28 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
     }
 
 
-def reply(public_id: str, hand_id: int, status: int, message: str | None = None):
-    """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get)."""
+def skip_confirm(s, event: dict) -> dict[str, Any]:
+    """The question a seat's tap from further ahead asks: whose turns it ends, and the tap again."""
+    player = event["player"]
+    start = s.order.index(s.current)
+    between = [s.order[(start + k) % len(s.order)] for k in range(turns_ahead(s, player))]
+    return {"players": ", ".join(between), "p": player, "event": event}
+
+
+def reply(public_id: str, hand_id: int, status: int, message: str | None = None, **extra: Any):
+    """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get).
+
+    ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``).
+    """
     if present.wants_partial():
         state = service.load(db(), open_table(public_id))
         hand = state.hand(hand_id)
         if hand is None:
             return render_template("hand/_gone.html", message=message), 404 if status == 200 else status
         return render_template("hand/_region.html", **hand_view(state, hand), message=message,
-                               status=status), status
+                               status=status, **extra), status
+    if "confirm" in extra:  # without the script: the question on the page it comes back to
+        message = gettext("live_skip_confirm", players=extra["confirm"]["players"], p=extra["confirm"]["p"])
     if message:
         flash(message, "error" if status >= 400 else "ok")
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)

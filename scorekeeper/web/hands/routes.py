@@ -10,7 +10,7 @@ from ...store import tables as store
 from ...store.tables import Conflict, StaleHand, hand_version
 from ...tables import service
 from ...tables.seating import next_seating, seat_args
-from .. import present, terms
+from .. import present, seats, terms
 from ..access import open_table
 from ..database import db
 from ..forms import attach_errors
@@ -18,7 +18,7 @@ from ..i18n import gettext as _
 from ..i18n import refusal
 from ..security import EDIT
 from . import bp, liveview, quick
-from .forms import DeleteForm, EventForm, QuickForm, SeatingForm, SeqForm
+from .forms import DeleteForm, EventForm, GiveForm, QuickForm, SeatingForm, SeqForm
 
 # The delete form carries the hand's version, as the edit form does (``store.hand_version``).
 bp.add_app_template_global(hand_version, "hand_version")
@@ -28,6 +28,15 @@ bp.add_app_template_global(hand_version, "hand_version")
 def live_claims(state: service.TableState) -> list:
     """The forced sitters' claims of the hand being played, for the table's standings."""
     return liveview.sitter_claims(state, state.live.hand) if state.live else []
+
+
+@bp.app_template_global("live_payers")
+def live_payers(state: service.TableState) -> str:
+    """Who pays a forced sitter (광팔기): each player of the hand but its dealer."""
+    live = state.live
+    if live is None:
+        return ""
+    return ", ".join(p for p in live.state.order if p != live.state.setup.dealer)
 
 
 def _load(public_id: str, need: str = "view") -> service.TableState:
@@ -123,6 +132,8 @@ def append(public_id: str, hand_id: int):
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     then = request.form.get("then")
+    if seats.seat_in(public_id, live.state.order) == event.get("player") and not then:
+        return _seat_append(state, live, event, form.seq.data)
     try:
         events, hand_state = store.append_event(db(), state.table, live.hand, form.seq.data, event,
                                                 service.live_validator(state))
@@ -130,6 +141,67 @@ def append(public_id: str, hand_id: int):
             state = service.appended(db(), state, events, hand_state)
             store.append_event(db(), state.table, live.hand, form.seq.data + 1,
                                {"type": then, "player": event["player"]}, service.live_validator(state))
+    except Conflict:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    except EngineError as err:
+        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+    return liveview.reply(public_id, hand_id, 200)
+
+
+def _seat_append(state: service.TableState, live, event: dict, seen: int):
+    """A seat phone's tap: the turns before it pass by themselves (``engine.hand_turns``).
+
+    It lands after whatever the other phones stored first (its player's capture does not depend
+    on the log the phone saw). Where go or stop is asked first, the turn's end is stored and
+    the tap answered 409 with the tap held: the page queues it and sends it after the answer.
+    A tap that would end more than one turn is asked about first (``skip``); a tap made while
+    its own turn was still going on the phone (``seen``, the log length it showed) is late and
+    passes nothing.
+    """
+    public_id, hand_id = state.table.public_id, live.hand.id
+    skip = request.form.get("skip") == "1"
+    try:
+        _log, (_now, waiting) = store.append_built(db(), state.table, live.hand,
+                                                   service.seat_builder(state, event, skip, seen=seen))
+    except Conflict:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    except EngineError as err:
+        if err.errors[0]["code"] == "skip_turns":
+            return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
+        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+    if waiting is not None:
+        return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting),
+                              held={"event": event, "skip": skip})
+    return liveview.reply(public_id, hand_id, 200)
+
+
+@bp.post("/hands/<int:hand_id>/give")
+def give(public_id: str, hand_id: int):
+    """Which junk a giver really handed over in the last event: that card instead of the cheapest.
+
+    The last event is stored again naming each giver's card (the others' as the engine chose
+    them), in place, if the log is still the length the phone saw.
+    """
+    state = _load(public_id, EDIT)
+    live = state.live_of(hand_id)
+    form = GiveForm()
+    if live is None:
+        return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
+    if not form.validate_on_submit():
+        return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
+    given = liveview.junk_given(live)
+    entry = next((g for g in given if g["giver"] == form.giver.data), None)
+    if form.seq.data != len(live.events) or entry is None:
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    if form.card.data not in entry["could"]:
+        return liveview.reply(public_id, hand_id, 422, _("live_give_not_junk", c=terms.card_name(form.card.data)))
+    names = {g["giver"]: list(g["gave"]) for g in given}
+    cards = names[entry["giver"]]
+    if form.card.data not in cards:
+        names[entry["giver"]] = [form.card.data, *cards[1:]]
+    event = dict(live.events[-1]) | {"give": names}
+    try:
+        store.replace_last_event(db(), state.table, live.hand, form.seq.data, event, service.live_validator(state))
     except Conflict:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
     except EngineError as err:

@@ -74,6 +74,13 @@ class JoinForm(FlaskForm):
     code = StringField(validators=[DataRequired(), Length(max=400)], filters=[strip])
 
 
+class SeatForm(FlaskForm):
+    """ "I am 지영": the phone's seat (empty: no seat, one phone for everyone)."""
+
+    seat = StringField(validators=[Length(max=400)])
+    back = HiddenField()  # the hand page the phone was on, if any
+
+
 class ImportForm(FlaskForm):
     """A table's export.json, to go on as a new table."""
 

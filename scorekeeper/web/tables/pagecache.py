@@ -33,14 +33,15 @@ _size = 0
 _lock = threading.Lock()
 
 
-def _key(table, can_edit: bool) -> tuple:
-    return (table.id, table.public_id, table.version, current_lang(), glossing(), can_edit,
+def _key(table, can_edit: bool, seat: str | None) -> tuple:
+    return (table.id, table.public_id, table.version, current_lang(), glossing(), can_edit, seat,
             request.host_url, request.script_root)
 
 
-def body(table, can_edit: bool, view) -> Markup:
-    """The body for this request: kept at the table's version, or rendered (``view()``) and kept."""
-    key = _key(table, can_edit)
+def body(table, can_edit: bool, view, seat: str | None = None) -> Markup:
+    """The body for this request: kept at the table's version (and the phone's seat), or rendered
+    (``view()``) and kept."""
+    key = _key(table, can_edit, seat)
     token = generate_csrf()
     kept = _bodies.get(key)
     if kept is None:

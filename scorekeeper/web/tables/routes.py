@@ -19,7 +19,7 @@ from ...engine.ending import end_early
 from ...engine.errors import EngineError
 from ...store import tables as store
 from ...tables import service, transfer
-from .. import present
+from .. import present, seats
 from ..access import open_poll_row, open_table, table_or_404
 from ..database import db
 from ..forms import attach_errors
@@ -29,7 +29,7 @@ from ..i18n import refusal
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
 from . import bp, pagecache
-from .forms import EndForm, ImportForm, JoinForm, KeysForm, TableForm
+from .forms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
 
 
@@ -75,7 +75,28 @@ def enter(public_id: str, key: str):
         refused_key()
         abort(404)
     remember_key(public_id, key)
+    seat = request.args.get("seat")
+    if seat is not None and store.access_level(table, key) == EDIT:
+        # A seat link: the edit link with the seat named ("I am 지영"), one per player.
+        seats.take(public_id, seat if seat in (table.config or {}).get("players", []) else None)
     return redirect(url_for("tables.show", public_id=public_id))
+
+
+@bp.post("/t/<public_id>/seat")
+def take_seat(public_id: str):
+    """ "I am 지영": bind this phone to a player's seat, or to none."""
+    state = service.load(db(), open_table(public_id, EDIT))
+    form = SeatForm()
+    seat = (form.seat.data or "") if form.validate_on_submit() else None
+    if seat is None or (seat and seat not in state.config.players):
+        flash(_("err_bad_request"), "error")
+    else:
+        seats.take(public_id, seat or None)
+        flash(_("seat_taken", p=seat) if seat else _("seat_left"), "ok")
+    back = form.back.data or ""
+    if back.isdigit() and state.hand(int(back)) is not None:
+        return redirect(url_for("hands.show", public_id=public_id, hand_id=int(back)), 303)
+    return redirect(url_for("tables.show", public_id=public_id), 303)
 
 
 @bp.post("/join")
@@ -98,12 +119,14 @@ def join():
 def show(public_id: str):
     state = service.load(db(), open_table(public_id))
     can_edit = g.get("table_level") == EDIT
-    body = pagecache.body(state.table, can_edit, lambda: present.table_view(state))
+    # A seated phone's body follows the table into its live hand: its seat is part of what is kept.
+    seat = seats.seat_in(public_id, state.config.players) if can_edit else None
+    body = pagecache.body(state.table, can_edit, lambda: present.table_view(state), seat)
     if present.wants_partial():
         return str(body)
     # The page around the body needs only these (a heavy table's whole view is the body's).
     return render_template("table/show.html", body_html=body, table=state.table, config=state.config,
-                           series=state.series, can_edit=can_edit, hand_count=len(state.hands),
+                           series=state.series, can_edit=can_edit, hand_count=len(state.hands), my_seat=seat,
                            share=present.share_links(state), qr=present.qr_svg,
                            group_of=_group_of(state.table))
 
