@@ -123,7 +123,7 @@ def summaries(lines: int, mix: str, seed: int) -> list[dict]:
     rng = random.Random(seed)
     if mix == "plain":
         return [random_summary(rng) for _ in range(lines)]
-    from scorekeeper.engine.contract import score_summary
+    from scorekeeper.engine.summary.contract import score_summary
 
     out: list[dict] = []
     while len(out) < lines:

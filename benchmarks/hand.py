@@ -16,7 +16,7 @@ from datetime import date
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from scorekeeper.engine.hand import HandSetup, apply, replay  # noqa: E402
+from scorekeeper.engine.live.hand import HandSetup, apply, replay
 
 
 def sixty_events() -> list[dict]:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 # Every command but --help uses the engine; imported once here, not on each of 10,000 summaries.
-from .engine.contract import dumps_bytes, score_text
+from .engine.summary.contract import dumps_bytes, score_text
 
 
 def _read(path: str) -> str:
@@ -117,7 +117,7 @@ def cmd_rules(args) -> int:
 
 def cmd_rules_doc(args) -> int:
     """Rewrite the generated parts of the rules reference (``--check``: only report)."""
-    from .rulesdoc import run
+    from .rules_reference import run
 
     return run(args)
 
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.set_defaults(func=cmd_rules)
 
-    from .rulesdoc import add_arguments
+    from .rules_reference import add_arguments
 
     p = sub.add_parser("rules-doc", help="regenerate the card list and option tables of scorekeeper/docs/rules.md")
     add_arguments(p)

@@ -11,17 +11,17 @@ import re
 
 import pytest
 
-from scorekeeper import rulesdoc
+from scorekeeper import rules_reference
 from scorekeeper.cli import main
 from scorekeeper.engine.cards import BONUS_CARDS, DECK
 from scorekeeper.engine.rules import CHOICE_LABELS, PRESETS, Rules, option
 
-TEXT = rulesdoc.DOC.read_text(encoding="utf-8")
+TEXT = rules_reference.DOC.read_text(encoding="utf-8")
 
 
 def test_the_committed_reference_is_what_the_generator_writes():
-    assert rulesdoc.rewrite(TEXT) == TEXT, "run `scorekeeper rules-doc` and commit scorekeeper/docs/rules.md"
-    assert rulesdoc.problems(TEXT) == []
+    assert rules_reference.rewrite(TEXT) == TEXT, "run `scorekeeper rules-doc` and commit scorekeeper/docs/rules.md"
+    assert rules_reference.problems(TEXT) == []
 
 
 def test_every_option_every_card_and_every_choice_is_in_the_reference():
@@ -37,12 +37,12 @@ def test_an_option_the_reference_lacks_is_reported():
         wild_swallow: bool = option(False, "제비 조커", "The swallow is wild", "scoring")
 
     fields = dataclasses.fields(MoreRules)
-    found = rulesdoc.problems(TEXT, fields=fields,
-                              sections={"options": lambda: rulesdoc.render_options(fields)})
+    found = rules_reference.problems(TEXT, fields=fields,
+                              sections={"options": lambda: rules_reference.render_options(fields)})
     assert "option 'wild_swallow' is not in the reference" in found
     assert "section 'options' is stale: run `scorekeeper rules-doc`" in found
     # Regenerating adds its row (with the value each preset gives it, the default): the table is fixed.
-    fixed = rulesdoc.rewrite(TEXT, {"options": lambda: rulesdoc.render_options(fields)})
+    fixed = rules_reference.rewrite(TEXT, {"options": lambda: rules_reference.render_options(fields)})
     assert "| `wild_swallow` | 제비 조커 · The swallow is wild | yes / no | no | no | no | no | no |" in fixed
 
 
@@ -52,12 +52,12 @@ def test_a_preset_value_that_differs_from_the_default_is_bold():
     assert "| 5 | 5 | **6** | **6** | **8** |" in rows["| `pi_bak_two_players`"]
 
 
-@pytest.mark.parametrize("section", sorted(rulesdoc.SECTIONS))
+@pytest.mark.parametrize("section", sorted(rules_reference.SECTIONS))
 def test_check_fails_on_a_stale_or_missing_section(tmp_path, capsys, section):
     stale = tmp_path / "rules.md"
-    block = re.compile(re.escape(rulesdoc.begin_marker(section)) + r"\n.*?" + re.escape(rulesdoc.end_marker(section)),
+    block = re.compile(re.escape(rules_reference.begin_marker(section)) + r"\n.*?" + re.escape(rules_reference.end_marker(section)),
                        re.DOTALL)
-    stale.write_text(block.sub(lambda m: f"{rulesdoc.begin_marker(section)}\n{rulesdoc.end_marker(section)}", TEXT),
+    stale.write_text(block.sub(lambda m: f"{rules_reference.begin_marker(section)}\n{rules_reference.end_marker(section)}", TEXT),
                      encoding="utf-8")
     assert main(["rules-doc", "--check", "--path", str(stale)]) == 1
     assert f"section {section!r} is stale" in capsys.readouterr().err
@@ -82,7 +82,7 @@ def test_in_page_links_point_at_headings():
 
 
 def test_the_readme_links_to_the_reference_not_outside_the_repository():
-    readme = (rulesdoc.DOC.parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (rules_reference.DOC.parents[2] / "README.md").read_text(encoding="utf-8")
     assert "../shared/" not in readme
     links = re.findall(r"\]\(scorekeeper/docs/rules\.md(?:#([^)]+))?\)", readme)
     assert links and [a for a in links if a and a not in _heading_ids(TEXT)] == []

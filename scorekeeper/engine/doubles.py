@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from .cards import BRIGHT, JUNK, RIBBON
-from .facts import HandFacts
 from .rules import Rules
 from .scoring import Score
+from .summary.facts import HandFacts
 from .trail import NONE, STEP_LABELS, Step, Steps
 
 

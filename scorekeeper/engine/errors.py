@@ -33,7 +33,7 @@ ERROR_CODES: dict[str, str] = {
     "go_bak_without_go": "Go-bak dok-bak names a loser who said no go.",
     "go_bak_ambiguous": "Both losers said go: say whose go came last.",
     "unknown_fixed": "An unknown kind of fixed payment.",
-    # The live hand and the series (engine/hand.py, engine/series.py).
+    # The live hand and the series (engine/live/, engine/series/).
     "hand_over": "The hand has ended: no more events.",
     "not_eligible": "That player may not go or stop now.",
     "must_decide": "A player must first say go or stop.",

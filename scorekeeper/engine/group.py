@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EngineError
-from .hand import HandSetup, replay
+from .live.hand import HandSetup, replay
 from .payout import money
-from .settle import settle_up
+from .series.settle import settle_up
 
 # The doubles a loser may suffer, as trail step ids: each counts one payment the player made with it.
 SUFFERED = {

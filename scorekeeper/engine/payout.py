@@ -14,10 +14,10 @@ from typing import NamedTuple
 from .cards import JUNK
 from .doubles import DOUBLES, Double, Loss
 from .errors import EngineError
-from .facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .piles import new_tuple
 from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
+from .summary.facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .trail import NOTE_LABELS, STEP_LABELS, Payment, Settlement, Step, Steps, money, note
 
 __all__ = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hand import replay_hand_document
+from .live.hand import replay_hand_document
 from .series import replay_series_document
 
 

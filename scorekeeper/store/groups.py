@@ -15,10 +15,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from ..engine.contract import loads
+from ..engine.summary.contract import loads
 from .db import begin_write
 from .models import EveningFacts, Event, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
-from .tables import CONTROL, PUBLIC_ID, new_secret
+from .rows import CONTROL, PUBLIC_ID, new_secret
 
 log = logging.getLogger(__name__)
 

@@ -231,7 +231,7 @@ def seating_from_last(state: GroupState, came: list[str]) -> list[str]:
 def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Table:
     """A table of the group: ``doc`` is a table's settings (anything missing from the last evening);
     its players not yet in the group join it."""
-    from ..store import tables as tables_store
+    from ..store import rows as tables_store
     from .transfer import title_of
 
     settings = last_settings(state) | {k: v for k, v in doc.items() if v is not None}

@@ -5,9 +5,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import gwangpalli
 from ..engine.errors import EngineError
-from ..engine.gwangpalli import Seating
+from ..engine.series import gwangpalli
+from ..engine.series.gwangpalli import Seating
 from .service import TableState
 
 

@@ -13,13 +13,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..engine import hand as hand_engine
 from ..engine import series as series_engine
 from ..engine.errors import EngineError
-from ..engine.hand import HandSetup, HandState
-from ..engine.hand_turns import ended_since, seat_tap
+from ..engine.live import hand as hand_engine
+from ..engine.live.hand import HandSetup, HandState
+from ..engine.live.turns import ended_since, seat_tap
 from ..engine.series import Series, SeriesConfig
-from ..store import tables as store
+from ..store import rows as store
 from ..store.models import Hand, Table
 
 
@@ -320,7 +320,7 @@ def replay_rows(table: Table, rows: list[Hand], logs: dict[int, list[dict]]) -> 
 
 
 def _check_shown(state: TableState, row: Hand) -> None:
-    from ..engine import gwangpalli
+    from ..engine.series import gwangpalli
 
     seating = row.seating or {}
     if state.config.gwangpalli and seating.get("choices"):

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..engine.errors import EngineError
 from ..engine.series import config_from
-from ..store import tables as store
+from ..store import rows as store
 from ..store.models import Table
 from . import jsonbody, names, service
 from .jsonbody import JSONRefused

@@ -29,8 +29,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import api, assets, database, errors, fastpath, groups, hands, home, i18n, limits, redact, security, tables
-    from .home import pwa, rulesdoc
+    from . import api, assets, database, errors, fastpath, groups, hands, home, limits, redact, security, tables
+    from .catalogue import i18n
+    from .home import pwa, rules_page
     from .tables import push
 
     redact.install()
@@ -41,7 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
-    for blueprint in (home.bp, pwa.bp, rulesdoc.bp, tables.bp, hands.bp, groups.bp, api.bp):
+    for blueprint in (home.bp, pwa.bp, rules_page.bp, tables.bp, hands.bp, groups.bp, api.bp):
         app.register_blueprint(blueprint)
     push.init_app(app)  # its blueprint, and the watcher that wakes the streams
     _sync_once(app)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import abort, g
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from ..store import tables as store
+from ..store import rows as store
 from ..store.models import Table
 from .database import db, reader_engine
 from .limits import refused_key

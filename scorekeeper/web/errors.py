@@ -15,7 +15,7 @@ from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
 from ..tables.refusals import WEB_ERROR_CODES, CodedRefusal  # noqa: F401  (the web layer's codes)
-from .i18n import gettext as _
+from .catalogue.i18n import gettext as _
 
 _BY_STATUS = {
     400: ("bad_request", "err_bad_request"), 401: ("no_access", "err_no_access"),

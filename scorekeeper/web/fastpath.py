@@ -24,7 +24,7 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date
 from werkzeug.wsgi import get_host
 
-from ..store import tables as store
+from ..store import rows as store
 from .api import answers
 from .security import default_headers
 

@@ -12,7 +12,7 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ..store import groups as store
 from ..store.models import Group
-from ..store.tables import EDIT, access_level
+from ..store.rows import EDIT, access_level
 from .database import db
 from .limits import refused_key
 

@@ -38,8 +38,8 @@ from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from . import limitstore  # noqa: F401 - registers the sqlite:// storage with ``limits``
+from .catalogue.i18n import gettext as _
 from .errors import error_response
-from .i18n import gettext as _
 
 CREATING = frozenset({"tables.new", "tables.import_table", "api.create_table", "api.import_table",
                       "api.create_group", "api.import_group", "groups.new", "groups.import_group"})

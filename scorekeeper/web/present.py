@@ -11,15 +11,16 @@ import segno
 from flask import current_app, g, request, url_for
 
 from ..engine.cards import BONUS_CARDS, CARDS, DECK
-from ..engine.facts import FIXED_KINDS
-from ..engine.gwangpalli import nagari_factor, payable
 from ..engine.rules import OPTIONS, rules_from
-from ..store.tables import EDIT
+from ..engine.series.gwangpalli import nagari_factor, payable
+from ..engine.summary.facts import FIXED_KINDS
+from ..store.rows import EDIT
 from ..tables.service import TableState, record_of
-from . import cardview, seats, sharing, terms
+from . import cardview, seats, sharing
+from .catalogue import terms
+from .catalogue.i18n import gettext as _
+from .catalogue.i18n import money_text
 from .chart import balance_chart
-from .i18n import gettext as _
-from .i18n import money_text
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 

@@ -22,7 +22,7 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ..store.tables import EDIT, VIEW, access_level
+from ..store.rows import EDIT, VIEW, access_level
 from ..tables import jsonbody
 
 csrf = CSRFProtect()

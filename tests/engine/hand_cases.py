@@ -6,7 +6,7 @@ import copy
 import pytest
 
 from scorekeeper.engine.errors import EngineError
-from scorekeeper.engine.hand import HandSetup, apply, replay
+from scorekeeper.engine.live.hand import HandSetup, apply, replay
 
 
 def E(type_: str, **fields) -> dict:

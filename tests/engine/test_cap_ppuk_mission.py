@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from scorekeeper.engine.contract import score_summary
-from scorekeeper.engine.hand import HandSetup, replay
+from scorekeeper.engine.live.hand import HandSetup, replay
 from scorekeeper.engine.rules import OPTIONS, PRESETS, rules_from
+from scorekeeper.engine.summary.contract import score_summary
 
 from .series_cases import series
 

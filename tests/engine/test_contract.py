@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from scorekeeper.engine.contract import score_summary, score_text
 from scorekeeper.engine.errors import ERROR_CODES
+from scorekeeper.engine.summary.contract import score_summary, score_text
 
 THREE_BRIGHTS = {"A": ["1g", "3g", "8g"], "B": ["11g"], "C": ["12g"]}
 

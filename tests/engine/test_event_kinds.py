@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.hand import EVENTS, HandSetup, apply, replay
+from scorekeeper.engine.live.hand import EVENTS, HandSetup, apply, replay
 
 from .hand_cases import END, E, cap, junk, three, two
 

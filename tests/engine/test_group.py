@@ -188,7 +188,7 @@ def test_a_gwangpalli_evening_counts_who_played():
 
 
 def test_the_same_hand_live_or_quick_entry_gives_the_same_statistics():
-    from scorekeeper.engine.hand import HandSetup, replay
+    from scorekeeper.engine.live.hand import HandSetup, replay
 
     series = play(config_from({"players": ["A", "B", "C"], "first_dealer": "A", "length": None}), [])
     summary = replay(HandSetup.from_json(series.setup()), GO_PIBAK).summary()

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.engine import hand
-from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.errors import ERROR_CODES, EngineError
-from scorekeeper.engine.hand import EVENTS, HandSetup, apply, replay, replay_hand_document, undo
+from scorekeeper.engine.live import hand
+from scorekeeper.engine.live.hand import EVENTS, HandSetup, apply, replay, replay_hand_document, undo
+from scorekeeper.engine.summary.contract import score_summary
 
 from .hand_cases import END, E, cap, junk, refusal, three, two  # noqa: F401 (the notation)
 

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import BONUS_CARDS, DECK
-from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.errors import ERROR_CODES, EngineError
-from scorekeeper.engine.hand import HandSetup, HandState, apply, replay, undo
-from scorekeeper.engine.hand_events import JUNK_REASONS
-from scorekeeper.engine.hand_junk import named_value
+from scorekeeper.engine.live.events import JUNK_REASONS
+from scorekeeper.engine.live.hand import HandSetup, HandState, apply, replay, undo
+from scorekeeper.engine.live.junk import named_value
+from scorekeeper.engine.summary.contract import score_summary
 
 SETUPS = [
     HandSetup.create(["A", "B", "C"], "A"),

@@ -6,8 +6,8 @@ import pytest
 from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS
 from benchmarks.scripted_hand import events as one_phone_log
 from scorekeeper.engine.errors import EngineError
-from scorekeeper.engine.hand import HandSetup, apply, replay
-from scorekeeper.engine.hand_turns import ended_since, seat_tap, turns_ahead
+from scorekeeper.engine.live.hand import HandSetup, apply, replay
+from scorekeeper.engine.live.turns import ended_since, seat_tap, turns_ahead
 
 from .hand_cases import END, E, cap, three, two
 

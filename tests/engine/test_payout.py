@@ -5,9 +5,9 @@ Whole-hand payment figures computed by hand for every preset are in
 """
 import pytest
 
-from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.payout import go_bonus, go_doubling
 from scorekeeper.engine.rules import Rules, rules_from
+from scorekeeper.engine.summary.contract import score_summary
 
 KOREAN = rules_from("korean-common")
 ENCYC = rules_from("encyclopedia")

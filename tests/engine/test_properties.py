@@ -5,10 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import DECK
-from scorekeeper.engine.contract import score_summary
 from scorekeeper.engine.errors import ERROR_CODES
 from scorekeeper.engine.rules import PRESETS
 from scorekeeper.engine.scoring import best_score
+from scorekeeper.engine.summary.contract import score_summary
 
 CODES = [c.code for c in DECK]
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

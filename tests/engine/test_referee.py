@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.contract import score_summary
-from scorekeeper.engine.hand import apply, replay, replay_hand_document
+from scorekeeper.engine.live.hand import apply, replay, replay_hand_document
+from scorekeeper.engine.summary.contract import score_summary
 
 from .hand_cases import END, E, cap, refusal, three
 

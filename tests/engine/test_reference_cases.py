@@ -18,7 +18,7 @@ CASES = json.loads((Path(__file__).with_name("reference_cases.json")).read_text(
 
 
 def _score(summary: dict) -> dict:
-    from scorekeeper.engine.contract import score_summary
+    from scorekeeper.engine.summary.contract import score_summary
 
     return score_summary(copy.deepcopy(summary))
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.dealer import draw_for_dealer, draw_rank, next_dealer, play_order
 from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.series import series_from_document
+from scorekeeper.engine.series.dealer import draw_for_dealer, draw_rank, next_dealer, play_order
 
 ABC = ["A", "B", "C"]
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.ending import end_early
 from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.series import config_from, play
+from scorekeeper.engine.series.ending import end_early
 
 STOP_A = {"summary": {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}}}
 NAGARI = {"summary": {"captures": {}, "outcome": {"type": "nagari"}}}

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.engine.errors import EngineError
-from scorekeeper.engine.gwangpalli import choose, claim, nagari_factor
 from scorekeeper.engine.rules import Rules
+from scorekeeper.engine.series.gwangpalli import choose, claim, nagari_factor
 
 from .series_cases import nagari, series, stop, void
 

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import DECK
 from scorekeeper.engine.errors import EngineError
-from scorekeeper.engine.gwangpalli import PLAY, SIT, payable
 from scorekeeper.engine.series import Series, config_from, play
+from scorekeeper.engine.series.gwangpalli import PLAY, SIT, payable
 
 from .series_cases import WIN2, WIN3
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.errors import EngineError
-from scorekeeper.engine.settle import settle_up
+from scorekeeper.engine.series.settle import settle_up
 
 
 def _rows(balances):

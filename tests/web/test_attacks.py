@@ -185,7 +185,7 @@ def test_links_only_for_configured_hosts(tmp_path, setting):
     client = app.test_client()
     r = client.post("/api/v1/tables", json={"players": ["A", "B"]}, headers={"Host": "evil.example"})
     assert r.status_code == 400 and r.get_json()["errors"][0]["code"] == "bad_host"
-    from scorekeeper.web.messages import MESSAGES
+    from scorekeeper.web.catalogue.messages import MESSAGES
 
     assert r.get_json()["errors"][0]["message"] in MESSAGES["err_bad_host"]
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
@@ -233,7 +233,7 @@ def test_bad_or_twin_player_names_are_refused(app, players, code):
     from .test_tables import table_form
 
     r = client.post("/new", data=table_form(players=tuple(players)))
-    from scorekeeper.web.messages import MESSAGES
+    from scorekeeper.web.catalogue.messages import MESSAGES
 
     # On the form a name that trims to nothing is an empty seat: here one player is left.
     shown = ["players_distinct"] if code == "duplicate_player" else ["player_name_bad", "players_needed"]

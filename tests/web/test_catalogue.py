@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web.messages import MESSAGES
+from scorekeeper.web.catalogue.messages import MESSAGES
 
 from .visible import HANGUL_WORD, visible_text
 

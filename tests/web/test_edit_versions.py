@@ -131,7 +131,7 @@ def test_a_stale_delete_form_deletes_nothing(app, table, client):
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/hands/{hand}")
     assert rows_of(app, table.id) == before
     shown = client.get(r.headers["Location"])
-    from scorekeeper.web.messages import MESSAGES
+    from scorekeeper.web.catalogue.messages import MESSAGES
 
     assert MESSAGES["delete_stale"][0] in shown.get_data(as_text=True)
     current = _version(shown.data)

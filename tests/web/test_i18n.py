@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.engine.cards import CARDS
-from scorekeeper.web import i18n, terms
+from scorekeeper.web.catalogue import i18n, terms
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from scorekeeper.web.i18n import glossed
-from scorekeeper.web.messages import MESSAGES
+from scorekeeper.web.catalogue.i18n import glossed
+from scorekeeper.web.catalogue.messages import MESSAGES
 
 from .visible import HANGUL_WORD, problems
 

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from scorekeeper.engine.cards import CARDS
-from scorekeeper.web.messages import MESSAGES
+from scorekeeper.web.catalogue.messages import MESSAGES
 
 from .visible import CARD_CODE, HANGUL_WORD
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.engine.hand import EVENTS, META_FIELDS, HandSetup
+from scorekeeper.engine.live.hand import EVENTS, META_FIELDS, HandSetup
 from scorekeeper.web.hands import eventlines
 
 STATIC = Path(__file__).resolve().parents[2] / "static"

@@ -7,7 +7,7 @@ import time
 import pytest
 from sqlalchemy import text, update
 
-from scorekeeper.store import tables as store
+from scorekeeper.store import rows as store
 from scorekeeper.store.db import make_engine
 from scorekeeper.store.models import Table
 from tests.web.conftest import GO_PIBAK

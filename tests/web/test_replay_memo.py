@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine.hand import HandSetup, replay
+from scorekeeper.engine.live.hand import HandSetup, replay
 from tests.conftest import make_app
 
 A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2")]
@@ -68,7 +68,7 @@ def test_two_databases_with_the_same_ids(tmp_path):
 def _other_process(app, table_id: str, change) -> None:
     """Run ``change(session, table, live_hand)`` through the store alone, as another worker
     would: this process's kept rows and answers hear nothing of it."""
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
 
     with app.app_context():
         session = app.extensions["sk_sessionmaker"]()
@@ -96,14 +96,14 @@ OTHER_CHANGES = {
 
 
 def store_append(session, table, hand, events):
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
     for event in events:
         seq = store.event_count(session, hand)
         store.append_event(session, table, hand, seq, event, _accept)
 
 
 def store_undo(session, table, hand):
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
     store.drop_last_event(session, table, hand, store.event_count(session, hand))
 
 
@@ -112,7 +112,7 @@ def store_replace_log(session, table, hand):
     an edit of the record would leave (one change of the table's version)."""
     from sqlalchemy import delete
 
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
     from scorekeeper.store.models import Event
     table = store.lock_table(session, table)
     log = store.events(session, hand)
@@ -123,7 +123,7 @@ def store_replace_log(session, table, hand):
 
 
 def store_rename(session, table):
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
     store.update_config(session, table, "renamed", table.config)
 
 
@@ -131,7 +131,7 @@ def store_rename(session, table):
 def test_another_processs_change_is_seen_exactly(app, change):
     """Whatever another process changed, this one answers what a process with nothing kept
     answers; an append (or several) is caught up from the new events alone."""
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
     from scorekeeper.tables import service
     from scorekeeper.web.api import answers
 

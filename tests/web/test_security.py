@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from scorekeeper.store import tables as store
+from scorekeeper.store import rows as store
 
 from .conftest import STOP_A
 from .walk import MUTATING, Scene, build, csrf_header, rows_of, rules

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import pytest
 from sqlalchemy import text
 
-from scorekeeper.engine.hand import HandSetup, replay
+from scorekeeper.engine.live.hand import HandSetup, replay
 from scorekeeper.store.db import make_engine
 
 PLAYERS = ["A", "B", "C"]

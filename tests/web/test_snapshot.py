@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 
-from scorekeeper.engine.hand import HandSetup, replay
+from scorekeeper.engine.live.hand import HandSetup, replay
 from tests.conftest import make_app
 
 A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2", "3j1")]
@@ -105,7 +105,7 @@ def test_the_version_and_the_log_are_of_one_snapshot(app, table, elsewhere, monk
     read of its hands and logs gave an answer whose version was older than its log (PostgreSQL's
     GETs read each statement at its own snapshot). A phone that then waits for the next version
     applies that tap twice, or misses the one after it."""
-    from scorekeeper.store import tables as store
+    from scorekeeper.store import rows as store
     from scorekeeper.tables import service
     from scorekeeper.web.api import answers
 

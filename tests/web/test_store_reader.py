@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper.store import tables as store
+from scorekeeper.store import rows as store
 from scorekeeper.web.database import db
 
 

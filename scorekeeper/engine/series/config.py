@@ -7,9 +7,9 @@ from typing import Any
 from .. import checks
 from ..cards import BONUS_CARDS
 from ..checks import MAX_NAME
-from ..dealer import Draw, draw_for_dealer
 from ..errors import EngineError
 from ..rules import Rules, rules_from
+from .dealer import Draw, draw_for_dealer
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 MAX_LENGTH = 1000

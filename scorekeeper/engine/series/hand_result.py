@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract import score_summary
 from ..errors import EngineError
-from ..hand import replay_hand_document
+from ..live.hand import replay_hand_document
 from ..rules import Rules
+from ..summary.contract import score_summary
 from .config import rules_of
 
 SUPPLIED = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # filled in by the series

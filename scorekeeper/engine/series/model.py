@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EngineError
-from ..gwangpalli import Claim, Seating
 from ..payout import money
-from ..settle import settle_up
 from ..trail import net_of
 from .config import SeriesConfig
+from .gwangpalli import Claim, Seating
+from .settle import settle_up
 
 # Ledger kinds.
 HAND_PAYMENT, FIXED, GWANGPALLI = "hand_payment", "fixed", "gwangpalli"

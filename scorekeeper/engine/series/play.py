@@ -5,12 +5,12 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from .. import gwangpalli
 from ..checks import MAX_NAGARI_CARRY
-from ..dealer import next_dealer, play_order
 from ..errors import EngineError
-from ..gwangpalli import Claim, Seating
+from . import gwangpalli
 from .config import SeriesConfig
+from .dealer import next_dealer, play_order
+from .gwangpalli import Claim, Seating
 from .hand_result import hand_result, join
 from .model import FIXED, GWANGPALLI, HAND_PAYMENT, Deal, Entry, NextDeal, Pending, Series
 

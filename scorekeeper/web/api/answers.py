@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 
 from ...store.models import Table
-from ...store.tables import PollRow
+from ...store.rows import PollRow
 
 _SIZE = 2000  # a live hand's answer is ~5-10 KB: some 20 MB at most
 # (table id, public id, hand) -> (version, answer, {content coding: the answer so encoded})

@@ -11,7 +11,7 @@ from flask import jsonify, url_for
 
 from ...engine.errors import EngineError
 from ...engine.payout import money
-from ...engine.settle import settle_up
+from ...engine.series.settle import settle_up
 from ...tables import groups as service
 from ...tables import grouptransfer
 from ..database import db

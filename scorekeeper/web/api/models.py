@@ -19,11 +19,11 @@ from pydantic_core import core_schema
 
 from ...engine.checks import MAX_NAGARI_CARRY
 from ...engine.errors import ERROR_CODES, EngineError
-from ...engine.facts import OutcomeType
-from ...engine.hand import EVENTS
-from ...engine.hand_events import JUNK_REASONS, SOURCES
+from ...engine.live.events import JUNK_REASONS, SOURCES
+from ...engine.live.hand import EVENTS
 from ...engine.rules import PRESETS
 from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ...engine.summary.facts import OutcomeType
 from ...tables.records import MAX_SEQ, Door, HandRecord, Row, read_record
 from ...tables.refusals import WEB_ERROR_CODES
 

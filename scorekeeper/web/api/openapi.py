@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...store.tables import hand_version
+from ...store.rows import hand_version
 from ...tables.service import TableState
 from . import models, preconditions
 

@@ -11,11 +11,11 @@ from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
 from werkzeug.routing import BaseConverter
 
-from ...engine.contract import score_summary
 from ...engine.errors import EngineError
 from ...engine.series import config_from
-from ...store import tables as store
-from ...store.tables import Conflict, StaleHand
+from ...engine.summary.contract import score_summary
+from ...store import rows as store
+from ...store.rows import Conflict, StaleHand
 from ...tables import jsonbody, names, service, transfer
 from ...tables.jsonbody import JSONRefused
 from .. import seats

@@ -20,19 +20,19 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.errors import EngineError
 from ...store import groups as store
-from ...store import tables as tables_store
+from ...store import rows as tables_store
 from ...tables import groups as service
 from ...tables import grouptransfer
 from .. import present, sharing
 from ..cardview import player_classes
+from ..catalogue.i18n import gettext as _
+from ..catalogue.i18n import money_text, refusal
+from ..catalogue.terms import trail_text
 from ..chart import balance_chart
 from ..database import db
 from ..groupaccess import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
-from ..i18n import gettext as _
-from ..i18n import money_text, refusal
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
-from ..terms import trail_text
 from . import bp
 from .picture import picture
 
@@ -103,7 +103,7 @@ def _shared(state: service.GroupState, evening_id: str | None) -> dict[str, Any]
     """What is shared: the group's standings and what is still owed, or one evening's result and
     its settle-up (``evening_id``, a table of the group); None of an evening not in the group."""
     from ...engine.payout import money as money_of
-    from ...engine.settle import settle_up
+    from ...engine.series.settle import settle_up
 
     if evening_id:
         ev = next((e for e in state.evenings if e.table.public_id == evening_id), None)

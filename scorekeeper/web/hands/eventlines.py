@@ -20,11 +20,11 @@ import re
 from typing import Any
 
 from ...engine.cards import CARDS, MONTHS
-from ...engine.hand import EVENTS
-from ...engine.hand_events import JUNK_REASONS
-from .. import terms
-from ..i18n import both, gettext
-from ..messages import MESSAGES
+from ...engine.live.events import JUNK_REASONS
+from ...engine.live.hand import EVENTS
+from ..catalogue import terms
+from ..catalogue.i18n import both, gettext
+from ..catalogue.messages import MESSAGES
 
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")  # {field} or {field:table}; app.js reads the same
 MONTH_FIRST = {"shake": "shake_of", "bomb": "bomb_of"}  # "5월 흔들기", never "흔들기 · 5월"

@@ -5,19 +5,20 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 
-from ...engine import hand as hand_engine
 from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
-from ...engine.hand import EVENTS, META_FIELDS, HandSetup
-from ...engine.hand_events import JUNK_REASONS
-from ...engine.hand_junk import named_value
-from ...engine.hand_turns import turns_ahead
+from ...engine.live import hand as hand_engine
+from ...engine.live.events import JUNK_REASONS
+from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
+from ...engine.live.junk import named_value
+from ...engine.live.turns import turns_ahead
 from ...tables import service
-from .. import cardview, present, seats, terms
+from .. import cardview, present, seats
 from ..access import can_edit, open_table
+from ..catalogue import terms
+from ..catalogue.i18n import both, current_lang, gettext
+from ..catalogue.messages import MESSAGES
 from ..database import db
-from ..i18n import both, current_lang, gettext
-from ..messages import MESSAGES
 from . import eventlines, threats
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
@@ -128,7 +129,7 @@ def shown_cards(hand) -> dict[str, str]:
 
 def _seats(state: service.TableState, hand):
     """The hand's gwangpalli seating (who plays, who was made to sit out), or None."""
-    from ...engine import gwangpalli
+    from ...engine.series import gwangpalli
 
     choices = (hand.seating or {}).get("choices")
     if not (state.config.gwangpalli and choices and state.live):
@@ -147,7 +148,7 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
 
 def sitter_claims(state: service.TableState, hand) -> list:
     """광팔기: what each forced sitter is owed for the cards shown (RULES.md §8 pays it at once)."""
-    from ...engine import gwangpalli
+    from ...engine.series import gwangpalli
 
     seats, shown = _seats(state, hand), (hand.seating or {}).get("shown")
     if seats is None or not shown:

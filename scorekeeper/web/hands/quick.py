@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.gwangpalli import Seating
+from ...engine.series.gwangpalli import Seating
 from ..forms import opts
 from .forms import PlayerEntry, QuickForm
 

@@ -6,16 +6,17 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...engine.errors import EngineError
-from ...store import tables as store
-from ...store.tables import Conflict, StaleHand, hand_version
+from ...store import rows as store
+from ...store.rows import Conflict, StaleHand, hand_version
 from ...tables import service
 from ...tables.seating import next_seating, seat_args
-from .. import present, seats, terms
+from .. import present, seats
 from ..access import open_table
+from ..catalogue import terms
+from ..catalogue.i18n import gettext as _
+from ..catalogue.i18n import refusal
 from ..database import db
 from ..forms import attach_errors
-from ..i18n import gettext as _
-from ..i18n import refusal
 from ..security import EDIT
 from . import bp, liveview, quick
 from .forms import DeleteForm, EventForm, GiveForm, QuickForm, SeatingForm, SeqForm

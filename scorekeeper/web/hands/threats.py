@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.contract import score_summary
 from ...engine.errors import EngineError
-from ...engine.hand_state import HandState
-from ...engine.hand_state import LiveOutcome as Outcome
+from ...engine.live.state import HandState
+from ...engine.live.state import LiveOutcome as Outcome
+from ...engine.summary.contract import score_summary
 
 BAKS = ("pi_bak", "gwang_bak", "meong_dda", "go_bak")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, url_for
 
-from ..i18n import LANGS, current_lang, gettext
-from ..messages import MESSAGES
+from ..catalogue.i18n import LANGS, current_lang, gettext
+from ..catalogue.messages import MESSAGES
 
 OFFLINE_TEXT = ("app_name", "offline_title", "offline_body", "home")
 

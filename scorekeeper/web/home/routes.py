@@ -6,9 +6,9 @@ from urllib.parse import urlsplit
 
 from flask import redirect, render_template, request, session, url_for
 
-from ...store import tables as store
+from ...store import rows as store
+from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS
 from ..database import db
-from ..i18n import COOKIE, GLOSS_COOKIE, LANGS
 from ..security import cookie_secure
 from ..tables.forms import ImportForm, JoinForm
 from . import bp

@@ -18,9 +18,9 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ...engine.dealer import DAY, NIGHT
 from ...engine.rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESETS
 from ...engine.series import MAX_NAME, MAX_PLAYERS
+from ...engine.series.dealer import DAY, NIGHT
 from ...tables.names import check_names, normal_name
 from ...tables.refusals import CodedRefusal
 from ..forms import CARD_CHOICES, finite, opts, strip

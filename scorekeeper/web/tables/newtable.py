@@ -7,10 +7,10 @@ from ...engine.cards import DECK
 from ...engine.errors import EngineError
 from ...engine.rules import OPTIONS, PRESETS, changed_options, rules_from
 from ...engine.series import config_from
-from .. import terms
+from ..catalogue import terms
+from ..catalogue.i18n import current_lang
+from ..catalogue.i18n import gettext as _
 from ..forms import opts
-from ..i18n import current_lang
-from ..i18n import gettext as _
 from .forms import TableForm
 
 

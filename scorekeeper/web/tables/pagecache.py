@@ -22,7 +22,7 @@ from flask import request, stream_template
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from ..i18n import current_lang, glossing
+from ..catalogue.i18n import current_lang, glossing
 
 _MAX_BYTES = 32 * 1024 * 1024  # a heavy body is ~400 KB: some eighty of them
 _TOKEN = "\x00sk-csrf\x00"  # never in a page: HTML has no NUL

@@ -43,7 +43,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.exceptions import TooManyRequests
 
-from ...store import tables as store
+from ...store import rows as store
 from ...tables import service
 from ..access import open_poll_row
 from ..security import presented_key
@@ -291,8 +291,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(TooManyStreams)
     def _too_many(err: TooManyStreams):
+        from ..catalogue.i18n import gettext as _
         from ..errors import error_response
-        from ..i18n import gettext as _
 
         response = app.make_response(error_response(429, "rate_limited", _("err_rate")))
         response.headers["Retry-After"] = str(err.retry_after_s)

@@ -15,17 +15,17 @@ from flask import (
 )
 from jinja2.utils import htmlsafe_json_dumps
 
-from ...engine.ending import end_early
 from ...engine.errors import EngineError
-from ...store import tables as store
+from ...engine.series.ending import end_early
+from ...store import rows as store
 from ...tables import service, transfer
 from .. import present, seats
 from ..access import open_poll_row, open_table, table_or_404
+from ..catalogue.i18n import gettext as _
+from ..catalogue.i18n import refusal
 from ..database import db
 from ..forms import attach_errors
 from ..home import routes as home
-from ..i18n import gettext as _
-from ..i18n import refusal
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
 from . import bp, pagecache

@@ -13,10 +13,10 @@ double junk: the engine never picks a card its owner may still count as an anima
 """
 from __future__ import annotations
 
-from .cards import BONUS, BRIDGE, CARDS, CUP, JUNK, RAIN_RIBBON, sort_key
-from .errors import EngineError
-from .piles import B_RAIN_RIBBON, BIT, DOUBLE_JUNK_CARDS, SINGLE_JUNK
-from .rules import Rules
+from ..cards import BONUS, BRIDGE, CARDS, CUP, JUNK, RAIN_RIBBON, sort_key
+from ..errors import EngineError
+from ..piles import B_RAIN_RIBBON, BIT, DOUBLE_JUNK_CARDS, SINGLE_JUNK
+from ..rules import Rules
 
 CODE_OF_BIT = {bit: code for code, bit in BIT.items()}
 

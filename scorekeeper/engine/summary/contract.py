@@ -15,16 +15,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import checks
-from . import summary_cards as cards
-from . import summary_play as play
-from .checks import MAX_NAME
-from .errors import EngineError
+from .. import checks
+from ..checks import MAX_NAME
+from ..errors import EngineError
+from ..payout import Settlement, money, settle
+from ..piles import new_tuple
+from ..rules import Rules, rules_from
+from . import cards, play
+from .checker import Checker
 from .facts import HandFacts, Outcome, OutcomeType
-from .payout import Settlement, money, settle
-from .piles import new_tuple
-from .rules import Rules, rules_from
-from .summary_checker import Checker
 
 try:  # a dependency; the engine still works on the standard library alone
     import orjson as _orjson

@@ -59,10 +59,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import BONUS_CARDS
-from .checks import is_month, is_whole
-from .errors import EngineError
-from .hand_events import (
+from ..cards import BONUS_CARDS
+from ..checks import is_month, is_whole
+from ..errors import EngineError
+from .events import (
     on_bomb,
     on_capture,
     on_chongtong,
@@ -81,9 +81,9 @@ from .hand_events import (
     on_take_junk,
     on_weol_yak,
 )
-from .hand_setup import HandSetup
-from .hand_state import HandState, LiveOutcome, PlayerState
-from .hand_steps import JUNK_REASONS, SOURCES
+from .setup import HandSetup
+from .state import HandState, LiveOutcome, PlayerState
+from .steps import JUNK_REASONS, SOURCES
 
 __all__ = [
     "EVENTS", "HandSetup", "HandState", "LiveOutcome", "PlayerState", "apply", "replay", "replay_hand_document",

@@ -36,7 +36,7 @@ NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn", "ev_captur
 
 
 def init_app(app: Flask) -> None:
-    from .terms import jinja_helpers  # terms reads this module: imported once the app starts
+    from .terms import jinja_helpers
 
     app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext,
                                  refusal=refusal, glossing=glossing,

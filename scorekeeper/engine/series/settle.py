@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import EngineError
+from ..errors import EngineError
 
 MAX_EXACT = 12  # above this many non-zero balances, plain greedy matching (still ≤ n − 1)
 

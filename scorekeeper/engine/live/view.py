@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import hand_summary
+from . import summary as hand_summary
 
 if TYPE_CHECKING:
-    from .hand_state import HandState, PlayerState
+    from .state import HandState, PlayerState
 
 
 def view(state: HandState) -> dict:

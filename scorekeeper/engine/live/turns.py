@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hand import EVENTS, apply
-from .hand_state import HandState
-from .hand_steps import refuse
+from .state import HandState
+from .steps import refuse
 
 __all__ = ["SeatTap", "ended_since", "seat_tap", "turns_ahead"]
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BONUS_CARDS, CARDS, month_cards
-from .errors import EngineError
-from .hand_junk import cheapest_junk_of, check_named
-from .hand_state import HandState, LiveOutcome
-from .piles import BIT, mask_of
+from ..cards import BONUS_CARDS, CARDS, month_cards
+from ..errors import EngineError
+from ..piles import BIT, mask_of
+from .junk import cheapest_junk_of, check_named
+from .state import HandState, LiveOutcome
 
 MONTH_MASKS = {m: mask_of(c.code for c in month_cards(m)) for m in range(1, 13)}
 

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, KIND_RANK
-from .errors import EngineError
+from ..cards import CARDS, KIND_RANK
+from ..errors import EngineError
 
 NIGHT, DAY = "night", "day"
 TIMES = (NIGHT, DAY)

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import BONUS, BRIGHT, CARDS, CUP, DOUBLE_JUNK, RAIN_BRIGHT
+from ..cards import BONUS, BRIGHT, CARDS, CUP, DOUBLE_JUNK, RAIN_BRIGHT
+from ..errors import EngineError
+from ..rules import Rules
 from .dealer import play_order
-from .errors import EngineError
-from .rules import Rules
 
 PLAY, SIT = "play", "sit"
 HAND_SIZE = 7  # cards dealt to each player at a gwangpalli table

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import EngineError
-from .series import Series
+from ..errors import EngineError
+from . import Series
 
 
 def end_early(doc: dict[str, Any], series: Series, hand_in_play: bool = False) -> dict[str, Any]:

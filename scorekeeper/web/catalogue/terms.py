@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..engine.cards import BRIGHT, CARDS, JUNK, RIBBON
-from ..engine.rules import OPTIONS, PRESETS
+from ...engine.cards import BRIGHT, CARDS, JUNK, RIBBON
+from ...engine.rules import OPTIONS, PRESETS
 from .i18n import both, current_lang, gettext
 from .messages import MESSAGES
 

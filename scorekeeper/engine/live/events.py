@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import month_cards
-from .hand_state import HandState, LiveOutcome, LiveShowdown, OeMyeon
-from .hand_steps import (
+from ..cards import month_cards
+from .state import HandState, LiveOutcome, LiveShowdown, OeMyeon
+from .steps import (
     JUNK_REASONS,
     SOURCES,
     VOID_ON_LAST_TURN,

@@ -16,13 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import hand_summary, hand_view
-from .cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
-from .hand_setup import HandSetup
-from .piles import BIT, codes_of
+from ..cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
+from ..piles import BIT, codes_of
+from ..rules import Rules
+from ..scoring import Score, best_score_of_mask
+from . import summary as hand_summary
+from . import view as hand_view
 from .record import Record
-from .rules import Rules
-from .scoring import Score, best_score_of_mask
+from .setup import HandSetup
 
 
 class PlayerState(Record):

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
-from .checks import is_month, is_whole
-from .piles import BIT
-from .rules import Rules
-from .summary_checker import Checker, per_player
+from ..cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
+from ..checks import is_month, is_whole
+from ..piles import BIT
+from ..rules import Rules
+from .checker import Checker, per_player
 
 
 def check_captures(c: Checker, doc: dict, players, rules: Rules,

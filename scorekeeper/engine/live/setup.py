@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import checks
-from .errors import EngineError
-from .rules import DEFAULT_PRESET, Rules, rules_from
+from .. import checks
+from ..errors import EngineError
+from ..rules import DEFAULT_PRESET, Rules, rules_from
 
 # RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}

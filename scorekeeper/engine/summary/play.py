@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import checks
-from .checks import is_month, is_whole
+from .. import checks
+from ..checks import is_month, is_whole
+from ..piles import new_tuple
+from ..rules import Rules
+from .checker import Checker, known_player, per_player
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
-from .piles import new_tuple
-from .rules import Rules
-from .summary_checker import Checker, known_player, per_player
 
 
 def check_gos(c: Checker, doc: dict, players) -> dict[str, int]:

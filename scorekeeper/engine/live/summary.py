@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import EngineError
+from ..errors import EngineError
 
 if TYPE_CHECKING:
-    from .hand_state import HandState
+    from .state import HandState
 
 # First-turn feats (player, feat) → the fixed payment they earn, when the rules pay it.
 FEAT_PAYMENTS = {
@@ -115,6 +115,6 @@ def result(state: HandState) -> dict | None:
     """The contract's result (scores, payments, net) once the hand has ended."""
     if state.outcome is None:
         return None
-    from .contract import score_summary  # the contract imports nothing of the live hand
+    from ..summary.contract import score_summary
 
     return score_summary(summary(state))
