@@ -1,6 +1,6 @@
 """화투 The hwatu deck: 48 cards and the bonus cards, defined once.
 
-A card's **code** is its month and kind letter (RULES.md §1): ``g`` bright 광,
+A card's **code** is its month and kind letter (rules.md §1): ``g`` bright 광,
 ``a`` animal 열끗, ``r`` ribbon 띠, ``j`` junk 피, with a digit where a month has two
 junk and ``jd`` for a double junk 쌍피. Bonus cards (jokers) start with ``b``:
 ``b2`` and ``b3`` are worth two and three junk; ``bb`` (boss junk), ``bd`` (double)
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 BRIGHT, ANIMAL, RIBBON, JUNK, BONUS = "bright", "animal", "ribbon", "junk", "bonus"
 KINDS = (BRIGHT, ANIMAL, RIBBON, JUNK)
-# Junk < ribbon < animal < bright: the tie-break of the draw for dealer (RULES.md §8).
+# Junk < ribbon < animal < bright: the tie-break of the draw for dealer (rules.md §10).
 KIND_RANK = {JUNK: 0, BONUS: 0, RIBBON: 1, ANIMAL: 2, BRIGHT: 3}
 
 HONG_DAN, CHEONG_DAN, CHO_DAN = "hong_dan", "cheong_dan", "cho_dan"

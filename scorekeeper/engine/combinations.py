@@ -1,4 +1,4 @@
-"""족보 The scoring combinations (RULES.md §3): one record each, with the small function that finds it.
+"""족보 The scoring combinations (rules.md §3): one record each, with the small function that finds it.
 
 Each function reads a ``Pile`` (the captures counted one way) and the rules, and answers
 ``(id, points, cards mask)`` when the pile holds its combination, else ``None``;
@@ -133,7 +133,7 @@ COMBINATION_RECORDS: tuple[Combination, ...] = (
     Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, ("cards", 8),
                 toward_target=False),
 )
-"""Every scoring combination, in the order score lines are listed: one record each (RULES.md §3).
+"""Every scoring combination, in the order score lines are listed: one record each (rules.md §3).
 
 A combination whose ``option`` is a flag (VIP, palssari, the four-bird rule) scores only where
 the table's rules turn it on; other options set its points or what it counts."""

@@ -1,4 +1,4 @@
-"""배 The doubles of a loser's amount (RULES.md §5): one record each, with its small unit.
+"""배 The doubles of a loser's amount (rules.md §5): one record each, with its small unit.
 
 Each unit reads one loser's side of a stop (``Loss``) and answers the steps it adds
 to the trail (``NONE`` when it does not apply); ``payout.amount`` multiplies them in.
@@ -194,5 +194,5 @@ DOUBLES: tuple[Double, ...] = (
     Double("double_joker", "더블 조커", "double joker", "double_jokers", "pile", double_joker,
            lambda f, r, w: r.double_jokers > 0),
 )
-"""Every double of RULES.md §5, in the order a payment's trail lists them: one record each."""
+"""Every double of rules.md §5, in the order a payment's trail lists them: one record each."""
 STEP_LABELS.update((d.id, d.label) for d in DOUBLES)  # the trail's labels of the doubles' steps

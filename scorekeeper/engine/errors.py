@@ -1,6 +1,6 @@
 """오류 The engine's refusals: one exception carrying named, documented codes.
 
-Every refusal of RULES.md §10 has a code here; tests assert the code, the UI
+Every refusal of rules.md §12 has a code here; tests assert the code, the UI
 shows the message. ``path`` points into the input (``captures.B[0]``).
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """정산 Payments: a finished hand → who pays whom, each with its trail of reasons.
 
-RULES.md §5–§7. A loser's amount is ``(base + go bonus) × point multiplier`` times
+rules.md §5–§9. A loser's amount is ``(base + go bonus) × point multiplier`` times
 every double that applies; each double is one record in ``doubles.DOUBLES`` (id,
 Korean and English label, the option it depends on, category) whose small unit
 answers the steps it adds. ``settle`` picks the cup/bridge counting for each player
@@ -28,7 +28,7 @@ __all__ = [
 _UNITS = tuple(d.unit for d in DOUBLES)
 
 
-# -- the go bonus and the go doubling (RULES.md §5 item 2) ----------------------------
+# -- the go bonus and the go doubling (rules.md §5 item 2) ----------------------------
 
 def go_bonus(gos: int, rules: Rules) -> int:
     """Points added for the winner's gos."""
@@ -109,7 +109,7 @@ def _go_bak_lifted(facts: HandFacts, winner: str) -> frozenset[str]:
 
 
 def stop_needs(facts: HandFacts, rules: Rules, winner: str) -> tuple[int, int | None]:
-    """The score toward the target a stop needs (RULES.md §4), and the score at the last go when
+    """The score toward the target a stop needs (rules.md §4), and the score at the last go when
     that is what sets it (where known: above it); ``_why_needed`` words it for a refusal."""
     target, gos = rules.target(len(facts.players)), facts.gos.get(winner, 0)
     last = facts.score_at_last_go.get(winner)
@@ -128,7 +128,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     """The winner's counting with the largest total (or, with ``cup_counting`` "score", the highest
     score), each loser counting to pay least."""
     needed, last = stop_needs(facts, rules, winner)
-    # Every assignment considered must itself allow the stop (RULES.md §11.1), not merely some other one.
+    # Every assignment considered must itself allow the stop (rules.md §13 reading 1), not merely some other one.
     eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= needed]
     if not eligible:
         top = best_score(facts.captures.get(winner, ()), rules, facts.junk.get(winner, 0))
@@ -143,7 +143,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     if rules.cup_counting == "score":  # the higher score first (bipark, many tables), then the larger total
         def rank(c: _Choice) -> tuple[int, int]:
             return c.won.points, c.capped_total(cap)
-    else:  # the larger total, a tie to the higher score (RULES.md §5 item 5)
+    else:  # the larger total, a tie to the higher score (rules.md §5 item 5)
         def rank(c: _Choice) -> tuple[int, int]:
             return c.capped_total(cap), c.won.points
     units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
@@ -321,7 +321,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
     return payments
 
 
-# -- fixed payments and instant wins (RULES.md §6.4) ---------------------------------
+# -- fixed payments and instant wins (rules.md §8) ---------------------------------
 
 def fixed_from_each(facts: HandFacts, player: str, kind: str, points: int,
                     payers: tuple[str, ...] | None = None) -> list[Payment]:

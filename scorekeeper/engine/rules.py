@@ -1,7 +1,7 @@
 """규칙 House rules: one frozen object of named options, and the presets as data.
 
 Every point where the source texts or real tables differ is an option here
-(RULES.md §9). A preset is the default ``Rules()`` with a few fields replaced;
+(rules.md §14). A preset is the default ``Rules()`` with a few fields replaced;
 ``rules_from(preset, overrides)`` builds the rules a table plays.
 
 >>> rules_from("korean-common").go_bonus
@@ -54,7 +54,7 @@ def option(default, ko: str, en: str, group: str, *, choices=None, lo=None, hi=N
 class Rules:
     """The house rules of a table. Defaults are the ``pagat`` preset."""
 
-    # -- scoring (RULES.md §3) --
+    # -- scoring (rules.md §3) --
     target_two_players: int = option(7, "2인 났을 때 점수", "Target score, two players", "scoring", lo=1, hi=50)
     target_three_players: int = option(3, "3인 났을 때 점수", "Target score, three players", "scoring", lo=1, hi=50)
     four_brights_with_rain: int = option(4, "비 포함 사광", "Four brights including rain (12g)", "scoring", lo=0, hi=50)
@@ -69,20 +69,20 @@ class Rules:
     bridge_flexible: bool = option(False, "난초 열끗 쌍피 선택", "Bridge 5a counts as animal or double junk", "scoring")
     vip: bool = option(False, "VIP (국진·똥쌍피·비쌍피) +3", "VIP: cup as junk + 11jd + 12jd, +3 (not toward target)", "scoring")
     palssari: bool = option(False, "팔싸리 +8", "Palssari: all of months 4 and 7, +8 (not toward target)", "scoring")
-    # -- bonus cards (RULES.md §1) --
+    # -- bonus cards (rules.md §1) --
     bonus_two_junk: int = option(1, "쌍피 보너스 장수", "Two-junk jokers (b2) in the deck", "bonus", lo=0, hi=4)
     bonus_three_junk: int = option(1, "쓰리피 보너스 장수", "Three-junk jokers (b3) in the deck", "bonus", lo=0, hi=4)
     boss_junk_jokers: int = option(0, "보스피 조커", "Boss-junk jokers (bb): each opponent gives a junk", "bonus", lo=0, hi=4)
     double_jokers: int = option(0, "더블 조커", "Double jokers (bd): owner wins double", "bonus", lo=0, hi=4)
     bright_protection_jokers: int = option(0, "광 보호 조커", "Bright-protection jokers (bp): no gwang-bak", "bonus", lo=0, hi=4)
-    # -- go (RULES.md §4, §5) --
+    # -- go (rules.md §4, §5) --
     go_bonus: str = option("plus_two_kept", "고 가산점", "Go bonus", "go", choices=GO_BONUS)
     go_doubling: str = option("double_per_go", "3고부터 배수", "Doubling from the third go", "go", choices=GO_DOUBLING)
     reverse_go: int = option(0, "역고 배수 (0은 없음)",
                              "Reverse go (yeok-go): a winner who said go after an opponent's go gets this factor "
                              "instead of the go doubling (0: off)", "go", lo=0, hi=16)
     point_multiplier: int = option(1, "점수 곱하기", "Point multiplier (score + go bonus)", "go", lo=1, hi=100)
-    # -- doubles (RULES.md §5) --
+    # -- doubles (rules.md §5) --
     shake_rain_paulownia_x4: bool = option(False, "똥·비 흔들기 4배", "Shake of month 11 or 12 counts ×4", "doubles")
     bomb_doubles: bool = option(False, "폭탄도 흔들기처럼 2배", "Bomb doubles like a shake", "doubles")
     bomb_takes_junk: bool = option(False, "폭탄 피 한 장", "Bomb takes one junk from each opponent", "doubles")
@@ -109,7 +109,7 @@ class Rules:
     payment_cap: int = option(0, "상한가: 한 판에 한 사람이 내는 최대 점수 (0은 없음)",
                               "Payment cap: the most one loser pays for a hand, after every double (0: none)",
                               "doubles", lo=0, hi=100000)
-    # -- fixed payments (RULES.md §6.4), points from each opponent; 0 is off --
+    # -- fixed payments (rules.md §8), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
     three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)
     chongtong_zero_still_wins: bool = option(False, "총통이 0점이어도 총통으로 판이 끝남",
@@ -122,7 +122,7 @@ class Rules:
     first_turn_four: int = option(0, "첫 턴 한 달 네 장", "First-turn capture of all four of a month", "fixed", lo=0, hi=1000)
     boar_pot: int = option(0, "첫 턴 멧돼지", "First-turn capture of the boar 7a", "fixed", lo=0, hi=1000)
     void_deal_chongtong: bool = option(False, "바닥 총통은 선 승리", "Four of a month on the table: the dealer wins", "fixed")
-    # -- gwangpalli (RULES.md §8) --
+    # -- gwangpalli (rules.md §10) --
     sitter_pay_per_card: int = option(2, "광팔기 장당", "Gwangpalli: points per card shown", "gwangpalli", lo=0, hi=100)
     sitter_paid_at_end: bool = option(False, "광값은 진 사람이 끝에", "Gwangpalli: losers pay at the end", "gwangpalli")
 

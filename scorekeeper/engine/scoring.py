@@ -1,4 +1,4 @@
-"""족보 Scores: a player's captured cards → score lines (RULES.md §3).
+"""족보 Scores: a player's captured cards → score lines (rules.md §3).
 
 Each combination is one record in ``combinations.COMBINATION_RECORDS`` (id, Korean
 and English label, the option it depends on, category) with one small function: it

@@ -1,6 +1,6 @@
 """내역 A payment's trail: its steps (an amount added or a double), the payments, the notes.
 
-Every score and payment carries its trail of reasons (STYLE.md); the labels are bilingual.
+Every score and payment carries its trail of reasons ; the labels are bilingual.
 
 >>> Step("base", value=5).to_json()
 {'id': 'base', 'label': '점수 score', 'value': 5}

@@ -17,7 +17,7 @@ from .series_cases import series
 JUNK_12 = "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2 6j1 6j2".split()  # 12 junk: 3 points
 ANIMALS_7 = "2a 4a 5a 6a 7a 10a 12a".split()  # 7 animals, no godori: 3 points
 HONG_DAN = ["1r", "2r", "3r"]  # 3 points, no double of its own
-# RULES.md §5, pagat's worked example in its reachable form: A 12 junk + 7 animals, three goes;
+# rules.md §5, pagat's worked example in its reachable form: A 12 junk + 7 animals, three goes;
 # B (4 junk) pays (6 + 2) × 2 (third go) × 2 (pi-bak) × 2 (meong-dda) = 64, C (5 junk, 1g) 32.
 PAGAT = {"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"}, "gos": {"A": 3},
          "captures": {"A": JUNK_12 + ANIMALS_7, "B": "7j1 7j2 8j1 8j2".split(),

@@ -446,7 +446,7 @@ def test_after_a_go_the_same_score_passes_the_turn():
 
 
 def test_a_score_that_fell_must_rise_above_the_last_go():
-    """RULES.md §4: the check is against the score at the last go, not the current score."""
+    """rules.md §4: the check is against the score at the last go, not the current score."""
     ten_junk = "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2"
     events = [cap("A", "1r 2r 3r " + ten_junk), END, E("go", player="A")]  # hong-dan 3 + junk 1 = 4
     events += [junk("B", "sseul"), END, END]  # A gives a junk back: 3 points
@@ -489,7 +489,7 @@ def test_go_on_the_very_last_turn_ends_in_nagari():
 
 
 def test_pagat_worked_example_three_goes_meong_dda_pi_bak():
-    """RULES.md §5: (6 + 2) × 2 (third go) × 2 (meong-dda) × 2 (pi-bak) = 64 on a reachable state."""
+    """rules.md §5: (6 + 2) × 2 (third go) × 2 (meong-dda) × 2 (pi-bak) = 64 on a reachable state."""
     rest = [END, END]  # B's and C's turns
     events = [
         cap("A", "2a 4a 5a 6a 7a 10a 12a"), END, E("go", player="A"),  # seven animals: 3

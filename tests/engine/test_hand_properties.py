@@ -200,7 +200,7 @@ def test_a_finished_hand_is_paid_by_the_contract_and_balances(log):
 @SETTINGS
 @given(logs())
 def test_after_a_go_the_winners_counting_passes_the_stop_check(log):
-    """RULES.md §11.1: the payments use a cup/bridge counting above the score at the winner's last go."""
+    """rules.md §13 reading 1: the payments use a cup/bridge counting above the score at the winner's last go."""
     _, _, states, _ = log
     state = states[-1]
     if not state.over or state.outcome.type != "stop":

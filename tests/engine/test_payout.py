@@ -52,7 +52,7 @@ def trail_of(result, payer):
 
 
 def test_pagat_worked_example_reachable_form():
-    """RULES.md §5: 12 junk + 7 animals, three goes, a loser with 4 junk: (6 + 2) × 8 = 64."""
+    """rules.md §5: 12 junk + 7 animals, three goes, a loser with 4 junk: (6 + 2) × 8 = 64."""
     result = ok(hand(captures={"A": JUNK_12 + ANIMALS_7, "B": "7j1 7j2 8j1 8j2".split(), "C": ["1g"] + "9j1 9j2 10j1 10j2 11j1 11j2".split()},
                      gos={"A": 3}))
     assert trail_of(result, "B") == [("base", 6), ("go_bonus", 2), ("go_doubling", 2), ("pi_bak", 2), ("meong_dda", 2)]

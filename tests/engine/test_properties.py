@@ -210,7 +210,7 @@ def test_cup_choice_never_worse_for_its_owner_than_a_fixed_choice(doc):
 @FAST
 @given(finished_hands(), st.data())
 def test_after_a_go_the_cup_choice_always_passes_the_stop_check(doc, data):
-    """RULES.md §11.1: with the score at the last go known, the winner's counting is always above it."""
+    """rules.md §13 reading 1: with the score at the last go known, the winner's counting is always above it."""
     winner = doc["outcome"].get("winner")
     if winner is None or not doc["gos"].get(winner):
         return

@@ -1,4 +1,4 @@
-"""Issue 8: what the outside referee found, each defect's own input as a test (RULES.md §11)."""
+"""Issue 8: what the outside referee found, each defect's own input as a test (rules.md §13)."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +8,7 @@ from scorekeeper.engine.summary.contract import score_summary
 
 from .hand_cases import END, E, cap, refusal, three
 
-# -- defect 1: the cup choice after a go (RULES.md §4, §5 item 5, §11.1) ------------------------------
+# -- defect 1: the cup choice after a go (rules.md §4, §5 item 5, §11.1) ------------------------------
 
 # The issue's input. A's best is 4 with the cup as double junk (5 animals 1 + 12 junk 3; as an animal
 # 6 animals 2 + 10 junk 1 = 3): A says go at 4. After 12a 12g the cup as junk gives 5 (above 4: A may
@@ -184,7 +184,7 @@ def test_ja_ppuk_once_per_own_stack_when_the_log_shows_another_players_stack():
 # -- found by the live-hand property test: the cup given as junk after a bomb of month 9 ----------------
 
 def test_a_bomb_of_month_nine_then_the_cup_given_as_double_junk_is_paid():
-    """RULES.md §11.5: the owner may name the cup as double junk; the bomb still stands (§6.2)."""
+    """rules.md §13 reading 5: the owner may name the cup as double junk; the bomb still stands (§6.2)."""
     events = [E("bomb", player="A", month=9), E("take_junk", player="B", reason="sseul", give={"A": ["9a"]}),
               E("nagari")]
     result = replay(three(), events).result()
@@ -214,7 +214,7 @@ def test_a_bomb_of_month_twelve_then_the_rain_ribbon_given_as_junk_is_paid():
     assert score_summary(counted)["errors"][0]["code"] == "bomb_cards_missing"
 
 
-# -- the other readings of RULES.md §11, each held by a test ---------------------------------------------
+# -- the other readings of rules.md §13, each held by a test ---------------------------------------------
 
 def test_expired_showdown_refusal_leaves_the_offerers_go_bak_in_force():
     """§11.2: once the refusal expired, the offerer who said go is go-bak again when another wins."""

@@ -1,10 +1,10 @@
-"""Reference payment cases computed by hand from RULES.md (not by running the engine).
+"""Reference payment cases computed by hand from docs/rules.md (not by running the engine).
 
 Each case in ``reference_cases.json`` holds a hand summary in the engine contract's shape
-(DESIGN.md) and what the rules say it must answer: the net of every player, and optionally
+(the README's contract) and what the rules say it must answer: the net of every player, and optionally
 the payments (from -> to, points, money), the winner's score, or a refusal code. The "why"
 of each case gives the rule and the arithmetic. Never adjust an expectation to match the
-engine: re-derive it from RULES.md.
+engine: re-derive it from docs/rules.md.
 """
 from __future__ import annotations
 

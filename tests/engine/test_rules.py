@@ -1,4 +1,4 @@
-"""규칙: the presets of RULES.md §9, cell by cell, and checking of option overrides."""
+"""규칙: the presets of rules.md §14, cell by cell, and checking of option overrides."""
 import dataclasses
 
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.rules import OPTIONS, PRESETS, Rules, changed_options, find_preset, rules_from
 
-# RULES.md §9, one row per option: (option, pagat, ogb-matgo, encyclopedia, korean-common)
+# rules.md §14, one row per option: (option, pagat, ogb-matgo, encyclopedia, korean-common)
 TABLE = [
     ("target_two_players", 7, 7, 7, 7),
     ("target_three_players", 3, 3, 3, 3),

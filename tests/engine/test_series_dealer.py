@@ -1,4 +1,4 @@
-"""선 The draw for the first dealer and the turn order (RULES.md §8)."""
+"""선 The draw for the first dealer and the turn order (rules.md §10)."""
 from __future__ import annotations
 
 import pytest

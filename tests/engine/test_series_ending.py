@@ -1,4 +1,4 @@
-"""RULES.md §11.10: ending a series early settles on the hands played, and nothing more is added."""
+"""rules.md §13 reading 10: ending a series early settles on the hands played, and nothing more is added."""
 from __future__ import annotations
 
 import pytest

@@ -122,7 +122,7 @@ def test_a_second_phone_starting_the_same_hand_joins_it(table, client):
 
 
 def test_shown_cards_are_distinct_and_cannot_be_captured(make_table, client):
-    """RULES.md §8: a forced sitter's shown cards are out of play; the sitter's pay shows at once."""
+    """rules.md §10: a forced sitter's shown cards are out of play; the sitter's pay shows at once."""
     t = make_table(players=("A", "B", "C", "D"))
     t.enter()
     r = client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})

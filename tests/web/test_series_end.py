@@ -1,4 +1,4 @@
-"""RULES.md §11.10 through the table page: end the series early, with a confirmation."""
+"""rules.md §13 reading 10 through the table page: end the series early, with a confirmation."""
 from __future__ import annotations
 
 import pytest

@@ -59,7 +59,7 @@ def on_take_junk(s: HandState, ev: dict) -> HandState:
 
 
 def claim_own_stack(s: HandState, name: str) -> HandState:
-    """Ja-ppuk captures one's own stack (RULES.md §11.5).
+    """Ja-ppuk captures one's own stack (rules.md §13 reading 5).
 
     Refused when the log shows the stack is another's: the capturer has no stack of their own
     left in the log while another player has made one. A log with no stack at all says nothing
@@ -133,7 +133,7 @@ def on_bomb(s: HandState, ev: dict) -> HandState:
 
 
 def on_end_turn(s: HandState, ev: dict) -> HandState:
-    """Go or stop is checked when a turn ends (RULES.md §4); otherwise play moves on."""
+    """Go or stop is checked when a turn ends (rules.md §4); otherwise play moves on."""
     if ev.get("player") not in (None, s.current):
         refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
     name = s.current
@@ -243,7 +243,8 @@ def on_four_on_table(s: HandState, ev: dict) -> HandState:
     month = ev["month"]
     if month_captured(s, month):
         refuse("card_twice", f"Month {month}: {', '.join(month_captured(s, month))} already captured.", "month")
-    if s.rules.void_deal_chongtong and s.rules.chongtong_played:  # RULES.md §11.8: reported as the dealer's chongtong
+    # rules.md §13 reading 8: reported as the dealer's chongtong.
+    if s.rules.void_deal_chongtong and s.rules.chongtong_played:
         return s.but(outcome=LiveOutcome("chongtong", (s.setup.dealer,), month))
     return s.but(outcome=LiveOutcome("void_deal", (), month))
 
@@ -255,7 +256,7 @@ def on_nagari(s: HandState, ev: dict) -> HandState:
 
 
 def on_weol_yak(s: HandState, ev: dict) -> HandState:
-    """월약: a fact of the hand, recorded as the summary's ``weol_yak`` (RULES.md §11.9)."""
+    """월약: a fact of the hand, recorded as the summary's ``weol_yak`` (rules.md §13 reading 9)."""
     name = ev["player"]
     if not s.rules.weol_yak:
         refuse("rule_off", "The table's rules play no weol-yak (월약).")

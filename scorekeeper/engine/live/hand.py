@@ -1,4 +1,4 @@
-"""한 판 A live hand as an append-only log of events (DESIGN.md, RULES.md §2, §4, §6, §7).
+"""한 판 A live hand as an append-only log of events (the README's contract, rules.md §2, §4, §7, §9).
 
 The phone appends events as the players tap them in; the state is never stored but
 derived by replaying the log: ``replay(setup, events)``. ``apply(state, event)``

@@ -1,4 +1,4 @@
-"""피 뺏기 Junk surrendered during play (RULES.md §6.1).
+"""피 뺏기 Junk surrendered during play (rules.md §7).
 
 Each opponent gives the taker one junk (two for ja-ppuk). Left to the engine, a giver
 parts with the cheapest: an ordinary junk first, then a double or bonus junk; for two

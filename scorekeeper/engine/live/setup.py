@@ -13,7 +13,7 @@ from .. import checks
 from ..errors import EngineError
 from ..rules import DEFAULT_PRESET, Rules, rules_from
 
-# RULES.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
+# rules.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}
 SETUP_FIELDS = frozenset({"players", "dealer", "rules", "nagari_carry", "chip_value"})
 
@@ -35,7 +35,7 @@ class HandSetup:
     opponents_of: dict[str, tuple[str, ...]] = field(init=False, compare=False, repr=False)
     after: dict[str, str] = field(init=False, compare=False, repr=False)  # who plays next (to the right)
     total_turns: int = field(init=False, compare=False, repr=False)
-    target: int = field(init=False, compare=False, repr=False)  # to go or stop (RULES.md §4)
+    target: int = field(init=False, compare=False, repr=False)  # to go or stop (rules.md §4)
 
     def __post_init__(self) -> None:
         i = self.players.index(self.dealer) if self.dealer in self.players else 0

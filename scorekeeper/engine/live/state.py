@@ -96,7 +96,7 @@ class PlayerState(Record):
 
 @dataclass(frozen=True, slots=True)
 class LiveShowdown:
-    """쇼당: an offer of nagari at the start of the offerer's turn (RULES.md §7), as it stands.
+    """쇼당: an offer of nagari at the start of the offerer's turn (rules.md §9), as it stands.
 
     The summary's ``facts.Showdown`` is what a refused offer leaves for the payments."""
 
@@ -178,7 +178,7 @@ class HandState(Record):
     # order[turn % n]); turn_captures: what the current player captured this turn; played:
     # anything beyond the deal happened (chongtong is too late); feats: first-turn (player,
     # feat), in order; go_order: who said each go; mission: the multiplier drawn for the hand
-    # (RULES.md §11.9); weol_yak: players who took all four of a month on their first turn;
+    # (rules.md §13 reading 9); weol_yak: players who took all four of a month on their first turn;
     # seq: events applied; mission_by: who completed the mission, when the table named them.
 
     @classmethod
@@ -235,7 +235,7 @@ class HandState(Record):
 
     @property
     def on_last_turn(self) -> bool:
-        """The last player's last turn: the final cards are bound to match (RULES.md §6.1)."""
+        """The last player's last turn: the final cards are bound to match (rules.md §7)."""
         return self.turn == self.setup.total_turns - 1
 
     def captured(self) -> dict[str, str]:
@@ -251,7 +251,7 @@ class HandState(Record):
         return self.setup.target if not p.gos else (p.score_at_last_go or 0) + 1
 
     def eligible(self, name: str) -> bool:
-        """RULES.md §4: the target the first time, then strictly above the score at the last go."""
+        """rules.md §4: the target the first time, then strictly above the score at the last go."""
         setup = self.setup
         p = self.players[setup.seat[name]]
         needed = setup.target if not p.gos else (p.score_at_last_go or 0) + 1  # set with every go
@@ -290,7 +290,7 @@ class HandState(Record):
         return hand_summary.fixed(self)
 
     def summary(self) -> dict:
-        """The engine contract's hand summary (DESIGN.md) of the hand so far."""
+        """The engine contract's hand summary (the README's contract) of the hand so far."""
         return hand_summary.summary(self)
 
     def reverse_go(self) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from .state import HandState, LiveOutcome
 
 MONTH_MASKS = {m: mask_of(c.code for c in month_cards(m)) for m in range(1, 13)}
 
-# Junk each opponent gives, by reason (RULES.md §6.1); a bomb takes its own (``on_bomb``).
+# Junk each opponent gives, by reason (rules.md §7); a bomb takes its own (``on_bomb``).
 JUNK_REASONS = {"sseul": 1, "ttadak": 1, "chok": 1, "ppuk": 1, "ja_ppuk": 2, "boss_joker": 1}
 # The last player's last turn is bound to clear the table: these three take nothing then.
 VOID_ON_LAST_TURN = frozenset({"sseul", "ttadak", "chok"})
@@ -114,7 +114,7 @@ def advance(s: HandState) -> HandState:
     turn = s.turn + 1
     sd = s.showdown
     if sd and sd.refused_by and turn >= sd.turn + len(s.players):
-        sd = None  # nobody won within the round of the refusal: it expires (RULES.md §7)
+        sd = None  # nobody won within the round of the refusal: it expires (rules.md §9)
     s = s.but(turn=turn, turn_captures=(), must_decide=None, oe_myeon=None, showdown=sd)
     if turn >= s.setup.total_turns:
         went_go = any(p.gos for p in s.players)

@@ -1,7 +1,7 @@
 """판 요약 A finished live hand → the engine contract's summary, and so its result.
 
 The live hand records what happened (feats, gos in order, a refused showdown, an
-oe-myeon); this module says what that comes to in the contract's terms (DESIGN.md),
+oe-myeon); this module says what that comes to in the contract's terms (the README's contract),
 so the payments are those ``contract.score_summary`` computes for any summary.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _feat_payment(state: HandState, name: str, feat: str) -> str | None:
 
 
 def summary(state: HandState) -> dict:
-    """The engine contract's hand summary (DESIGN.md) of the hand so far."""
+    """The engine contract's hand summary (the README's contract) of the hand so far."""
     outcome = state.outcome
     if outcome is None:
         raise EngineError("hand_not_finished", "The hand has not ended: it has no summary yet.", "")
@@ -105,7 +105,7 @@ def _stop_extras(state: HandState) -> dict:
     if sd:
         extras["showdown"] = {"offered_by": sd.offered_by, "refused_by": sd.refused_by}
     om = state.oe_myeon
-    # A showdown refusal outranks oe-myeon (RULES.md §5.1) unless the refuser won.
+    # A showdown refusal outranks oe-myeon (rules.md §6) unless the refuser won.
     if om and om.turn == state.turn and om.player != winner and not (sd and sd.refused_by != winner):
         extras["dokbak"] = {"player": om.player, "reason": "oe_myeon", "last_card": om.last_card}
     return extras

@@ -4,7 +4,7 @@ A series is a pure function of its configuration and its list of hand records:
 ``play(config, records)`` replays them in order, so editing or deleting a past
 hand recomputes everything after it (dealer, carry, seating, ledger, balances).
 
-Each hand record is turned into a contract summary (RULES.md, DESIGN.md) and
+Each hand record is turned into a contract summary (docs/rules.md, the README's contract) and
 scored by ``contract.score_summary``; that result (outcome, payments) is all the
 series reads from a hand. A record is either a quick-entry summary or a live
 event log replayed by ``engine.hand``; the series fills in what it knows —

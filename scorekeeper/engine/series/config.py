@@ -65,7 +65,7 @@ def config_from(doc: Any) -> SeriesConfig:
     rules, rules_doc = rules_of(doc.get("rules"))
     if len(players) == MAX_PLAYERS and not sum(rules.bonus_count(b) for b in BONUS_CARDS):
         raise EngineError("bad_series_players", "Seven at the table are dealt 7 × 7 = 49 cards: the deck needs "
-                          "at least one joker (RULES.md §8, pagat).", "players")
+                          "at least one joker (rules.md §10, pagat).", "players")
     chip = checks.chip_value(doc.get("chip_value", DEFAULT_CHIP_VALUE), "chip_value")
     currency = doc.get("currency", DEFAULT_CURRENCY)
     if not isinstance(currency, str) or len(currency) > 8:

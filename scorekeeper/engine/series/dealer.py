@@ -1,4 +1,4 @@
-"""선 The dealer: the draw for the first dealer and the turn order (RULES.md §8).
+"""선 The dealer: the draw for the first dealer and the turn order (rules.md §10).
 
 Players are listed in seating order going to the right (counter-clockwise): the
 player after the dealer in the list sits at the dealer's right and plays second.

@@ -1,4 +1,4 @@
-"""끝내기 Ending a series early (RULES.md §11.10).
+"""끝내기 Ending a series early (rules.md §13 reading 10).
 
 The table may stop before its last hand: the series then has exactly the hands
 played, so it is finished, no hand can be added and the settle-up is final. The

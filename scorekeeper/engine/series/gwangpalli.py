@@ -1,4 +1,4 @@
-"""광팔기 Gwangpalli: four to seven at the table, three play (RULES.md §8).
+"""광팔기 Gwangpalli: four to seven at the table, three play (rules.md §10).
 
 Going round from the dealer's right, each non-dealer chooses to play or to sit
 out. Once two have chosen to play, the rest are **forced** to sit out; once only
@@ -197,7 +197,7 @@ def claim(sitter: str, cards: Sequence[str], shake: bool, table_size: int, rules
 
 
 def nagari_factor(carry: int, rules: Rules) -> int:
-    """The doubling after ``carry`` consecutive nagari (RULES.md §6.3)."""
+    """The doubling after ``carry`` consecutive nagari (rules.md §10)."""
     if carry <= 0:
         return 1
     return 2 ** carry if rules.nagari_carry_stacks else 2

@@ -114,7 +114,7 @@ def check_months(c: Checker, shakes, bombs, captures, rules: Rules) -> None:
                     c.add("shake_twice", f"Month {m} is shown by both {owner[m]} and {p}.", f"{key}.{p}")
     if not bombs:
         return
-    # A flexible cup or bridge may since have left the bomber's pile as double junk (RULES.md §11.5),
+    # A flexible cup or bridge may since have left the bomber's pile as double junk (rules.md §13 reading 5),
     # and so may the rain ribbon where it counts as one junk.
     flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible),
                                       ("12r", not rules.rain_ribbon_counts)) if on}

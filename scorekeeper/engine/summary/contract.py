@@ -1,4 +1,4 @@
-"""The engine contract (DESIGN.md): one JSON hand summary in, one JSON result out.
+"""The engine contract (the README's contract): one JSON hand summary in, one JSON result out.
 
 ``score_summary`` never raises on bad input: a refused summary answers
 ``{"ok": false, "errors": [{"code", "message", "path"}]}`` listing every problem
@@ -86,7 +86,7 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     dealer = extras.get("dealer")
     if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \
             and rules.chongtong_played:
-        # RULES.md §11.8: the dealer's chongtong, reported as such, never a void deal that pays.
+        # rules.md §13 reading 8: the dealer's chongtong, reported as such, never a void deal that pays.
         if not dealer:
             c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.",
                   "dealer")

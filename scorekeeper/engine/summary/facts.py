@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 
 class OutcomeType(str, Enum):
-    """How a hand ended (RULES.md §2)."""
+    """How a hand ended (rules.md §2)."""
 
     STOP = "stop"
     """스톱: a player with an eligible score stopped and wins."""
@@ -27,7 +27,7 @@ class OutcomeType(str, Enum):
 
 
 class DokbakReason(str, Enum):
-    """Why one loser pays for both (RULES.md §5.1), in order of precedence."""
+    """Why one loser pays for both (rules.md §6), in order of precedence."""
 
     SHOWDOWN = "showdown"
     GO_BAK = "go_bak"

@@ -22,7 +22,7 @@ def check_gos(c: Checker, doc: dict, players) -> dict[str, int]:
 
 
 def check_last_go_scores(c: Checker, doc: dict, players, gos: dict[str, int]) -> dict[str, int]:
-    """The score toward the target at each player's last go (a live hand knows it, RULES.md §11.1)."""
+    """The score toward the target at each player's last go (a live hand knows it, rules.md §13 reading 1)."""
     out = {}
     for p, n in per_player(c, doc, "score_at_last_go", players).items():
         if not is_whole(n, 0, 500):

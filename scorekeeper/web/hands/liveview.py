@@ -147,7 +147,7 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
 
 
 def sitter_claims(state: service.TableState, hand) -> list:
-    """광팔기: what each forced sitter is owed for the cards shown (RULES.md §8 pays it at once)."""
+    """광팔기: what each forced sitter is owed for the cards shown (rules.md §10 pays it at once)."""
     from ...engine.series import gwangpalli
 
     seats, shown = _seats(state, hand), (hand.seating or {}).get("shown")

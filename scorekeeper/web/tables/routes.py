@@ -179,7 +179,7 @@ def export_csv(public_id: str):
 
 @bp.post("/t/<public_id>/end")
 def end(public_id: str):
-    """End the series early (RULES.md §11.10): after a confirmation, the settle-up is final."""
+    """End the series early (rules.md §13 reading 10): after a confirmation, the settle-up is final."""
     state = service.load(db(), open_table(public_id, EDIT))
     form = EndForm()
     if not form.validate_on_submit():
