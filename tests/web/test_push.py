@@ -271,6 +271,30 @@ def test_a_stream_knows_when_its_phone_has_gone():
     assert not gone(None)  # no socket known (not under gunicorn): streams go on as before
 
 
+def test_a_stream_past_the_1024th_connection_is_not_taken_for_gone():
+    """A worker holding a thousand tables' streams has sockets numbered past 1,024, which
+    ``select.select`` cannot look at (it raised, and the stream was ended as gone: at 1,000
+    tables every phone reconnected every few seconds, 13,088 streams opened for 3,000 phones)."""
+    import socket
+
+    from scorekeeper.web.tables.push import gone
+
+    held = [socket.socketpair() for _ in range(540)]  # 1,080 descriptors and more
+    try:
+        server, phone = held[-1]
+        assert server.fileno() > 1024
+        assert not gone(server)  # open, nothing sent
+        phone.sendall(b"x")
+        assert not gone(server)
+        server.recv(1)
+        phone.close()
+        assert gone(server)
+    finally:
+        for a, b in held:
+            a.close()
+            b.close()
+
+
 def test_a_quiet_stream_lets_a_gone_phone_go_before_its_heartbeat(monkeypatch):
     """Issue 23, item 1: a stream opened and dropped at once held its connection (one of the
     worker's) until its next heartbeat, 15 s later; it looks at its socket every GONE_CHECK_S."""

@@ -324,8 +324,11 @@ def gone(sock) -> bool:
     if sock is None:
         return False
     try:
-        readable, _, _ = select.select([sock], [], [], 0)
-        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        # poll, not select: select cannot look at a socket numbered past 1,024, and a worker
+        # holding a thousand tables' streams has many.
+        looking = select.poll()
+        looking.register(sock, select.POLLIN | select.POLLHUP | select.POLLERR)
+        return bool(looking.poll(0)) and sock.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):  # closed or broken meanwhile
         return True
 
