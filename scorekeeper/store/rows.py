@@ -574,18 +574,22 @@ def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], dic
     statement its own (autocommit reads, READ COMMITTED writes): a tap committed between
     the table's row and its logs made an answer whose version was older than its log, so
     the phone applied that tap twice. There the three reads share a REPEATABLE READ
-    snapshot, on a connection of their own, taken only when a table's rows are read whole.
+    snapshot, taken only when a table's rows are read whole, on the connection the reader
+    already holds: a second one from the pool, for every stream opening at once, ran the pool
+    dry (each held one and waited for another). A writer reads in its own transaction, under
+    the table's lock: no tap commits between its reads.
     """
-    if session.get_bind().dialect.name == "sqlite":
+    conn = session.connection()
+    if conn.dialect.name == "sqlite" or conn.get_execution_options().get("isolation_level") != AUTOCOMMIT:
         found = hands(session, table)
         return found, events_by_hand(session, [h.id for h in found if h.kind == "log"])
-    with Session(bind=session.get_bind(), expire_on_commit=False) as snapshot:
-        snapshot.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-        version = snapshot.execute(_VERSION_OF, {"table_id": table.id}).scalar()
-        found = hands(snapshot, table)
-        logs = events_by_hand(snapshot, [h.id for h in found if h.kind == "log"])
-        snapshot.expunge_all()
-        snapshot.rollback()  # it only read
+    conn.exec_driver_sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    try:
+        version = conn.execute(_VERSION_OF, {"table_id": table.id}).scalar()
+        found = hands(session, table)
+        logs = events_by_hand(session, [h.id for h in found if h.kind == "log"])
+    finally:
+        conn.exec_driver_sql("ROLLBACK")  # it only read
     if version is not None:
         set_committed_value(table, "version", version)
     return found, logs

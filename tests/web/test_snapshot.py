@@ -129,3 +129,28 @@ def test_the_version_and_the_log_are_of_one_snapshot(app, table, elsewhere, monk
     assert injected == [201]
     checked(body)
     assert (body["version"], body["seq"]) in ((before, 2), (before + 1, 3))
+
+
+def test_a_whole_read_takes_one_connection_of_the_pool(app, table, database_url):
+    """The snapshot that reads a table's rows whole runs on the connection its reader already
+    holds. It took a second one from the pool: at 1,000 tables on PostgreSQL the streams opening
+    at once each held one connection and waited for another, the pool ran dry and every tap
+    waited 30 s for a 503 (benchmarks/load.py). A pool of one connection must be enough."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from scorekeeper.store import db as stored
+    from scorekeeper.store import rows as store
+    from scorekeeper.tables import service
+
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    engine = create_engine(app.extensions["sk_engine"].url, pool_size=1, max_overflow=0, pool_timeout=2)
+    try:
+        with Session(bind=stored.reader(engine)) as session:
+            row = store.read_table(session.connection(), table.id)
+            service._memo.clear()
+            state = service.load(session, row)
+        assert state.live is not None and state.live.seq == 2
+    finally:
+        engine.dispose()
