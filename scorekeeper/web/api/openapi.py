@@ -120,6 +120,9 @@ def _creation(summary: str, body: type[BaseModel], errors=("400", "413", "422", 
                      | {k: ERRORS[k] for k in errors}}}
 
 
+PUBLIC_ID = {"type": "string", "pattern": "^(?!import$)[A-Za-z0-9_-]{1,32}$"}
+
+
 def document() -> dict:
     """The OpenAPI 3 document of this API."""
     table, hand = {"$ref": "#/components/parameters/table"}, {"$ref": "#/components/parameters/hand"}
@@ -204,13 +207,11 @@ def document() -> dict:
             "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"},
                                 "groupKey": {"type": "apiKey", "in": "header", "name": "X-Group-Key"}},
             "parameters": {
-                # A table's id (``secrets.token_urlsafe``), never "import": ``/tables/import`` is the
-                # import alone (POST), as the route's converter has it (``TableIdConverter``).
-                "table": {"name": "table", "in": "path", "required": True,
-                          "schema": {"type": "string", "pattern": "^(?!import$)[A-Za-z0-9_-]{1,32}$"}},
+                # A table's or group's id (``secrets.token_urlsafe``), never "import": ``/tables/import``
+                # and ``/groups/import`` are the imports alone (POST), as the routes' converter has it.
+                "table": {"name": "table", "in": "path", "required": True, "schema": PUBLIC_ID},
                 "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
-                "group": {"name": "group", "in": "path", "required": True,
-                          "schema": {"type": "string", "maxLength": 32}},
+                "group": {"name": "group", "in": "path", "required": True, "schema": PUBLIC_ID},
             },
             "schemas": models.components(),
         },
