@@ -231,8 +231,8 @@ def seating_from_last(state: GroupState, came: list[str]) -> list[str]:
 def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Table:
     """A table of the group: ``doc`` is a table's settings (anything missing from the last evening);
     its players not yet in the group join it."""
-    from ..store import rows as tables_store
     from .transfer import title_of
+    from .writes import create_table
 
     settings = last_settings(state) | {k: v for k, v in doc.items() if v is not None}
     settings.pop("group", None)
@@ -243,7 +243,7 @@ def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Tab
     if session.in_transaction():
         session.commit()
     begin_write(session)
-    table = tables_store.create_table(session, title_of(settings), settings)
+    table = create_table(session, title_of(settings), settings)
     newcomers = [p for p in settings["players"] if p not in state.players]
     store.join_table(session, state.group, table, newcomers)
     return table
