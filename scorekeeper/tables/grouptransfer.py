@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from ..engine import group as engine
 from ..engine.errors import EngineError
 from ..store import groups as store
-from ..store.models import Group
+from ..store.models import Group, Hand, Table
 from . import groups as service
 from . import transfer
 from .service import record_of, replay_rows
@@ -75,13 +75,13 @@ def import_group(session: Session, doc: Any) -> Group:
     checked: list[tuple[str, str, int]] = []
     played: dict[int, dict[str, int]] = {}
 
-    def replayed(table, hands, logs) -> None:
+    def replayed(table: Table, hands: list[Hand], logs: dict[int, list[dict[str, Any]]]) -> None:
         state = replay_rows(table, hands, logs)
         played[table.id] = dict(state.series.balances)
 
     # Payments are checked against the balances once every evening is replayed (in the store's
     # transaction): the payment doors are the API's, a payment larger than owed is taken as it was.
-    def validate(table, hands, logs) -> None:
+    def validate(table: Table, hands: list[Hand], logs: dict[int, list[dict[str, Any]]]) -> None:
         replayed(table, hands, logs)
         if len(played) == len(evenings):
             for b in played.values():

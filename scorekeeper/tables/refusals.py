@@ -5,7 +5,7 @@ the web layer maps HTTP errors onto the same codes (``web.errors``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict
+from typing import TYPE_CHECKING, ClassVar, Literal, NotRequired, TypedDict, cast
 
 from ..engine.errors import EngineError
 
@@ -52,11 +52,13 @@ RefusalKind = Literal["conflict", "stale", "refused", "not_live"]
 
 
 class ErrorJSON(TypedDict):
-    """One refusal as the JSON boundary carries it (the engine's ``{"code", "message", "path"}``)."""
+    """One refusal as the JSON boundary carries it (the engine's ``{"code", "message", "path"}``;
+    the API's ``models.Error``)."""
 
     code: str
     message: str
     path: str
+    index: NotRequired[int]
 
 
 class WriteRefused(Exception):
@@ -72,21 +74,21 @@ class WriteRefused(Exception):
 
     kind: ClassVar[RefusalKind] = "refused"
 
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
+    def __init__(self, errors: list[ErrorJSON]) -> None:
         super().__init__(errors[0]["message"])
         self.errors = errors
 
     @property
     def code(self) -> str:
-        return str(self.errors[0]["code"])
+        return self.errors[0]["code"]
 
     @property
     def message(self) -> str:
-        return str(self.errors[0]["message"])
+        return self.errors[0]["message"]
 
     @property
     def path(self) -> str:
-        return str(self.errors[0].get("path", ""))
+        return self.errors[0]["path"]
 
 
 class Refused(WriteRefused):
@@ -94,7 +96,8 @@ class Refused(WriteRefused):
 
     @classmethod
     def of(cls, err: EngineError) -> Refused:
-        return cls(err.errors)
+        """The engine's refusals (each ``{"code", "message", "path"}``, some with an ``index``)."""
+        return cls(cast(list[ErrorJSON], err.errors))
 
 
 class Conflict(WriteRefused):

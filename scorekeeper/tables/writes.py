@@ -118,7 +118,7 @@ def end_series(session: Session, state: TableState, expected_count: str | None) 
         config = end_early(state.table.config, state.series, hand_in_play=state.live is not None)
     except EngineError as err:
         raise Refused.of(err) from None
-    store.update_config(session, state.table, state.table.title, config)
+    configure(session, state.table, state.table.title, config)
 
 
 def rotate_keys(session: Session, table: Table, which: str) -> tuple[str, str]:
@@ -144,7 +144,7 @@ def add_hand(session: Session, state: TableState, kind: str, summary: dict[str, 
     return hand
 
 
-def _current(session: Session, records: list[Hand], hand: Hand,
+def _current(records: list[Hand], hand: Hand,
              expected_version: str | Collection[str] | None) -> Hand:
     """The hand as stored now, read under the write lock; deleted, a ``Conflict``; changed since
     ``expected_version`` (one or several, ``*``: any), ``Stale``."""
@@ -168,7 +168,7 @@ def edit_hand(session: Session, state: TableState, hand: Hand, summary: dict[str
     """
     with _writing(session, state.table) as table:
         records = store.hands(session, table, fresh=True)
-        target = _current(session, records, hand, expected_version)
+        target = _current(records, hand, expected_version)
         if not isinstance(summary, _Keep):
             target.summary = summary
         if not isinstance(seating, _Keep):
@@ -190,7 +190,7 @@ def delete_hand(session: Session, state: TableState, hand: Hand,
         raise Refused.of(err) from None
     with _writing(session, state.table) as table:
         if expected_version is not None:
-            _current(session, store.hands(session, table, fresh=True), hand, expected_version)
+            _current(store.hands(session, table, fresh=True), hand, expected_version)
         store.delete_hand(session, table, hand)
         store.commit(session)
 
