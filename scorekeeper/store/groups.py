@@ -190,7 +190,7 @@ def import_group(session: Session, name: str, settings: dict[str, Any], roster: 
                  evenings: list[tuple[str, dict[str, Any], list[dict[str, Any]], datetime | None]],
                  pays: list[tuple[str, str, int]], validate) -> Group:
     """A new group (fresh id and secrets) with its evenings (each ``(title, settings, records, date)``,
-    records as ``tables.import_table`` takes them) and payments, in one transaction: ``validate(table,
+    records as ``rows.insert_table`` takes them) and payments, in one transaction: ``validate(table,
     hands, logs)`` may refuse any evening, and then nothing at all is stored."""
     edit, view = new_secret(), new_secret()
     group = Group(public_id=new_secret(9), edit_secret=edit, view_secret=view, name=CONTROL.sub("", name)[:120],
