@@ -124,25 +124,17 @@ class Duplicate(Exception):
         self.payment = payment
 
 
-def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None,
-                validate) -> GroupPayment:
-    """Record a payment; ``validate(payments stored)`` may refuse it first (nothing stored then).
+def recorded(session: Session, group: Group, key: str) -> GroupPayment | None:
+    """The group's payment recorded with ``key``, or None."""
+    return session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id, GroupPayment.key == key))
+
+
+def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None) -> GroupPayment:
+    """Record a payment in the write begun by ``lock_group`` (the caller checked it); committed.
 
     A ``key`` already recorded raises ``Duplicate`` with that payment: one transfer, marked paid
     on two phones at once, is recorded once (the unique key decides, whichever writer is first).
     """
-    lock_group(session, group)
-    if key is not None:
-        found = session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id,
-                                                          GroupPayment.key == key))
-        if found is not None:
-            session.rollback()
-            raise Duplicate(found)
-    try:
-        validate(payments(session, group))
-    except Exception:
-        session.rollback()
-        raise
     payment = GroupPayment(group_id=group.id, payer=payer, payee=payee, points=points, key=key, created_at=utcnow())
     session.add(payment)
     touch(session, group)
@@ -150,8 +142,7 @@ def add_payment(session: Session, group: Group, payer: str, payee: str, points: 
         session.commit()
     except IntegrityError:
         session.rollback()
-        found = session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id,
-                                                          GroupPayment.key == key))
+        found = recorded(session, group, key) if key is not None else None
         if found is None:
             raise
         raise Duplicate(found) from None

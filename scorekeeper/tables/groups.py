@@ -206,8 +206,20 @@ def record_payment(session: Session, state: GroupState, payer: Any, payee: Any, 
                              payer, payee, points, beyond)
 
     engine.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
+    store.lock_group(session, state.group)
     try:
-        return store.add_payment(session, state.group, payer, payee, points, key, validate), True
+        # A key recorded already is that payment (a second phone's tap), checked against nothing.
+        found = store.recorded(session, state.group, key) if key is not None else None
+        if found is None:
+            validate(store.payments(session, state.group))
+    except BaseException:
+        session.rollback()
+        raise
+    if found is not None:
+        session.rollback()
+        return found, False
+    try:
+        return store.add_payment(session, state.group, payer, payee, points, key), True
     except store.Duplicate as dup:
         return dup.payment, False
 
