@@ -124,25 +124,17 @@ class Duplicate(Exception):
         self.payment = payment
 
 
-def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None,
-                validate) -> GroupPayment:
-    """Record a payment; ``validate(payments stored)`` may refuse it first (nothing stored then).
+def recorded(session: Session, group: Group, key: str) -> GroupPayment | None:
+    """The group's payment recorded with ``key``, or None."""
+    return session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id, GroupPayment.key == key))
+
+
+def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None) -> GroupPayment:
+    """Record a payment in the write begun by ``lock_group`` (the caller checked it); committed.
 
     A ``key`` already recorded raises ``Duplicate`` with that payment: one transfer, marked paid
     on two phones at once, is recorded once (the unique key decides, whichever writer is first).
     """
-    lock_group(session, group)
-    if key is not None:
-        found = session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id,
-                                                          GroupPayment.key == key))
-        if found is not None:
-            session.rollback()
-            raise Duplicate(found)
-    try:
-        validate(payments(session, group))
-    except Exception:
-        session.rollback()
-        raise
     payment = GroupPayment(group_id=group.id, payer=payer, payee=payee, points=points, key=key, created_at=utcnow())
     session.add(payment)
     touch(session, group)
@@ -150,8 +142,7 @@ def add_payment(session: Session, group: Group, payer: str, payee: str, points: 
         session.commit()
     except IntegrityError:
         session.rollback()
-        found = session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id,
-                                                          GroupPayment.key == key))
+        found = recorded(session, group, key) if key is not None else None
         if found is None:
             raise
         raise Duplicate(found) from None
@@ -186,36 +177,38 @@ def keep_facts(engine: Engine, table_id: int, version: int, facts: dict[str, Any
         log.info("evening facts of table %s not kept: %s", table_id, err)
 
 
-def import_group(session: Session, name: str, settings: dict[str, Any], roster: list[tuple[str, str]],
-                 evenings: list[tuple[str, dict[str, Any], list[dict[str, Any]], datetime | None]],
-                 pays: list[tuple[str, str, int]], validate) -> Group:
-    """A new group (fresh id and secrets) with its evenings (each ``(title, settings, records, date)``,
-    records as ``tables.import_table`` takes them) and payments, in one transaction: ``validate(table,
-    hands, logs)`` may refuse any evening, and then nothing at all is stored."""
+def insert_group(session: Session, name: str, settings: dict[str, Any], roster: list[tuple[str, str]]) -> Group:
+    """A new group (fresh id and secrets) with its roster (``(name, colour)``), flushed, not committed:
+    an import adds its evenings and payments, checks them, then commits or rolls back."""
     edit, view = new_secret(), new_secret()
     group = Group(public_id=new_secret(9), edit_secret=edit, view_secret=view, name=CONTROL.sub("", name)[:120],
                   settings=settings, version=1)
     session.add(group)
     session.flush()
     session.add_all([GroupPlayer(group_id=group.id, name=n, colour=c, position=i) for i, (n, c) in enumerate(roster)])
-    try:
-        for title, config, records, when in evenings:
-            table = Table(public_id=new_secret(9), edit_secret=new_secret(), view_secret=new_secret(),
-                          title=CONTROL.sub("", title)[:120], config=config, group_id=group.id,
-                          **({"created_at": when} if when else {}))
-            session.add(table)
-            session.flush()
-            rows = [Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
-                    for i, r in enumerate(records)]
-            session.add_all(rows)
-            session.flush()
-            logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True) if row.kind == "log"}
-            session.add_all([Event(hand_id=h, seq=i, event=e) for h, log in logs.items() for i, e in enumerate(log)])
-            validate(table, rows, logs)
-        session.add_all([GroupPayment(group_id=group.id, payer=a, payee=b, points=v, created_at=utcnow())
-                         for a, b, v in pays])
-        session.commit()
-    except Exception:
-        session.rollback()
-        raise
     return group
+
+
+def insert_evening(session: Session, group: Group, title: str, config: dict[str, Any],
+                   records: list[dict[str, Any]], when: datetime | None
+                   ) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
+    """A table of ``group`` (fresh id and secrets) holding ``records`` (as ``rows.insert_table``
+    takes them), made ``when``; flushed, not committed. Answers the table, its rows and logs."""
+    table = Table(public_id=new_secret(9), edit_secret=new_secret(), view_secret=new_secret(),
+                  title=CONTROL.sub("", title)[:120], config=config, group_id=group.id,
+                  **({"created_at": when} if when else {}))
+    session.add(table)
+    session.flush()
+    rows = [Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
+            for i, r in enumerate(records)]
+    session.add_all(rows)
+    session.flush()
+    logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True) if row.kind == "log"}
+    session.add_all([Event(hand_id=h, seq=i, event=e) for h, log in logs.items() for i, e in enumerate(log)])
+    return table, rows, logs
+
+
+def insert_payments(session: Session, group: Group, pays: list[tuple[str, str, int]]) -> None:
+    """Payments ``(payer, payee, points)`` of a group being imported; not committed."""
+    session.add_all([GroupPayment(group_id=group.id, payer=a, payee=b, points=v, created_at=utcnow())
+                     for a, b, v in pays])

@@ -3,6 +3,8 @@
 Writers call ``begin_write`` first, then ``lock_table``: SQLite takes its write
 lock at BEGIN, PostgreSQL locks the table's row, so two phones changing one
 table are served one after the other and the loser sees the winner's change.
+What a write checks (the engine's answer, a stale version) is ``tables.writes``'s:
+the row writers here store what they are given, in the write the caller began.
 """
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable, Collection
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -56,20 +57,8 @@ PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-class Conflict(Exception):
-    """Someone else changed this first: ``current`` is what the writer expected against."""
-
-    def __init__(self, message: str, current: int):
-        super().__init__(message)
-        self.current = current
-
-
-class StaleHand(Conflict):
-    """An edit or delete made against a version of the hand that is no longer current: ``hand`` is."""
-
-    def __init__(self, hand: Hand, count: int):
-        super().__init__("Someone else changed this hand first.", count)
-        self.hand = hand
+class Collision(Exception):
+    """Another writer stored the same row first (a unique key): nothing of this transaction is stored."""
 
 
 def hand_version(hand: Hand) -> str:
@@ -80,15 +69,6 @@ def hand_version(hand: Hand) -> str:
     """
     content = json.dumps([hand.kind, hand.summary, hand.seating], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(content.encode()).hexdigest()[:20]
-
-
-def _check_version(session: Session, hand: Hand, expected: str | Collection[str] | None, count: int) -> None:
-    """Refuse (``StaleHand``) unless the hand's version is ``expected`` (one or several), or it is ``*``."""
-    if expected is None or expected == "*":
-        return
-    if hand_version(hand) not in ({expected} if isinstance(expected, str) else expected):
-        session.rollback()
-        raise StaleHand(hand, count)
 
 
 def new_secret(nbytes: int = 16) -> str:
@@ -107,12 +87,12 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
     return table
 
 
-def import_table(session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]],
-                 validate: Callable[[Table, list[Hand], dict[int, list[dict[str, Any]]]], object]) -> Table:
-    """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs.
+def insert_table(session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]]
+                 ) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
+    """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs,
+    flushed, not committed (the caller checks them, then ``commit`` or rolls back).
 
-    Each record is ``{"kind", "summary", "seating", "events"}``. Everything is written in one
-    transaction; ``validate(table, hands, logs)`` may refuse it, and then nothing is stored.
+    Each record is ``{"kind", "summary", "seating", "events"}``. Answers the table, its rows and logs.
     """
     edit, view = new_secret(), new_secret()
     table = Table(public_id=new_secret(9), edit_secret=edit, view_secret=view,
@@ -127,13 +107,7 @@ def import_table(session: Session, title: str, config: dict[str, Any], records: 
             if row.kind == "log"}
     session.add_all([Event(hand_id=hand_id, seq=i, event=e)
                      for hand_id, log in logs.items() for i, e in enumerate(log)])
-    try:
-        validate(table, rows, logs)
-        session.commit()
-    except Exception:
-        session.rollback()
-        raise
-    return table
+    return table, rows, logs
 
 
 def get_table(session: Session, public_id: str) -> Table | None:
@@ -328,79 +302,34 @@ def hands(session: Session, table: Table, fresh: bool = False) -> list[Hand]:
     return list(session.scalars(_HANDS_FRESH if fresh else _HANDS, {"table_id": table.id}))
 
 
-def add_hand(session: Session, table: Table, kind: str, summary: dict[str, Any] | None,
-             seating: dict[str, Any] | None = None, expected_count: int | None = None,
-             validate: Callable[[list[Hand]], None] | None = None) -> Hand:
-    """Append a hand record; ``validate(all records)`` may refuse it before it is stored."""
-    table = lock_table(session, table)
-    existing = hands(session, table)
-    if expected_count is not None and expected_count != len(existing):
-        session.rollback()
-        raise Conflict("The table has changed: a hand was added or removed.", len(existing))
+def new_hand(table: Table, existing: list[Hand], kind: str, summary: dict[str, Any] | None,
+             seating: dict[str, Any] | None) -> Hand:
+    """A hand row after ``existing`` (not yet in the session: ``save_hand`` adds it)."""
     position = (existing[-1].position + 1) if existing else 0
-    hand = Hand(table_id=table.id, position=position, kind=kind, summary=summary, seating=seating)
-    return _store(session, table, hand, existing + [hand], validate)
+    return Hand(table_id=table.id, position=position, kind=kind, summary=summary, seating=seating)
 
 
-_KEEP = object()
-
-
-def update_hand(session: Session, table: Table, hand: Hand, summary: Any = _KEEP, seating: Any = _KEEP,
-                validate: Callable[[list[Hand]], None] | None = None,
-                expected_version: str | Collection[str] | None = None) -> Hand:
-    """Change a hand record's summary or seating (editing a past hand); events stay.
-
-    ``expected_version`` is the ``hand_version`` the edit was made against: when the hand has
-    changed since, ``StaleHand`` carries it as it is now and nothing is stored.
-    """
-    table = lock_table(session, table)
-    records = hands(session, table, fresh=True)
-    target = _current(session, records, hand, expected_version)
-    if summary is not _KEEP:
-        target.summary = summary
-    if seating is not _KEEP:
-        target.seating = seating
-    return _store(session, table, target, records, validate)
-
-
-def _current(session, records, hand: Hand, expected_version) -> Hand:
-    """The hand as stored now, read under the write lock; a deleted or changed one is a conflict."""
-    target = next((h for h in records if h.id == hand.id), None)
-    if target is None:
-        session.rollback()
-        raise Conflict("That hand was deleted meanwhile.", len(records))
-    _check_version(session, target, expected_version, len(records))
-    return target
-
-
-def _store(session, table, hand, records, validate) -> Hand:
-    if validate is not None:
-        try:
-            validate(records)
-        except Exception:
-            session.rollback()
-            raise
+def save_hand(session: Session, table: Table, hand: Hand) -> None:
+    """Store a new or changed hand row in the write begun by ``lock_table``; the table's version moves."""
     hand.updated_at = utcnow()
     session.add(hand)
     touch(session, table)
+
+
+def delete_hand(session: Session, table: Table, hand: Hand) -> None:
+    """Delete a hand row and its log in the write begun by ``lock_table``; the table's version moves."""
+    session.execute(delete(Event).where(Event.hand_id == hand.id))
+    session.execute(delete(Hand).where(Hand.id == hand.id, Hand.table_id == table.id))
+    touch(session, table)
+
+
+def commit(session: Session) -> None:
+    """End a write; ``Collision`` (nothing stored) when another writer took the same row first."""
     try:
         session.commit()
     except IntegrityError:
         session.rollback()
-        raise Conflict("Someone else added a hand first.", len(hands(session, table))) from None
-    return hand
-
-
-def delete_hand(session: Session, table: Table, hand: Hand,
-                expected_version: str | Collection[str] | None = None) -> None:
-    """Delete a hand and its log; ``expected_version`` as for ``update_hand``."""
-    table = lock_table(session, table)
-    if expected_version is not None:
-        _current(session, hands(session, table, fresh=True), hand, expected_version)
-    session.execute(delete(Event).where(Event.hand_id == hand.id))
-    session.execute(delete(Hand).where(Hand.id == hand.id, Hand.table_id == table.id))
-    touch(session, table)
-    session.commit()
+        raise Collision from None
 
 
 def events(session: Session, hand: Hand) -> list[dict[str, Any]]:
@@ -411,130 +340,43 @@ def event_count(session: Session, hand: Hand) -> int:
     return session.scalar(select(func.count()).select_from(Event).where(Event.hand_id == hand.id)) or 0
 
 
-def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, event: dict[str, Any],
-                 validate: Callable[[list[dict[str, Any]]], Any]) -> tuple[list[dict[str, Any]], Any]:
-    """Store ``event`` as number ``expected_seq`` of the hand's log.
+def add_events(session: Session, table: Table, hand: Hand, start: int, new: list[dict[str, Any]],
+               version_each: bool = False) -> None:
+    """Store ``new`` as events ``start …`` of the hand's log, in the write begun by ``lock_table``.
 
-    ``validate(log + [event])`` checks the whole log and raises to refuse it;
-    the stored log is returned with its answer. A stale ``expected_seq``
-    raises ``Conflict``; nothing is stored on any refusal.
-
-    ``validate`` may say which log it was made from (``known = (version, log)``, see
-    ``service.live_validator``): when the table's version is still that one under the write
-    lock, nothing has changed since (every change moves it) and the log is not read again.
+    The table's version moves once, and each row is marked with it; with ``version_each``, once per
+    event, each marked with its own (as separate appends would be: ``appended_since`` then catches
+    up on them as appends rather than reading the log again).
     """
-    known = getattr(validate, "known", None)
-    table = lock_table(session, table)
-    if known is not None and known[0] == table.version:
-        log = known[1]
-    else:
-        log = events(session, hand)
-    if expected_seq != len(log):
-        session.rollback()
-        raise Conflict("Someone else added an event first.", len(log))
-    try:
-        answer = validate(log + [event])
-    except Exception:
-        session.rollback()
-        raise
     now = utcnow()
     conn = session.connection()
-    try:
-        version = touch(session, table)
-        conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log), "the_event": event,
+    version = None
+    for i, event in enumerate(new):
+        if version is None or version_each:
+            version = touch(session, table)
+        conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": start + i, "the_event": event,
                                   "made_version": version, "now": now})
-        conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise Conflict("Someone else added an event first.", event_count(session, hand)) from None
-    return log + [event], answer
+    conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
 
 
-def append_built(session: Session, table: Table, hand: Hand,
-                 build: Callable[[list[dict[str, Any]]], tuple[list[dict[str, Any]], Any]]
-                 ) -> tuple[list[dict[str, Any]], Any]:
-    """Store the events ``build(log)`` makes of the hand's log as it is under the write lock.
+def replace_last_event(session: Session, table: Table, hand: Hand, seq: int, event: dict[str, Any]) -> None:
+    """Put ``event`` in place of event ``seq``, the log's last, in the write begun by ``lock_table``.
 
-    For a seat phone's tap (``service.seat_builder``): it names its own player's capture, so
-    it does not depend on the log length the phone saw; another phone's tap a moment earlier
-    is simply before it, in the one order every phone sees. ``build`` answers the new events
-    (possibly none: then nothing is written) and what to return with the log, or raises to
-    refuse; nothing is stored on a refusal. ``build.known`` works as ``append_event``'s.
+    The new row carries no version of its own (not an append: a process that kept the log reads
+    it all again, ``appended_since``).
     """
-    known = getattr(build, "known", None)
-    table = lock_table(session, table)
-    log = known[1] if known is not None and known[0] == table.version else events(session, hand)
-    try:
-        new, answer = build(log)
-    except Exception:
-        session.rollback()
-        raise
-    if not new:
-        session.rollback()
-        return log, answer
-    now = utcnow()
-    conn = session.connection()
-    try:
-        version = touch(session, table)
-        for i, event in enumerate(new):
-            conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log) + i, "the_event": event,
-                                      "made_version": version, "now": now})
-        conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise Conflict("Someone else added an event first.", event_count(session, hand)) from None
-    return log + new, answer
-
-
-def replace_last_event(session: Session, table: Table, hand: Hand, expected_seq: int, event: dict[str, Any],
-                       validate: Callable[[list[dict[str, Any]]], Any]) -> tuple[list[dict[str, Any]], Any]:
-    """Put ``event`` in place of the log's last event if the log is still ``expected_seq`` long.
-
-    For a choice said right after the event (which junk a giver handed over): undo and tap
-    again, in one write. The new row carries no version of its own (not an append: a process
-    that kept the log reads it all again, ``appended_since``); nothing changes on a refusal.
-    """
-    table = lock_table(session, table)
-    log = events(session, hand)
-    if expected_seq != len(log) or not log:
-        session.rollback()
-        raise Conflict("Someone else changed the hand first.", len(log))
-    new = log[:-1] + [event]
-    try:
-        answer = validate(new)
-    except Exception:
-        session.rollback()
-        raise
     now = utcnow()
     touch(session, table)
-    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == len(log) - 1))
-    session.connection().execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": len(log) - 1, "the_event": event,
+    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == seq))
+    session.connection().execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": seq, "the_event": event,
                                               "made_version": None, "now": now})
     session.connection().execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
-    session.commit()
-    return new, answer
 
 
-def drop_last_event(session: Session, table: Table, hand: Hand, expected_seq: int,
-                    validate: Callable[[list[dict[str, Any]]], Any] | None = None) -> int:
-    """Remove the last event (undo) if the log is still ``expected_seq`` long; the new length."""
-    table = lock_table(session, table)
-    log = events(session, hand)
-    if expected_seq != len(log):
-        session.rollback()
-        raise Conflict("Someone else changed the hand first.", len(log))
-    if validate is not None:
-        try:
-            validate(log[:-1])
-        except Exception:
-            session.rollback()
-            raise
-    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == len(log) - 1))
+def drop_last_event(session: Session, table: Table, hand: Hand, seq: int) -> None:
+    """Remove event ``seq``, the log's last (undo), in the write begun by ``lock_table``."""
+    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == seq))
     touch(session, table)
-    session.commit()
-    return len(log) - 1
 
 
 def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:

@@ -206,8 +206,20 @@ def record_payment(session: Session, state: GroupState, payer: Any, payee: Any, 
                              payer, payee, points, beyond)
 
     engine.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
+    store.lock_group(session, state.group)
     try:
-        return store.add_payment(session, state.group, payer, payee, points, key, validate), True
+        # A key recorded already is that payment (a second phone's tap), checked against nothing.
+        found = store.recorded(session, state.group, key) if key is not None else None
+        if found is None:
+            validate(store.payments(session, state.group))
+    except BaseException:
+        session.rollback()
+        raise
+    if found is not None:
+        session.rollback()
+        return found, False
+    try:
+        return store.add_payment(session, state.group, payer, payee, points, key), True
     except store.Duplicate as dup:
         return dup.payment, False
 
@@ -231,8 +243,8 @@ def seating_from_last(state: GroupState, came: list[str]) -> list[str]:
 def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Table:
     """A table of the group: ``doc`` is a table's settings (anything missing from the last evening);
     its players not yet in the group join it."""
-    from ..store import rows as tables_store
     from .transfer import title_of
+    from .writes import create_table
 
     settings = last_settings(state) | {k: v for k, v in doc.items() if v is not None}
     settings.pop("group", None)
@@ -243,7 +255,7 @@ def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Tab
     if session.in_transaction():
         session.commit()
     begin_write(session)
-    table = tables_store.create_table(session, title_of(settings), settings)
+    table = create_table(session, title_of(settings), settings)
     newcomers = [p for p in settings["players"] if p not in state.players]
     store.join_table(session, state.group, table, newcomers)
     return table

@@ -72,36 +72,28 @@ def import_group(session: Session, doc: Any) -> Group:
     pays = doc.get("payments", [])
     if not isinstance(pays, list):
         raise EngineError("bad_payment", "payments lists {from, to, points}.", "payments")
-    checked: list[tuple[str, str, int]] = []
-    played: dict[int, dict[str, int]] = {}
-
-    def replayed(table, hands, logs) -> None:
-        state = replay_rows(table, hands, logs)
-        played[table.id] = dict(state.series.balances)
-
-    # Payments are checked against the balances once every evening is replayed (in the store's
-    # transaction): the payment doors are the API's, a payment larger than owed is taken as it was.
-    def validate(table, hands, logs) -> None:
-        replayed(table, hands, logs)
-        if len(played) == len(evenings):
-            for b in played.values():
-                for p, v in b.items():
-                    balances[p] += v
-            for j, pay in enumerate(pays):
-                if not isinstance(pay, dict):
-                    raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
-                engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"),
-                                     beyond=True)
-                checked.append((pay["from"], pay["to"], pay["points"]))
-
-    if not evenings:
+    # Payments are checked against the balances once every evening is replayed (each as a change
+    # of hands is, ``service.replay_rows``), in the import's one transaction: the payment doors are
+    # the API's, a payment larger than owed is taken as it was. Any refusal stores nothing at all.
+    try:
+        group = store.insert_group(session, name.strip(), settings, list(zip(players, colours, strict=True)))
+        for title, config, rows, when in evenings:
+            table, hands, logs = store.insert_evening(session, group, title, config, rows, when)
+            for p, v in replay_rows(table, hands, logs).series.balances.items():
+                balances[p] += v
+        checked: list[tuple[str, str, int]] = []
         for j, pay in enumerate(pays):
             if not isinstance(pay, dict):
                 raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
-            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), True)
+            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"),
+                                 beyond=True)
             checked.append((pay["from"], pay["to"], pay["points"]))
-    return store.import_group(session, name.strip(), settings, list(zip(players, colours, strict=True)), evenings,
-                              checked, validate)
+        store.insert_payments(session, group, checked)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    return group
 
 
 def _date(value: Any, path: str) -> datetime | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, NoReturn
 
 from .refusals import CodedRefusal
 
@@ -22,7 +22,7 @@ class JSONRefused(CodedRefusal):
     """A body that is not JSON the app takes: a ``ValueError`` (as Werkzeug expects) with its code."""
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise JSONRefused("non_finite_number", f"{name} is not a JSON number: numbers must be finite.")
 
 

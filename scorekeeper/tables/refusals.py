@@ -5,7 +5,12 @@ the web layer maps HTTP errors onto the same codes (``web.errors``).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar, Literal, NotRequired, TypedDict, cast
+
 from ..engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from ..store.models import Hand
 
 WEB_ERROR_CODES: dict[str, str] = {
     "bad_request": "The request is malformed.",
@@ -35,7 +40,84 @@ WEB_ERROR_CODES: dict[str, str] = {
 class CodedRefusal(EngineError):
     """A refusal of the web layer with one of ``WEB_ERROR_CODES``, answered as the engine's are (422)."""
 
-    def __init__(self, code: str, message: str, path: str = ""):
+    def __init__(self, code: str, message: str, path: str = "") -> None:
         assert code in WEB_ERROR_CODES, code
         ValueError.__init__(self, message)
         self.errors = [{"code": code, "message": message, "path": path}]
+
+
+# -- what a write of ``tables.writes`` answers when it stores nothing --------------------------
+
+RefusalKind = Literal["conflict", "stale", "refused", "not_live"]
+
+
+class ErrorJSON(TypedDict):
+    """One refusal as the JSON boundary carries it (the engine's ``{"code", "message", "path"}``;
+    the API's ``models.Error``)."""
+
+    code: str
+    message: str
+    path: str
+    index: NotRequired[int]
+
+
+class WriteRefused(Exception):
+    """A write of ``tables.writes`` that stored nothing: its ``kind`` says how the web answers it.
+
+    - ``refused``: the engine (or a check of the table's own) said no; ``errors`` say why (422).
+    - ``conflict``: someone else changed the table first; ``current`` is what the writer expected
+      against now (a hand count, a log length) (409).
+    - ``stale``: an edit or delete made against a version of the hand that is no longer current;
+      ``hand`` is the hand as it is now (409).
+    - ``not_live``: the hand takes no more events, or is not the one that can be undone (409).
+    """
+
+    kind: ClassVar[RefusalKind] = "refused"
+
+    def __init__(self, errors: list[ErrorJSON]) -> None:
+        super().__init__(errors[0]["message"])
+        self.errors = errors
+
+    @property
+    def code(self) -> str:
+        return self.errors[0]["code"]
+
+    @property
+    def message(self) -> str:
+        return self.errors[0]["message"]
+
+    @property
+    def path(self) -> str:
+        return self.errors[0]["path"]
+
+
+class Refused(WriteRefused):
+    kind: ClassVar[RefusalKind] = "refused"
+
+    @classmethod
+    def of(cls, err: EngineError) -> Refused:
+        """The engine's refusals (each ``{"code", "message", "path"}``, some with an ``index``)."""
+        return cls(cast(list[ErrorJSON], err.errors))
+
+
+class Conflict(WriteRefused):
+    kind: ClassVar[RefusalKind] = "conflict"
+
+    def __init__(self, message: str, current: int, path: str = "", code: str = "conflict") -> None:
+        super().__init__([{"code": code, "message": message, "path": path}])
+        self.current = current
+
+
+class Stale(Conflict):
+    kind: ClassVar[RefusalKind] = "stale"
+
+    def __init__(self, hand: Hand, count: int) -> None:
+        super().__init__("Someone else changed this hand first.", count)
+        self.hand = hand
+
+
+class NotLive(WriteRefused):
+    kind: ClassVar[RefusalKind] = "not_live"
+
+    def __init__(self, code: str, message: str, path: str = "") -> None:
+        super().__init__([{"code": code, "message": message, "path": path}])

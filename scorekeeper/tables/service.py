@@ -17,7 +17,6 @@ from ..engine import series as series_engine
 from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
 from ..engine.live.hand import HandSetup, HandState
-from ..engine.live.turns import ended_since, seat_tap
 from ..engine.series import Series, SeriesConfig
 from ..store import rows as store
 from ..store.models import Hand, Table
@@ -230,58 +229,6 @@ def _caught_up(session: Session, table: Table, hit: tuple) -> tuple[list[Hand], 
     if appended is None:
         return None
     return hands, logs | {last.id: log + appended}
-
-
-def live_validator(state: TableState):
-    """Check a live hand's log; answers the new state.
-
-    The log as loaded plus one event is checked by applying that event to the loaded
-    state; any other log (or a refusal, for its path) is replayed whole. ``known`` tells
-    the store which log this was loaded as, at which table version (``store.append_event``
-    then need not read it again).
-    """
-    live = state.live
-    assert live is not None, "only a live hand's log is validated"
-    setup = HandSetup.from_json(live.setup)
-
-    def validate(events: list[dict]) -> HandState:
-        if len(events) == len(live.events) + 1 and events[:-1] == live.events:
-            try:
-                return hand_engine.apply(live.state, events[-1])
-            except EngineError:
-                pass
-        return hand_engine.replay(setup, events)
-
-    validate.known = (state.table.version, live.events)  # type: ignore[attr-defined]
-    return validate
-
-
-def seat_builder(state: TableState, event: dict, skip: bool = False, expected_seq: int | None = None,
-                 seen: int | None = None):
-    """``store.append_built``'s builder for a seat phone's tap (``engine.hand_turns``).
-
-    Answers ``(events, (hand_state, waiting))``: the turn ends the tap passes, then the tap,
-    or only those turn ends when it waits for the player before to say go or stop. With
-    ``expected_seq`` (the API's offline queue) a log of another length is a ``Conflict``.
-    ``seen``: the log length the phone saw when it was tapped; if its player's turn ended
-    since, the tap is late and passes nothing (``hand_turns.ended_since``).
-    """
-    live = state.live
-    assert live is not None, "only a live hand takes taps"
-    setup = HandSetup.from_json(live.setup)
-
-    def build(log: list[dict]) -> tuple[list[dict], tuple[HandState, str | None]]:
-        if expected_seq is not None and expected_seq != len(log):  # the API's taps say what they saw
-            raise store.Conflict("Someone else added an event first.", len(log))
-        now = live.state if log is live.events or log == live.events else hand_engine.replay(setup, log)
-        late = seen is not None and ended_since(log, seen, event.get("player", ""))
-        tap = seat_tap(now, event, skip, late)
-        if tap.waiting is not None:
-            return list(tap.passes), (tap.state, tap.waiting)
-        return [*tap.passes, event], (hand_engine.apply(tap.state, event), None)
-
-    build.known = (state.table.version, live.events)  # type: ignore[attr-defined]
-    return build
 
 
 def appended(session: Session, state: TableState, events: list[dict], hand_state: HandState) -> TableState:

@@ -2,21 +2,18 @@
 
 The document is the table's settings plus ``hands``, one record per hand row as
 ``service.record_of`` writes it: ``{"summary": {...}}`` or ``{"log": {"events": [...]}}``,
-with ``choices``/``shown`` when four or more sit at the table. An import gets a new id
-and new secrets; its rows are checked by replaying them through the engine exactly as
-the app checks a change of hands, and a refused document stores nothing.
+with ``choices``/``shown`` when four or more sit at the table. An import
+(``writes.import_table``) gets a new id and new secrets; its rows are checked by replaying
+them through the engine exactly as the app checks a change of hands, and a refused document
+stores nothing.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from ..engine.errors import EngineError
 from ..engine.series import config_from
-from ..store import rows as store
-from ..store.models import Table
-from . import jsonbody, names, service
+from . import jsonbody, names
 from .jsonbody import JSONRefused
 from .records import Door, HandRecord, read_record
 
@@ -78,14 +75,3 @@ def title_of(settings: dict[str, Any]) -> str:
     if not isinstance(title, str) or len(title) > 120:
         raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
     return title
-
-
-def import_document(session: Session, doc: Any) -> Table:
-    """A new table from an export, or ``EngineError`` with nothing stored."""
-    title, settings, rows = read_document(doc)
-    return store.import_table(session, title, settings, rows, _replayed)
-
-
-def _replayed(table: Table, hands: list, logs: dict) -> None:
-    """The import's rows replayed as the app checks a change of hands (``EngineError`` when refused)."""
-    service.replay_rows(table, hands, logs)

@@ -63,9 +63,11 @@ def test_players_get_colours_and_newcomers_join(app):
 def test_a_payment_key_is_recorded_once(app):
     s = session_of(app)
     g = store.create_group(s, "g", {}, ["A", "B"])
-    first = store.add_payment(s, g, "A", "B", 5, "k1", lambda _: None)
+    store.lock_group(s, g)
+    first = store.add_payment(s, g, "A", "B", 5, "k1")
+    store.lock_group(s, g)
     with pytest.raises(store.Duplicate) as dup:
-        store.add_payment(s, g, "A", "B", 5, "k1", lambda _: None)
+        store.add_payment(s, g, "A", "B", 5, "k1")
     assert dup.value.payment.id == first.id
     assert len(store.payments(s, g)) == 1
     s.close()
@@ -81,7 +83,8 @@ def test_two_phones_marking_the_same_transfer_at_once_record_it_once(app):
             group = store.get_group(s, g.public_id)
             barrier.wait()
             try:
-                store.add_payment(s, group, "A", "B", 5, "same-transfer", lambda _: None)
+                store.lock_group(s, group)
+                store.add_payment(s, group, "A", "B", 5, "same-transfer")
                 results.append("new")
             except store.Duplicate:
                 results.append("dup")

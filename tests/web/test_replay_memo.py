@@ -79,10 +79,6 @@ def _other_process(app, table_id: str, change) -> None:
             session.close()
 
 
-def _accept(log):
-    return None
-
-
 OTHER_CHANGES = {
     "one append": lambda s, t, h: store_append(s, t, h, [B_JUNK]),
     "three appends": lambda s, t, h: store_append(s, t, h, [B_JUNK, A_JUNK[3], {"type": "end_turn"}]),
@@ -96,15 +92,19 @@ OTHER_CHANGES = {
 
 
 def store_append(session, table, hand, events):
+    """Each event appended as its own write, unchecked (the store's row writers alone)."""
     from scorekeeper.store import rows as store
     for event in events:
-        seq = store.event_count(session, hand)
-        store.append_event(session, table, hand, seq, event, _accept)
+        store.lock_table(session, table)
+        store.add_events(session, table, hand, store.event_count(session, hand), [event])
+        store.commit(session)
 
 
 def store_undo(session, table, hand):
     from scorekeeper.store import rows as store
-    store.drop_last_event(session, table, hand, store.event_count(session, hand))
+    store.lock_table(session, table)
+    store.drop_last_event(session, table, hand, store.event_count(session, hand) - 1)
+    store.commit(session)
 
 
 def store_replace_log(session, table, hand):

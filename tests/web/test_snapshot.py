@@ -1,5 +1,5 @@
-"""A table's rows and logs are read again only when its version moved (web.service.load,
-store.append_event); every answer stays the engine's, and a change made elsewhere is always seen.
+"""A table's rows and logs are read again only when its version moved (tables.service.load,
+tables.writes.append_event); every answer stays the engine's, and a change made elsewhere is always seen.
 
 "Elsewhere" is a second app on the same database: another worker or server.
 """

@@ -14,10 +14,10 @@ from werkzeug.routing import BaseConverter
 from ...engine.errors import EngineError
 from ...engine.series import config_from
 from ...engine.summary.contract import score_summary
-from ...store import rows as store
-from ...store.rows import Conflict, StaleHand
-from ...tables import jsonbody, names, service, transfer
+from ...store.rows import hand_version
+from ...tables import jsonbody, names, service, transfer, writes
 from ...tables.jsonbody import JSONRefused
+from ...tables.refusals import Conflict, Stale, WriteRefused
 from .. import seats
 from ..access import open_poll_row, open_table
 from ..database import db
@@ -96,6 +96,15 @@ def _engine(err: EngineError):
     return jsonify(ok=False, errors=err.errors), 422
 
 
+@bp.errorhandler(WriteRefused)
+def _write_refused(err: WriteRefused):
+    """A write of ``tables.writes`` that stored nothing: the engine's refusals 422, the rest 409
+    (the routes that answer a conflict with the current log or hand catch it themselves)."""
+    if err.kind == "refused":
+        return jsonify(ok=False, errors=err.errors), 422
+    return error_response(409, err.code, err.message, err.path)
+
+
 @bp.post("/score")
 def score():
     """The engine contract: one hand summary in, one result out."""
@@ -119,7 +128,7 @@ def create_table():
         raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
                           "hands")
     config_from(doc)
-    table = store.create_table(db(), transfer.title_of(doc), doc)
+    table = writes.create_table(db(), transfer.title_of(doc), doc)
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 
@@ -143,7 +152,7 @@ def _evening_of_group(body: dict):
 @bp.post("/tables/import")
 def import_table():
     """A new table (new id and secrets) from a table's export: its hands and live logs replayed."""
-    table = transfer.import_document(db(), _body())
+    table = writes.import_table(db(), _body())
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 
@@ -177,7 +186,7 @@ def new_keys(public_id: str):
         which = models.NewKeys.model_validate(body).rotate
     except ValidationError:
         raise _Refusal(400, "bad_request", 'The body is {"rotate": "edit" | "view" | "both"}.', "rotate") from None
-    edit, view = store.rotate_secrets(db(), table, which)
+    edit, view = writes.rotate_keys(db(), table, which)
     keep_access(public_id, edit)
     return jsonify(ok=True, **_table_links(table), edit_key=edit, view_key=view)
 
@@ -212,10 +221,9 @@ def add_hand(public_id: str):
     body = _body()
     new = models.read_new_hand(body)
     try:
-        hand = store.add_hand(db(), state.table, new.kind, new.summary, new.seating, new.count,
-                              lambda rows: service.check_rows(db(), state.table, rows))
+        hand = writes.add_hand(db(), state, new.kind, new.summary, new.seating, new.count)
     except Conflict as err:
-        raise _Refusal(409, "conflict", str(err), "count", {"count": err.current}) from None
+        raise _Refusal(409, "conflict", err.message, "count", {"count": err.current}) from None
     state = service.load(db(), state.table)
     return jsonify(openapi.hand_json(state, state.hand(hand.id))), 201
 
@@ -236,7 +244,7 @@ def get_hand(public_id: str, hand_id: int):
 
 def _with_etag(response, hand):
     response = make_response(response)
-    response.set_etag(store.hand_version(hand))
+    response.set_etag(hand_version(hand))
     return response
 
 
@@ -261,7 +269,7 @@ def _uncoded(tag: str) -> str:
     return version if colon and coding in current_app.extensions["sk_compress"].enabled_algorithms else tag
 
 
-def _stale(state, err: StaleHand):
+def _stale(state, err: Stale):
     """409 with the hand as it is now (and its ETag), for the client to redo its change on."""
     fresh = service.load(db(), state.table)
     hand = _hand(fresh, err.hand.id)
@@ -279,12 +287,9 @@ def replace_hand(public_id: str, hand_id: int):
     if new.kind != "summary" or hand.kind != "summary":
         raise _Refusal(422, "bad_hand_record", "Only a quick-entry hand's summary can be replaced.", "summary")
     try:
-        store.update_hand(db(), state.table, hand, new.summary, new.seating,
-                          lambda rows: service.check_rows(db(), state.table, rows), expected)
-    except StaleHand as err:
+        writes.edit_hand(db(), state, hand, new.summary, new.seating, expected)
+    except Stale as err:
         return _stale(state, err)
-    except Conflict as err:
-        raise _Refusal(409, "conflict", str(err)) from None
     state = service.load(db(), state.table)
     hand = _hand(state, hand_id)
     return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
@@ -296,13 +301,10 @@ def delete_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     expected = _if_match()
-    service.replay_rows(state.table, state.without(hand.id), state.logs)
     try:
-        store.delete_hand(db(), state.table, hand, expected)
-    except StaleHand as err:
+        writes.delete_hand(db(), state, hand, expected)
+    except Stale as err:
         return _stale(state, err)
-    except Conflict as err:
-        raise _Refusal(409, "conflict", str(err)) from None
     return jsonify(ok=True)
 
 
@@ -332,20 +334,18 @@ def append_event(public_id: str, hand_id: int):
     try:
         if seats.seat_in(public_id, live.state.order) == event.get("player"):
             # A seat phone's tap (its session's seat): the turns before it pass by themselves.
-            log, (hand_state, waiting) = store.append_built(
-                db(), state.table, hand, service.seat_builder(state, event, sent.get("skip") is True, seq,
-                                                        _saw(sent, seq)))
+            state, waiting = writes.seat_tap_event(db(), state, hand.id, event, sent.get("skip") is True, seq,
+                                                   _saw(sent, seq))
             if waiting is not None:
                 raise _Refusal(409, "waiting_decision", f"{waiting} must first say go or stop: send this tap "
                                "again after the answer.", "player",
                                openapi.events_json(service.load(db(), state.table), hand))
         else:
-            log, hand_state = store.append_event(db(), state.table, hand, seq, event, service.live_validator(state))
+            state = writes.append_event(db(), state, hand.id, seq, event)
     except Conflict:
         state = service.load(db(), state.table)
         raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
                        openapi.events_json(state, hand)) from None
-    state = service.appended(db(), state, log, hand_state)
     response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
     body = response.get_data()
     answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
@@ -366,13 +366,8 @@ def undo(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     seq = models.read_undo(_body())
-    last = service.last_log_setup(state)
-    if last is None or last[0].id != hand.id:
-        raise _Refusal(409, "not_last_hand", "Only the last hand's log can be undone.")
-    if seq == 0:
-        raise EngineError("nothing_to_undo", "The log is empty: nothing to undo.", "seq")
     try:
-        store.drop_last_event(db(), state.table, hand, seq)
+        writes.undo(db(), state, hand, seq)
     except Conflict:
         raise _Refusal(409, "conflict", "Someone else changed the log first.", "seq",
                        openapi.events_json(service.load(db(), state.table), hand)) from None

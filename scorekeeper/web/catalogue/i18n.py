@@ -18,6 +18,9 @@ the phone asked for glosses (``gloss`` cookie), when it shows "광박 gwang-bak"
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Flask, g, request
 from markupsafe import Markup, escape
 
@@ -115,7 +118,7 @@ def money_text(value, currency: str) -> str:
     return f"{sign}{currency}{amount}"
 
 
-def refusal(error: dict) -> str:
+def refusal(error: Mapping[str, Any]) -> str:
     """An engine refusal in the phone's language: the catalog's words for its code.
 
     English shows the engine's own sentence (it names the card or player); Korean

@@ -5,10 +5,9 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from ...engine.errors import EngineError
-from ...store import rows as store
-from ...store.rows import Conflict, StaleHand, hand_version
-from ...tables import service
+from ...store.rows import hand_version
+from ...tables import service, writes
+from ...tables.refusals import Stale, WriteRefused
 from ...tables.seating import next_seating, seat_args
 from .. import present, seats
 from ..access import open_table
@@ -56,10 +55,6 @@ def _expected(form) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def _validator(state: service.TableState):
-    return lambda rows: service.check_rows(db(), state.table, rows)
-
-
 def _to_table(public_id: str):
     return redirect(url_for("tables.show", public_id=public_id), 303)
 
@@ -91,15 +86,14 @@ def start(public_id: str):
         return redirect(url_for("hands.new", public_id=public_id, **seat_args(state, seat.choices)), 303)
     record = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
     try:
-        hand = store.add_hand(db(), state.table, "log", None, record, _expected(form), _validator(state))
-    except (Conflict, EngineError) as err:
+        hand = writes.add_hand(db(), state, "log", None, record, _expected(form))
+    except WriteRefused as err:
         started = _load(public_id, EDIT).live
         if started is not None:
             # Two phones tapped "Start" for the same hand: the first one started it; join it.
             flash(_("live_another_phone"), "ok")
             return redirect(url_for("hands.show", public_id=public_id, hand_id=started.hand.id), 303)
-        for e in err.errors if isinstance(err, EngineError) else [{"message": _("err_conflict")}]:
-            flash(refusal(e) if isinstance(err, EngineError) else e["message"], "error")
+        _flash_refusal(err)
         return _to_table(public_id)
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand.id), 303)
 
@@ -136,17 +130,27 @@ def append(public_id: str, hand_id: int):
     if seats.seat_in(public_id, live.state.order) == event.get("player") and not then:
         return _seat_append(state, live, event, form.seq.data)
     try:
-        events, hand_state = store.append_event(db(), state.table, live.hand, form.seq.data, event,
-                                                service.live_validator(state))
-        if event["type"] == "end_turn" and then in ("go", "stop") and hand_state.must_decide == event.get("player"):
-            state = service.appended(db(), state, events, hand_state)
-            store.append_event(db(), state.table, live.hand, form.seq.data + 1,
-                               {"type": then, "player": event["player"]}, service.live_validator(state))
-    except Conflict:
-        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    except EngineError as err:
-        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+        # An end of turn with its go or stop: both stored in one write, or neither.
+        writes.append_event(db(), state, hand_id, form.seq.data, event, then)
+    except WriteRefused as err:
+        return _live_refused(public_id, hand_id, err)
     return liveview.reply(public_id, hand_id, 200)
+
+
+def _live_refused(public_id: str, hand_id: int, err: WriteRefused):
+    """A refused change of the live hand's log, answered on its region: 409 or the engine's 422."""
+    if err.kind == "refused":
+        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+    return liveview.reply(public_id, hand_id, 409, _("hand_not_live") if err.kind == "not_live" else _("err_conflict"))
+
+
+def _flash_refusal(err: WriteRefused) -> None:
+    """A refused write said on the next page: the engine's refusals in the phone's language."""
+    if err.kind == "refused":
+        for e in err.errors:
+            flash(refusal(e), "error")
+    else:
+        flash(_("err_conflict"), "error")
 
 
 def _seat_append(state: service.TableState, live, event: dict, seen: int):
@@ -162,14 +166,11 @@ def _seat_append(state: service.TableState, live, event: dict, seen: int):
     public_id, hand_id = state.table.public_id, live.hand.id
     skip = request.form.get("skip") == "1"
     try:
-        _log, (_now, waiting) = store.append_built(db(), state.table, live.hand,
-                                                   service.seat_builder(state, event, skip, seen=seen))
-    except Conflict:
-        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    except EngineError as err:
-        if err.errors[0]["code"] == "skip_turns":
+        _now, waiting = writes.seat_tap_event(db(), state, hand_id, event, skip, seen=seen)
+    except WriteRefused as err:
+        if err.code == "skip_turns":
             return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
-        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+        return _live_refused(public_id, hand_id, err)
     if waiting is not None:
         return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting),
                               held={"event": event, "skip": skip})
@@ -202,11 +203,9 @@ def give(public_id: str, hand_id: int):
         names[entry["giver"]] = [form.card.data, *cards[1:]]
     event = dict(live.events[-1]) | {"give": names}
     try:
-        store.replace_last_event(db(), state.table, live.hand, form.seq.data, event, service.live_validator(state))
-    except Conflict:
-        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    except EngineError as err:
-        return liveview.reply(public_id, hand_id, 422, refusal(err.errors[0]))
+        writes.replace_last_event(db(), state, hand_id, form.seq.data, event)
+    except WriteRefused as err:
+        return _live_refused(public_id, hand_id, err)
     return liveview.reply(public_id, hand_id, 200)
 
 
@@ -231,12 +230,9 @@ def correct_shown(public_id: str, hand_id: int):
         return back
     seating = {k: v for k, v in (live.hand.seating or {}).items() if k != "shown"} | ({"shown": shown} if shown else {})
     try:
-        store.update_hand(db(), state.table, live.hand, seating=seating, validate=_validator(state))
-    except Conflict:
-        flash(_("err_conflict"), "error")
-    except EngineError as err:
-        for e in err.errors:
-            flash(refusal(e), "error")
+        writes.edit_hand(db(), state, live.hand, seating=seating)
+    except WriteRefused as err:
+        _flash_refusal(err)
     else:
         flash(_("live_shown_fixed"), "ok")
     return back
@@ -255,9 +251,9 @@ def undo(public_id: str, hand_id: int):
     if form.seq.data == 0:
         return liveview.reply(public_id, hand_id, 422, _("nothing_to_undo"))
     try:
-        store.drop_last_event(db(), state.table, last[0], form.seq.data)
-    except Conflict:
-        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+        writes.undo(db(), state, last[0], form.seq.data)
+    except WriteRefused as err:
+        return _live_refused(public_id, hand_id, err)
     return liveview.reply(public_id, hand_id, 200)
 
 
@@ -271,15 +267,14 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
         if not errors and request.form.get("action") == "save" and not present.wants_partial():
             try:
                 saved = store_record(record, quick.seating_record(seat.seating, seat.choices, record.get("shown")))
-            except StaleHand as err:
+            except Stale as err:
                 # Another phone edited this hand: keep this phone's entry, show the conflict, and
                 # carry the current version so that saving again is a deliberate overwrite.
                 form.version.data, stale = hand_version(err.hand), True
                 errors = [{"code": "conflict", "message": _("edit_stale", now=_stored_outcome(err.hand)), "path": ""}]
-            except Conflict:
-                errors = _said([{"code": "conflict", "message": _("err_conflict"), "path": ""}])
-            except EngineError as err:
-                errors = _said(err.errors)
+            except WriteRefused as err:
+                errors = _said(err.errors if err.kind == "refused" else
+                               [{"code": "conflict", "message": _("err_conflict"), "path": ""}])
             else:
                 return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
     elif request.method == "POST":
@@ -311,8 +306,7 @@ def quick_entry(public_id: str):
     form = quick.prepare(QuickForm(), seat.players, seat.sitters)
 
     def add(record, seating):
-        return store.add_hand(db(), state.table, "summary", record["summary"], seating, _expected(form),
-                              _validator(state))
+        return writes.add_hand(db(), state, "summary", record["summary"], seating, _expected(form))
 
     return _quick(state, form, seat, store_record=add)
 
@@ -335,8 +329,8 @@ def edit(public_id: str, hand_id: int):
 
     def update(record, seating):
         # A form without a version is refused as stale, never saved over a change it did not see.
-        return store.update_hand(db(), state.table, hand, record["summary"], seating, _validator(state),
-                                 expected_version=form.version.data or "")
+        return writes.edit_hand(db(), state, hand, record["summary"], seating,
+                                expected_version=form.version.data or "")
 
     return _quick(state, form, seat, index, update, hand)
 
@@ -349,19 +343,16 @@ def delete(public_id: str, hand_id: int):
     if not form.validate_on_submit():
         flash(_("delete_confirm"), "error")
         return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
-    rest = state.without(hand.id)
     try:
-        service.replay_rows(state.table, rest, state.logs)
-        store.delete_hand(db(), state.table, hand, form.version.data or "")
-    except StaleHand:
-        flash(_("delete_stale"), "error")
-        return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
-    except Conflict:
-        flash(_("err_conflict"), "error")
-        return _to_table(public_id)
-    except EngineError as err:
-        for e in err.errors:
-            flash(refusal(e), "error")
+        writes.delete_hand(db(), state, hand, form.version.data or "")
+    except WriteRefused as err:
+        if err.kind == "stale":
+            flash(_("delete_stale"), "error")
+        elif err.kind == "conflict":
+            flash(_("err_conflict"), "error")
+            return _to_table(public_id)
+        else:
+            _flash_refusal(err)
         return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
     flash(_("hand_deleted"), "ok")
     return _to_table(public_id)

@@ -16,9 +16,9 @@ from flask import (
 from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.errors import EngineError
-from ...engine.series.ending import end_early
 from ...store import rows as store
-from ...tables import service, transfer
+from ...tables import service, transfer, writes
+from ...tables.refusals import WriteRefused
 from .. import present, seats
 from ..access import open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
@@ -43,7 +43,7 @@ def new():
             for e in attach_errors(form, err.errors, ERROR_FIELDS):
                 flash(e["message"], "error")
         else:
-            table = store.create_table(db(), form.title.data or "", config)
+            table = writes.create_table(db(), form.title.data or "", config)
             created()
             remember_key(table.public_id, table.edit_secret)
             return redirect(url_for("tables.show", public_id=table.public_id))
@@ -58,8 +58,8 @@ def import_table():
     if not form.validate_on_submit():
         return home.page(form, [{"code": "bad_import", "message": _("err_bad_import"), "path": ""}]), 422
     try:
-        table = transfer.import_document(db(), transfer.parse_json(form.file.data.read()))
-    except EngineError as err:
+        table = writes.import_table(db(), transfer.parse_json(form.file.data.read()))
+    except (EngineError, WriteRefused) as err:
         return home.page(form, [e | {"message": refusal(e)} for e in err.errors]), 422
     created()
     remember_key(table.public_id, table.edit_secret)
@@ -185,16 +185,13 @@ def end(public_id: str):
     if not form.validate_on_submit():
         flash(_("end_series_hint"), "error")
         return redirect(url_for("tables.show", public_id=public_id), 303)
-    if form.count.data != str(len(state.hands)):
-        flash(_("err_conflict"), "error")
-        return redirect(url_for("tables.show", public_id=public_id), 303)
     try:
-        config = end_early(state.table.config, state.series, hand_in_play=state.live is not None)
-    except EngineError as err:
-        flash(_("end_refused_live") if err.errors[0]["code"] == "hand_not_finished" else refusal(err.errors[0]),
-              "error")
-        return redirect(url_for("tables.show", public_id=public_id), 303)
-    store.update_config(db(), state.table, state.table.title, config)
+        writes.end_series(db(), state, form.count.data)
+    except WriteRefused as err:
+        if err.kind == "conflict":
+            flash(_("err_conflict"), "error")
+        else:
+            flash(_("end_refused_live") if err.code == "hand_not_finished" else refusal(err.errors[0]), "error")
     return redirect(url_for("tables.show", public_id=public_id), 303)
 
 
@@ -207,7 +204,7 @@ def new_keys(public_id: str):
     if not form.validate_on_submit():
         flash(_("new_keys_hint"), "error")
         return redirect(url_for("tables.show", public_id=public_id, _anchor="share"), 303)
-    edit, _view = store.rotate_secrets(db(), table, form.which.data)
+    edit, _view = writes.rotate_keys(db(), table, form.which.data)
     keep_access(public_id, edit)
     flash(_("new_keys_made"), "ok")
     return redirect(url_for("tables.show", public_id=public_id, _anchor="share"), 303)

@@ -1,0 +1,302 @@
+"""Every change of a table, one function each: lock it, check the change through the engine,
+write it, answer the new state; or raise one ``refusals.WriteRefused`` and store nothing.
+
+The HTML views and the API only translate these answers (a page, a flash, a status and JSON):
+neither locks, checks or writes rows itself, so a rule of what may be stored holds on both.
+Each function is one transaction (``store.lock_table`` … ``store.commit``); a refusal at any
+point rolls it back.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..engine.errors import EngineError
+from ..engine.live import hand as hand_engine
+from ..engine.live.hand import HandSetup, HandState
+from ..engine.live.turns import ended_since, seat_tap
+from ..engine.series import config_from
+from ..engine.series.ending import end_early
+from ..store import rows as store
+from ..store.models import Hand, Table
+from . import service, transfer
+from .refusals import Conflict, NotLive, Refused, Stale, WriteRefused
+from .service import Live, TableState
+
+__all__ = ["KEEP", "WriteRefused", "add_hand", "append_event", "configure", "create_table", "delete_hand",
+           "edit_hand", "end_series", "import_table", "replace_last_event", "rotate_keys", "seat_tap_event",
+           "undo"]
+
+Event = dict[str, Any]
+
+
+class _Keep:
+    """``edit_hand``'s default: this part of the hand stays as it is."""
+
+
+KEEP = _Keep()
+EVENT_FIRST = "Someone else added an event first."
+HAND_CHANGED = "Someone else changed the hand first."
+
+
+@contextmanager
+def _writing(session: Session, table: Table) -> Iterator[Table]:
+    """The write on ``table``: locked (its version read again); any refusal rolls it back, an engine
+    refusal raised as ``Refused``."""
+    store.lock_table(session, table)
+    try:
+        yield table
+    except EngineError as err:
+        session.rollback()
+        raise Refused.of(err) from None
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _commit(session: Session, recount: Callable[[], Conflict]) -> None:
+    """``store.commit``; a collision with another writer is the ``Conflict`` ``recount()`` makes."""
+    try:
+        store.commit(session)
+    except store.Collision:
+        raise recount() from None
+
+
+def _live(state: TableState, hand_id: int) -> Live:
+    """The live hand when it is this one; else ``NotLive`` (finished, or not the hand being played)."""
+    live = state.live_of(hand_id)
+    if live is None:
+        raise NotLive("hand_over", "This hand is not being played: no more events.")
+    return live
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
+    """A new table with fresh secrets, its settings checked by the engine; committed."""
+    try:
+        config_from(config)
+    except EngineError as err:
+        raise Refused.of(err) from None
+    return store.create_table(session, title, config)
+
+
+def import_table(session: Session, doc: Any) -> Table:
+    """A new table (new id and secrets) from a table's export: its hands and live logs replayed as
+    a change of hands is (``service.replay_rows``); nothing stored when refused."""
+    try:
+        title, settings, rows = transfer.read_document(doc)
+        table, hands, logs = store.insert_table(session, title, settings, rows)
+        try:
+            service.replay_rows(table, hands, logs)
+        except BaseException:
+            session.rollback()
+            raise
+    except EngineError as err:
+        raise Refused.of(err) from None
+    store.commit(session)
+    return table
+
+
+def configure(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
+    """A table's new title and settings, checked by the engine."""
+    try:
+        config_from(config)
+    except EngineError as err:
+        raise Refused.of(err) from None
+    store.update_config(session, table, title, config)
+
+
+def end_series(session: Session, state: TableState, expected_count: str | None) -> None:
+    """End the series early (its settle-up then final), if its hands are still ``expected_count``."""
+    if expected_count != str(len(state.hands)):
+        raise Conflict("The table has changed: a hand was added or removed.", len(state.hands), "count")
+    try:
+        config = end_early(state.table.config, state.series, hand_in_play=state.live is not None)
+    except EngineError as err:
+        raise Refused.of(err) from None
+    configure(session, state.table, state.table.title, config)
+
+
+def rotate_keys(session: Session, table: Table, which: str) -> tuple[str, str]:
+    """New edit and/or read-only secret (``which``: edit, view or both): the new (edit, view)."""
+    return store.rotate_secrets(session, table, which)
+
+
+# -- hand records ------------------------------------------------------------------------------
+
+def add_hand(session: Session, state: TableState, kind: str, summary: dict[str, Any] | None,
+             seating: dict[str, Any] | None = None, expected_count: int | None = None) -> Hand:
+    """Append a hand record (a quick-entry summary, or a live hand started: ``kind`` "log"), if the
+    table still has ``expected_count`` hands; the series with it must replay. The new row."""
+    with _writing(session, state.table) as table:
+        existing = store.hands(session, table)
+        if expected_count is not None and expected_count != len(existing):
+            raise Conflict("The table has changed: a hand was added or removed.", len(existing), "count")
+        hand = store.new_hand(table, existing, kind, summary, seating)
+        service.check_rows(session, table, existing + [hand])
+        store.save_hand(session, table, hand)
+        _commit(session, recount=lambda: Conflict("Someone else added a hand first.",
+                                                  len(store.hands(session, table)), "count"))
+    return hand
+
+
+def _current(records: list[Hand], hand: Hand,
+             expected_version: str | Collection[str] | None) -> Hand:
+    """The hand as stored now, read under the write lock; deleted, a ``Conflict``; changed since
+    ``expected_version`` (one or several, ``*``: any), ``Stale``."""
+    target = next((h for h in records if h.id == hand.id), None)
+    if target is None:
+        raise Conflict("That hand was deleted meanwhile.", len(records))
+    if expected_version is not None and expected_version != "*":
+        allowed = {expected_version} if isinstance(expected_version, str) else expected_version
+        if store.hand_version(target) not in allowed:
+            raise Stale(target, len(records))
+    return target
+
+
+def edit_hand(session: Session, state: TableState, hand: Hand, summary: dict[str, Any] | None | _Keep = KEEP,
+              seating: dict[str, Any] | None | _Keep = KEEP,
+              expected_version: str | Collection[str] | None = None) -> Hand:
+    """Change a hand record's summary or seating (its events stay); the series after it must replay.
+
+    ``expected_version`` is the ``store.hand_version`` the edit was made against: when the hand
+    has changed since, ``Stale`` carries it as it is now.
+    """
+    with _writing(session, state.table) as table:
+        records = store.hands(session, table, fresh=True)
+        target = _current(records, hand, expected_version)
+        if not isinstance(summary, _Keep):
+            target.summary = summary
+        if not isinstance(seating, _Keep):
+            target.seating = seating
+        service.check_rows(session, table, records)
+        store.save_hand(session, table, target)
+        _commit(session, recount=lambda: Conflict("Someone else added a hand first.",
+                                                  len(store.hands(session, table))))
+    return target
+
+
+def delete_hand(session: Session, state: TableState, hand: Hand,
+                expected_version: str | Collection[str] | None = None) -> None:
+    """Delete a hand and its log, if the series without it replays; ``expected_version`` as for
+    ``edit_hand``."""
+    try:
+        service.replay_rows(state.table, state.without(hand.id), state.logs)
+    except EngineError as err:
+        raise Refused.of(err) from None
+    with _writing(session, state.table) as table:
+        if expected_version is not None:
+            _current(store.hands(session, table, fresh=True), hand, expected_version)
+        store.delete_hand(session, table, hand)
+        store.commit(session)
+
+
+# -- a live hand's log -------------------------------------------------------------------------
+
+def _log(session: Session, state: TableState, live: Live, loaded: int) -> list[Event]:
+    """The live hand's log under the write lock: the one loaded when the table's version is still
+    the one it was loaded at (every change moves it), else read again."""
+    return live.events if state.table.version == loaded else store.events(session, live.hand)
+
+
+def _after(live: Live, log: list[Event], state: HandState | None, events: list[Event]) -> HandState:
+    """The hand once its log is ``events``: ``state`` (the hand after ``log``) with the one event
+    more applied, or else (any other log, or a refusal, for its path) the log replayed whole."""
+    if state is not None and len(events) == len(log) + 1 and events[:-1] == log:
+        try:
+            return hand_engine.apply(state, events[-1])
+        except EngineError:
+            pass
+    return hand_engine.replay(HandSetup.from_json(live.setup), events)
+
+
+def append_event(session: Session, state: TableState, hand_id: int, seq: int, event: Event,
+                 then: str | None = None) -> TableState:
+    """Store ``event`` as number ``seq`` of the live hand's log (another length: ``Conflict``).
+
+    ``then`` ("go" or "stop") with an end of turn is the player's answer said in the same tap,
+    stored with it when the engine asks that player, in the same transaction: both or neither.
+    """
+    live = _live(state, hand_id)
+    loaded = state.table.version
+    with _writing(session, state.table) as table:
+        log = _log(session, state, live, loaded)
+        if seq != len(log):
+            raise Conflict(EVENT_FIRST, len(log), "seq")
+        known = live.state if log is live.events or log == live.events else None
+        new = [event]
+        now = _after(live, log, known, log + new)
+        if event.get("type") == "end_turn" and then in ("go", "stop") and now.must_decide == event.get("player"):
+            answer = {"type": then, "player": event["player"]}
+            now = _after(live, log + new, now, [*log, *new, answer])
+            new.append(answer)
+        store.add_events(session, table, live.hand, len(log), new, version_each=True)
+        _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
+    return service.appended(session, state, log + new, now)
+
+
+def seat_tap_event(session: Session, state: TableState, hand_id: int, event: Event, skip: bool = False,
+                   expected_seq: int | None = None, seen: int | None = None) -> tuple[TableState, str | None]:
+    """A seat phone's tap (``engine.live.turns.seat_tap``): the turn ends it passes, then the tap,
+    stored after whatever the other phones stored first (its player's capture does not depend on
+    the log the phone saw). Answers the new state and who must first say go or stop, when the tap
+    waits for that answer (then only the turn ends before it are stored).
+
+    ``skip``: the tap may end more than one turn (else refused ``skip_turns``). ``expected_seq``
+    (the API's offline queue): a log of another length is a ``Conflict``. ``seen``: the log length
+    the phone saw when tapped; if its player's turn ended since, the tap is late and passes nothing.
+    """
+    live = _live(state, hand_id)
+    loaded = state.table.version
+    with _writing(session, state.table) as table:
+        log = _log(session, state, live, loaded)
+        if expected_seq is not None and expected_seq != len(log):
+            raise Conflict(EVENT_FIRST, len(log), "seq")
+        now = live.state if log is live.events or log == live.events else \
+            hand_engine.replay(HandSetup.from_json(live.setup), log)
+        late = seen is not None and ended_since(log, seen, event.get("player", ""))
+        tap = seat_tap(now, event, skip, late)
+        if tap.waiting is not None:
+            new, after = list(tap.passes), tap.state
+        else:
+            new, after = [*tap.passes, event], hand_engine.apply(tap.state, event)
+        if not new:
+            session.rollback()
+            return state, tap.waiting
+        store.add_events(session, table, live.hand, len(log), new)
+        _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
+    return service.appended(session, state, log + new, after), tap.waiting
+
+
+def replace_last_event(session: Session, state: TableState, hand_id: int, seq: int, event: Event) -> None:
+    """Put ``event`` in place of the log's last event if the log is still ``seq`` long: a choice said
+    right after the event (which junk a giver handed over), undone and tapped again in one write."""
+    live = _live(state, hand_id)
+    with _writing(session, state.table) as table:
+        log = store.events(session, live.hand)
+        if seq != len(log) or not log:
+            raise Conflict(HAND_CHANGED, len(log), "seq")
+        _after(live, log, None, log[:-1] + [event])
+        store.replace_last_event(session, table, live.hand, len(log) - 1, event)
+        store.commit(session)
+
+
+def undo(session: Session, state: TableState, hand: Hand, seq: int) -> int:
+    """Remove the last event of the last hand (a finished one opens again) if its log is still ``seq``
+    long; the new length."""
+    last = service.last_log_setup(state)
+    if last is None or last[0].id != hand.id:
+        raise NotLive("not_last_hand", "Only the last hand's log can be undone.")
+    if seq == 0:
+        raise Refused([{"code": "nothing_to_undo", "message": "The log is empty: nothing to undo.", "path": "seq"}])
+    with _writing(session, state.table) as table:
+        log = store.events(session, hand)
+        if seq != len(log):
+            raise Conflict(HAND_CHANGED, len(log), "seq")
+        store.drop_last_event(session, table, hand, len(log) - 1)
+        store.commit(session)
+    return len(log) - 1
