@@ -44,7 +44,8 @@ CHOICE_LABELS = {
 }
 
 
-def option(default, ko: str, en: str, group: str, *, choices=None, lo=None, hi=None):
+def option(default: Any, ko: str, en: str, group: str, *, choices: tuple[str, ...] | None = None,
+           lo: float | None = None, hi: float | None = None) -> Any:
     """A rules field with its bilingual label, its group on the rules sheet and its bounds."""
     meta = {"ko": ko, "en": en, "group": group, "choices": choices, "lo": lo, "hi": hi}
     return field(default=default, metadata=meta)

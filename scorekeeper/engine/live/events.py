@@ -137,7 +137,8 @@ def on_end_turn(s: HandState, ev: dict) -> HandState:
     if ev.get("player") not in (None, s.current):
         refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
     name = s.current
-    assert name is not None  # the hand is not over: apply refuses events after its end
+    if name is None:  # the hand is over; apply refuses events after its end before this
+        refuse("hand_over", "The hand has ended: no more events (undo the last one to change it).")
     if s.eligible(name):
         return s.but(must_decide=name)
     return advance(s)
@@ -169,18 +170,19 @@ def on_showdown_offer(s: HandState, ev: dict) -> HandState:
     return s.but(showdown=LiveShowdown(name, s.turn))
 
 
-def check_answer(s: HandState, name: str) -> None:
-    if s.must_answer is None:
+def check_answer(s: HandState, name: str) -> LiveShowdown:
+    """The showdown ``name`` may answer now, or a refusal."""
+    if s.showdown is None or s.must_answer is None:
         refuse("no_showdown", "No showdown is waiting for an answer.")
     if name != s.must_answer:
         refuse("must_answer", f"{s.must_answer} answers the showdown first.", "player")
+    return s.showdown
 
 
 def on_showdown_accept(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
-    check_answer(s, name)
-    assert s.showdown is not None  # check_answer refuses when no showdown waits
-    sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
+    shown = check_answer(s, name)
+    sd = replace(shown, accepted_by=shown.accepted_by + (name,))
     if len(sd.accepted_by) == 2:
         return s.but(showdown=sd, outcome=LiveOutcome("nagari", reason="showdown"))
     return s.but(showdown=sd)
@@ -189,9 +191,7 @@ def on_showdown_accept(s: HandState, ev: dict) -> HandState:
 def on_showdown_refuse(s: HandState, ev: dict) -> HandState:
     """One refusal is enough: if the right refuses, the left accepts without being asked."""
     name = ev["player"]
-    check_answer(s, name)
-    assert s.showdown is not None  # check_answer refuses when no showdown waits
-    return s.but(showdown=replace(s.showdown, refused_by=name))
+    return s.but(showdown=replace(check_answer(s, name), refused_by=name))
 
 
 def on_oe_myeon(s: HandState, ev: dict) -> HandState:

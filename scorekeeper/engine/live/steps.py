@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from ..cards import BONUS_CARDS, CARDS, month_cards
 from ..errors import EngineError
@@ -22,7 +22,7 @@ SOURCES = frozenset({"hand", "stock", "stack"})
 BOAR = "7a"
 
 
-def refuse(code: str, message: str, path: str = "") -> None:
+def refuse(code: str, message: str, path: str = "") -> NoReturn:
     raise EngineError(code, message, path)
 
 

@@ -7,11 +7,11 @@ from .. import checks
 from ..checks import is_month, is_whole
 from ..piles import new_tuple
 from ..rules import Rules
-from .checker import Checker, known_player, per_player
+from .checker import Checker, Players, known_player, per_player
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
 
 
-def check_gos(c: Checker, doc: dict, players) -> dict[str, int]:
+def check_gos(c: Checker, doc: dict, players: Players) -> dict[str, int]:
     out = {}
     for p, n in per_player(c, doc, "gos", players).items():
         if is_whole(n, 0, 20):
@@ -21,7 +21,7 @@ def check_gos(c: Checker, doc: dict, players) -> dict[str, int]:
     return out
 
 
-def check_last_go_scores(c: Checker, doc: dict, players, gos: dict[str, int]) -> dict[str, int]:
+def check_last_go_scores(c: Checker, doc: dict, players: Players, gos: dict[str, int]) -> dict[str, int]:
     """The score toward the target at each player's last go (a live hand knows it, rules.md §13 reading 1)."""
     out = {}
     for p, n in per_player(c, doc, "score_at_last_go", players).items():
@@ -34,7 +34,7 @@ def check_last_go_scores(c: Checker, doc: dict, players, gos: dict[str, int]) ->
     return out
 
 
-def check_reverse_go(c: Checker, doc: dict, players, gos: dict[str, int], rules: Rules) -> tuple[str, ...]:
+def check_reverse_go(c: Checker, doc: dict, players: Players, gos: dict[str, int], rules: Rules) -> tuple[str, ...]:
     """역고: the players whose go came after an opponent's go (a live hand knows the order)."""
     spec = doc.get("reverse_go") or []
     if not isinstance(spec, list):
@@ -57,7 +57,7 @@ def check_reverse_go(c: Checker, doc: dict, players, gos: dict[str, int], rules:
 _OUTCOME_TYPES = {t.value: t for t in OutcomeType}
 
 
-def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | None:
+def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outcome | None:
     spec = doc.get("outcome")
     if not isinstance(spec, dict):
         c.add("unknown_outcome", "outcome must be an object with a type.", "outcome")
@@ -98,7 +98,8 @@ def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | Non
     return new_tuple(Outcome, (kind, tuple(winners), month if month is not None and is_month(month) else None))
 
 
-def check_dokbak(c: Checker, doc: dict, players, outcome: Outcome | None, gos, rules: Rules) -> Dokbak | None:
+def check_dokbak(c: Checker, doc: dict, players: Players, outcome: Outcome | None, gos: dict[str, int],
+                 rules: Rules) -> Dokbak | None:
     spec = doc.get("dokbak")
     if spec is None:
         return None
@@ -130,7 +131,7 @@ def check_dokbak(c: Checker, doc: dict, players, outcome: Outcome | None, gos, r
     return Dokbak(player, reason, last_card is True)
 
 
-def check_showdown(c: Checker, doc: dict, players, outcome: Outcome | None) -> Showdown | None:
+def check_showdown(c: Checker, doc: dict, players: Players, outcome: Outcome | None) -> Showdown | None:
     spec = doc.get("showdown")
     if spec is None:
         return None
@@ -151,7 +152,7 @@ def check_showdown(c: Checker, doc: dict, players, outcome: Outcome | None) -> S
     return Showdown(offered, refused)
 
 
-def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
+def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
     spec = doc.get("fixed")
     if not spec:
         return ()
@@ -180,7 +181,7 @@ def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome |
     return tuple(out)
 
 
-def check_extras(c: Checker, doc: dict, players, rules: Rules) -> dict:
+def check_extras(c: Checker, doc: dict, players: Players, rules: Rules) -> dict:
     out: dict = {}
     carry = doc.get("nagari_carry", 0)
     if not is_whole(carry, 0, checks.MAX_NAGARI_CARRY):
