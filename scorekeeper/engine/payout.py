@@ -25,7 +25,6 @@ __all__ = [
     "go_bonus", "go_doubling", "money", "note", "settle", "stop_needs",
 ]
 
-_UNITS = tuple(d.unit for d in DOUBLES)
 
 
 # -- the go bonus and the go doubling (rules.md §5 item 2) ----------------------------
@@ -50,8 +49,9 @@ def go_doubling(gos: int, rules: Rules) -> int:
 
 
 
-def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]] = _UNITS) -> tuple[int, tuple[Step, ...]]:
-    """What one loser owes the winner, with the trail that explains it."""
+def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]]) -> tuple[int, tuple[Step, ...]]:
+    """What one loser owes the winner, with the trail that explains it; ``units``: the doubles the hand
+    needs (those whose ``Double.needed`` holds)."""
     facts, rules, winner, won, _, _, _ = x  # one unpacking: quicker than field lookups
     points = won.points
     gos = facts.gos.get(winner, 0) if facts.gos else 0

@@ -198,12 +198,15 @@ PRESETS: dict[str, Rules] = {
         three_ppuk=10,
     ),
 }
-PRESET_LABELS = {
-    "pagat": "Pagat (기본 default)",
-    "ogb-matgo": "OGB 맞고 (2 players)",
-    "encyclopedia": "Encyclopedia 백과",
-    "korean-common": "한국 일반 Korean common",
+# Each preset's name, Korean and English: the rules sheet, the new-table form, ``scorekeeper rules``
+# and the rules reference all read these.
+PRESET_WORDS: dict[str, tuple[str, str]] = {
+    "pagat": ("Pagat 기본", "Pagat (default)"),
+    "ogb-matgo": ("OGB 맞고 (2인)", "OGB Matgo (two players)"),
+    "encyclopedia": ("백과사전식", "Encyclopedia"),
+    "korean-common": ("한국 일반", "Korean common"),
 }
+PRESET_LABELS = {name: f"{en} · {ko}" for name, (ko, en) in PRESET_WORDS.items()}
 DEFAULT_PRESET = "pagat"
 
 
