@@ -14,7 +14,6 @@ from typing import NamedTuple
 from .cards import JUNK
 from .doubles import DOUBLES, Double, Loss
 from .errors import EngineError
-from .piles import new_tuple
 from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 from .summary.facts import Dokbak, DokbakReason, HandFacts, OutcomeType
@@ -56,7 +55,7 @@ def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]]) -> tuple[int, tupl
     points = won.points
     gos = facts.gos.get(winner, 0) if facts.gos else 0
     bonus = go_bonus(gos, rules) if gos else 0
-    trail = [new_tuple(Step, ("base", points, None, ()))]
+    trail = [Step("base", points, None, ())]
     if bonus:
         trail.append(Step("go_bonus", value=bonus, detail=(("gos", gos),)))
     if rules.point_multiplier > 1:
@@ -150,13 +149,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:
-        choice = new_tuple(_Choice, (won, {}, {}))
+        choice = _Choice(won, {}, {})
         for loser, ways in loser_ways.items():
             if len(ways) == 1:  # the common case: nothing for the loser to choose
                 lost = ways[0]
-                owed = amount(new_tuple(Loss, (facts, rules, winner, won, loser, lost, lifted)), units)
+                owed = amount(Loss(facts, rules, winner, won, loser, lost, lifted), units)
             else:
-                options = [(amount(new_tuple(Loss, (facts, rules, winner, won, loser, lost, lifted)), units), lost)
+                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost)
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
@@ -255,7 +254,7 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     else:
         for loser, (points, trail) in owed.items():
             if points > 0:
-                payments.append(new_tuple(Payment, (loser, winner, points, "stop", trail)))
+                payments.append(Payment(loser, winner, points, "stop", trail))
     return scores, payments, notes
 
 
@@ -356,4 +355,4 @@ def settle(facts: HandFacts, rules: Rules) -> Settlement:
     for f in facts.fixed:
         payments += fixed_from_each(facts, f.player, f.kind, getattr(rules, f.kind))
     ordered = {p: scores[p] for p in facts.players}
-    return new_tuple(Settlement, (ordered, tuple(payments), tuple(notes), rules.target(len(facts.players))))
+    return Settlement(ordered, tuple(payments), tuple(notes), rules.target(len(facts.players)))

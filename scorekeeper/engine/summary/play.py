@@ -5,7 +5,6 @@ from typing import Any
 
 from .. import checks
 from ..checks import is_month, is_whole
-from ..piles import new_tuple
 from ..rules import Rules
 from .checker import Checker, Players, known_player, per_player
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
@@ -95,7 +94,7 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
             c.add("rule_off", "The table's rules pay nothing for chongtong.", "outcome.type")
     if kind is OutcomeType.THREE_PPUK and not rules.three_ppuk:
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
-    return new_tuple(Outcome, (kind, tuple(winners), month if month is not None and is_month(month) else None))
+    return Outcome(kind, tuple(winners), month if month is not None and is_month(month) else None)
 
 
 def check_dokbak(c: Checker, doc: dict, players: Players, outcome: Outcome | None, gos: dict[str, int],
