@@ -21,6 +21,7 @@ from .rules import Rules
 
 Found = tuple[str, int, int] | None
 
+
 def five_brights(p: Pile, r: Rules) -> Found:
     return ("five_brights", r.five_brights, p.brights) if p.brights.bit_count() == 5 else None
 

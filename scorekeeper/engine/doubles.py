@@ -167,7 +167,7 @@ class Double(NamedTuple):
 
 DOUBLES: tuple[Double, ...] = (
     Double("shake", "흔들기", "shake", "shake_rain_paulownia_x4", "declaration", shakes,
-           lambda f, r, w: bool(f.shakes.get(w)) or r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w))),
+           lambda f, r, w: bool(f.shakes.get(w)) or (r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w)))),
     Double("bomb", "폭탄", "bomb", "bomb_doubles", "declaration", bombs,
            lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w))),
     Double("gwang_bak", "광박", "gwang-bak", None, "pile", gwang_bak),

@@ -25,7 +25,6 @@ __all__ = [
 ]
 
 
-
 # -- the go bonus and the go doubling (rules.md §5 item 2) ----------------------------
 
 def go_bonus(gos: int, rules: Rules) -> int:
@@ -44,8 +43,6 @@ def go_doubling(gos: int, rules: Rules) -> int:
     if gos < 3:
         return 1
     return gos - 1 if rules.go_doubling == "go_minus_one" else 2 ** (gos - 2)
-
-
 
 
 def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]]) -> tuple[int, tuple[Step, ...]]:
@@ -178,9 +175,8 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
     given = facts.dokbak.reason if facts.dokbak else None
     if given is DokbakReason.SHOWDOWN:
         return facts.dokbak, []
-    if sd := facts.showdown:
-        if sd.refused_by != winner:
-            return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
+    if (sd := facts.showdown) and sd.refused_by != winner:
+        return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
     notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
     if rules.go_bak_three_players in GO_BAK_ONE_LOSER:
@@ -194,9 +190,9 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
             return Dokbak(last, DokbakReason.GO_BAK), notes
     if given is DokbakReason.OE_MYEON and (oe_myeon := facts.dokbak) is not None:
         if oe_myeon.last_card:
-            return None, notes + [note("oe_myeon_last_card", oe_myeon.player)]
+            return None, [*notes, note("oe_myeon_last_card", oe_myeon.player)]
         if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
-            return None, notes + [note("oe_myeon_junk_only", oe_myeon.player)]
+            return None, [*notes, note("oe_myeon_junk_only", oe_myeon.player)]
         return oe_myeon, notes
     return None, notes
 
@@ -242,13 +238,13 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
         if go_bak_rule == "times_players":  # own amount × the number of players, the other pays nothing
             n = len(facts.players)
             payments.append(Payment(dokbak.player, winner, own * n, "stop",
-                                    trail + (Step("go_bak", factor=n, detail=(("players", n),)),)))
+                                    (*trail, Step("go_bak", factor=n, detail=(("players", n),)))))
         else:
             share = Step("dok_bak", value=covered, detail=(
                 ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
-            total, steps = own + covered, trail + (share,)
+            total, steps = own + covered, (*trail, share)
             if go_bak_rule == "dok_bak_doubled":  # the whole, doubled
-                total, steps = total * 2, steps + (Step("go_bak", factor=2),)
+                total, steps = total * 2, (*steps, Step("go_bak", factor=2))
             payments.append(Payment(dokbak.player, winner, total, "stop", steps))
         notes.append(note("dok_bak", other))
     else:
@@ -270,7 +266,7 @@ def _times_players_each_pay(facts: HandFacts, winner: str, owed: dict[str, tuple
     payments = []
     for loser, (points, trail) in owed.items():
         if loser == go_bak:
-            points, trail = points * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)
+            points, trail = points * n, (*trail, Step("go_bak", factor=n, detail=(("players", n),)))
         points, trail = capped((points, trail), cap)
         if points > 0:
             payments.append(Payment(loser, winner, points, "stop", trail))
@@ -282,7 +278,7 @@ def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Ste
     points, trail = owed
     if not cap or points <= cap:
         return owed
-    return cap, trail + (Step("payment_cap", value=cap, detail=(("before", points),)),)
+    return cap, (*trail, Step("payment_cap", value=cap, detail=(("before", points),)))
 
 
 def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
@@ -299,7 +295,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
         go_bak_rule = rules.go_bak_three_players if dokbak.reason is DokbakReason.GO_BAK else "dok_bak"
         if go_bak_rule == "times_players":
             n = len(facts.players)
-            points, steps = capped((own * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)), cap)
+            points, steps = capped((own * n, (*trail, Step("go_bak", factor=n, detail=(("players", n),)))), cap)
             notes.append(note("dok_bak", other))
             return [Payment(dokbak.player, winner, points, "stop", steps)]
         if go_bak_rule == "dok_bak_doubled":  # each share doubled, then capped
@@ -311,7 +307,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
         share = Step("dok_bak", value=covered, detail=(
             ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
         notes.append(note("dok_bak", other))
-        return [Payment(dokbak.player, winner, own + covered, "stop", trail + (share,))]
+        return [Payment(dokbak.player, winner, own + covered, "stop", (*trail, share))]
     payments = []
     for loser, amount_owed in owed.items():
         if amount_owed[0] > 0:

@@ -89,7 +89,6 @@ class Score(NamedTuple):
 # (flexible cards held, those counted as junk) → how each held one is counted, as (code, kind) pairs.
 
 
-
 def _played(with_vip: bool, with_palssari: bool) -> tuple[Combination, ...]:
     """The combinations the rules play (VIP and palssari only where they are on)."""
     off = {"vip": not with_vip, "palssari": not with_palssari}

@@ -339,7 +339,7 @@ def add_hand(session: Session, table: Table, kind: str, summary: dict[str, Any] 
         raise Conflict("The table has changed: a hand was added or removed.", len(existing))
     position = (existing[-1].position + 1) if existing else 0
     hand = Hand(table_id=table.id, position=position, kind=kind, summary=summary, seating=seating)
-    return _store(session, table, hand, existing + [hand], validate)
+    return _store(session, table, hand, [*existing, hand], validate)
 
 
 _KEEP = object()
@@ -425,15 +425,12 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     """
     known = getattr(validate, "known", None)
     table = lock_table(session, table)
-    if known is not None and known[0] == table.version:
-        log = known[1]
-    else:
-        log = events(session, hand)
+    log = known[1] if known is not None and known[0] == table.version else events(session, hand)
     if expected_seq != len(log):
         session.rollback()
         raise Conflict("Someone else added an event first.", len(log))
     try:
-        answer = validate(log + [event])
+        answer = validate([*log, event])
     except Exception:
         session.rollback()
         raise
@@ -448,7 +445,7 @@ def append_event(session: Session, table: Table, hand: Hand, expected_seq: int, 
     except IntegrityError:
         session.rollback()
         raise Conflict("Someone else added an event first.", event_count(session, hand)) from None
-    return log + [event], answer
+    return [*log, event], answer
 
 
 def append_built(session: Session, table: Table, hand: Hand,
@@ -501,7 +498,7 @@ def replace_last_event(session: Session, table: Table, hand: Hand, expected_seq:
     if expected_seq != len(log) or not log:
         session.rollback()
         raise Conflict("Someone else changed the hand first.", len(log))
-    new = log[:-1] + [event]
+    new = [*log[:-1], event]
     try:
         answer = validate(new)
     except Exception:

@@ -147,7 +147,6 @@ class LiveOutcome:
         return out
 
 
-
 class HandState(Record):
     """A hand after some events. Never changed: ``hand.apply`` answers a new one."""
 
@@ -267,7 +266,6 @@ class HandState(Record):
         if sd and sd.refused_by and self.turn < sd.turn + len(self.players):
             return sd
         return None
-
 
     def weol_yak_offers(self) -> tuple[str, ...]:
         """월약 the log shows and the table has not recorded yet: a player who took all four cards of a

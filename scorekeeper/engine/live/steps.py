@@ -63,7 +63,7 @@ def month_captured(s: HandState, month: int) -> list[str]:
 def add_feat(s: HandState, name: str, feat: str) -> HandState:
     if (name, feat) in s.feats:
         return s
-    return s.but(feats=s.feats + ((name, feat),))
+    return s.but(feats=(*s.feats, (name, feat)))
 
 
 def note_turn_captures(s: HandState, name: str, cards: tuple[str, ...]) -> HandState:

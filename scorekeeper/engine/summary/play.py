@@ -83,10 +83,16 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
     for w in winners:
         if known_player(c, w, players, "outcome.winner") is None:
             return None
-    if len(winners) > 1 and kind is not OutcomeType.CHONGTONG or len(set(winners)) != len(winners):
+    if (len(winners) > 1 and kind is not OutcomeType.CHONGTONG) or len(set(winners)) != len(winners):
         c.add("bad_value", "Only chongtong may have several winners, each once.", "outcome.winners")
         return None
     month = spec.get("month")
+    _check_instant_win(c, kind, month, rules)
+    return Outcome(kind, tuple(winners), month if month is not None and is_month(month) else None)
+
+
+def _check_instant_win(c: Checker, kind: OutcomeType, month: Any, rules: Rules) -> None:
+    """Chongtong and three ppuk: played at this table, and chongtong's month (when named) a month."""
     if kind is OutcomeType.CHONGTONG:
         if month is not None and not is_month(month):
             c.add("bad_month", "outcome.month is a month from 1 to 12.", "outcome.month")
@@ -94,7 +100,6 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
             c.add("rule_off", "The table's rules pay nothing for chongtong.", "outcome.type")
     if kind is OutcomeType.THREE_PPUK and not rules.three_ppuk:
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
-    return Outcome(kind, tuple(winners), month if month is not None and is_month(month) else None)
 
 
 def check_dokbak(c: Checker, doc: dict, players: Players, outcome: Outcome | None, gos: dict[str, int],
