@@ -225,7 +225,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_must_answer": ("먼저 쇼당에 답해야 합니다.", ""),
     "refuse_rule_off": ("이 판의 규칙에 없는 것입니다.", ""),
     "refuse_not_at_deal": ("패를 돌릴 때만 할 수 있습니다.", ""),
-    # == issue 8 (engine: new options and events): new keys below this line ==
+    # == the engine's later options and events ==
     "choice_dok_bak_doubled": ("독박 2배: 고한 사람이 다 내고 2배", "the go-sayer pays both, doubled (dok-bak)"),
     "choice_times_players": ("고한 사람 혼자 자기 몫 × 인원", "the go-sayer alone pays their own share × players"),
     "choice_times_players_each": ("고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫",
@@ -234,9 +234,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_not_weol_yak": ("첫 턴에 한 달 네 장을 다 먹어야 월약입니다.", ""),
     "refuse_not_own_stack": ("자뻑은 자기가 싼 뻑을 먹을 때만입니다. 남의 뻑은 피 한 장입니다.", ""),
     "refuse_unknown_field": ("모르는 항목이 있습니다.", ""),
-    # (end of issue 8)
-    #
-    # == issue 10 (hardening): new keys below this line ==
+    # == bad input and stale edits ==
     "refuse_json_too_deep": ("JSON이 너무 깊게 겹쳐 있습니다.", ""),
     "refuse_non_finite_number": ("숫자는 유한한 값이어야 합니다 (NaN, Infinity 안 됨).", ""),
     "refuse_bad_player_name": ("이름이 비어 있거나, 보이지 않는 글자나 제어 문자가 들어 있습니다.", ""),
@@ -251,16 +249,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "save again to replace what is stored."),
     "delete_stale": ("그사이 다른 폰이 이 판을 고쳤습니다. 지금 내용을 확인하고 다시 지우세요.",
                      "Another phone changed this hand meanwhile: check it as it is now, then delete again."),
-    #
-    #
-    # (end of issue 10)
-    #
-    # == issue 11 (push updates): new keys below this line ==
-    #
-    #
-    # (end of issue 11)
-    #
-    # == issue 12 (the live hand): new keys below this line ==
+    # == the live hand ==
     "live_turn": ("{p} 차례", "{p}'s turn"),
     "live_turn_n": ("{n}/{m}턴", "turn {n}/{m}"),
     "live_tap_cards": ("먹은 패를 한 장씩 누르세요", "Tap each card taken"),
@@ -328,11 +317,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_shown_taken": ("{c}: 이미 먹은 패라 보여 준 패로 바꿀 수 없습니다.", "{c} is already captured: it cannot be a shown card."),
     "live_shown_fixed": ("보여 준 패를 고쳤습니다.", "The shown cards are corrected."),
     "live_waiting": ("이 폰에 아직 보내지 못한 기록이 있습니다: 그 판 열기", "Taps not sent yet on this phone: open that hand"),
-    # (end of issue 12)
-    #
-    # == issue 13 (Korean first and the screens around the hand): new keys below this line ==
-    #
-    # -- words for the engine's ids: trail steps, score lines, notes, ledger kinds --
+    # == the screens around the hand ==
+    # -- words for the engine's ids: notes, ledger kinds (score lines, doubles, trail steps and presets
+    # come from the engine's records, at the end) --
     "note_mission_other": ("미션은 이긴 사람이 하지 않아 배수 없음", "the mission was another player's: no multiplier"),
     "step_gwangpalli_cards": ("광팔기: 보여 준 패", "gwangpalli: cards shown"),
     "step_per_card": ("장당", "a card"),
@@ -485,17 +472,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "csv_money": ("돈 ({c})", "money ({c})"), "csv_trail": ("계산", "trail"),
     "csv_player": ("사람", "player"), "csv_balance": ("잔고", "balance"),
     "csv_cards": ("패", "cards"),
-    #
-    # (end of issue 13)
-    #
-    # == issue 9: rules reference ==
+    # == rules reference ==
     "rules_reference": ("규칙 설명", "Rules reference"),
     "rules_reference_hint": ("점수와 돈 계산, 모든 규칙 선택 사항을 설명합니다 (영어, 한국어 용어와 함께).",
                              "How the app scores and pays, with every house rule and its presets."),
     "rules_reference_link": ("규칙 설명 보기", "How each rule works"),
-    # (end of issue 9)
-    #
-    # == issue 19: the group (모임) ==
+    # == the group (모임) ==
     "groups_title": ("우리 모임", "Our groups"),
     "no_groups": ("이 폰이 아는 모임이 없습니다.", "This phone knows no group yet."),
     "group_new": ("새 모임 만들기", "Start a group"),
@@ -592,7 +574,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_payment_stranger": ("모임에 없는 사람입니다.", ""),
     "refuse_payment_to_self": ("자기 자신에게는 보낼 수 없습니다.", ""),
     "refuse_payment_beyond_owed": ("빚보다 많습니다. 알고 있다면 '빚보다 많이'를 고르세요.", ""),
-    # (end of issue 19)
     "refuse_bad_choice": ("치기/죽기 선택이 잘못되었습니다 (선은 고를 수 없습니다).", ""),
     "refuse_bad_event": ("알 수 없는 기록입니다.", ""),
     "refuse_bad_hand_record": ("판 기록의 모양이 잘못되었습니다.", ""),
