@@ -185,6 +185,27 @@ def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: 
     return tuple(out)
 
 
+def _check_mission(c: Checker, mission: Any, players: Players, rules: Rules, out: dict) -> None:
+    """The mission's multiplier (and who completed it, when named) into ``out``, or the problems."""
+    if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
+        if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):
+            c.add("bad_value", "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
+                  "mission")
+            return  # refused above: nothing more to check of it
+        player = known_player(c, mission["player"], players, "mission.player")
+        if player is not None:
+            out["mission_by"] = player
+        mission = mission["multiplier"]
+    if mission is None or mission == 1:
+        return
+    if not is_whole(mission, 2, 9):
+        c.add("bad_value", "mission is a multiplier from 2 to 9.", "mission")
+    elif not rules.missions:
+        c.add("rule_off", "The table's rules play no missions.", "mission")
+    else:
+        out["mission"] = mission
+
+
 def check_extras(c: Checker, doc: dict, players: Players, rules: Rules) -> dict:
     out: dict = {}
     carry = doc.get("nagari_carry", 0)
@@ -192,25 +213,7 @@ def check_extras(c: Checker, doc: dict, players: Players, rules: Rules) -> dict:
         c.add("bad_value", "nagari_carry is the number of nagari before this hand, 0 to 30.", "nagari_carry")
     else:
         out["nagari_carry"] = carry
-    mission = doc.get("mission", 1)
-    if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
-        if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):
-            c.add("bad_value", "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
-                  "mission")
-            mission = 1  # refused above: nothing more to check of it
-        else:
-            player = known_player(c, mission["player"], players, "mission.player")
-            if player is not None:
-                out["mission_by"] = player
-            mission = mission["multiplier"]
-    if mission is None or mission == 1:
-        pass
-    elif not is_whole(mission, 2, 9):
-        c.add("bad_value", "mission is a multiplier from 2 to 9.", "mission")
-    elif not rules.missions:
-        c.add("rule_off", "The table's rules play no missions.", "mission")
-    else:
-        out["mission"] = mission
+    _check_mission(c, doc.get("mission", 1), players, rules, out)
     weol = doc.get("weol_yak") or ()
     if not weol:
         out["weol_yak"] = ()
