@@ -25,9 +25,9 @@ from datetime import date
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from scorekeeper.engine.cards import DECK  # noqa: E402
-from scorekeeper.engine.rules import PRESETS  # noqa: E402
-from scorekeeper.engine.scoring import best_score  # noqa: E402
+from scorekeeper.engine.cards import DECK
+from scorekeeper.engine.rules import PRESETS
+from scorekeeper.engine.scoring import best_score
 
 FLOOR = (
     "import sys, json\n"

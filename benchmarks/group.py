@@ -40,7 +40,7 @@ def hand(i: int, players: list[str]) -> dict:
     if kind == 3:
         return {"summary": {"outcome": {"type": "nagari"}}}
     if kind == 2:
-        return {"summary": {"captures": {winner: BRIGHTS + ["11g"] + JUNK}, "gos": {winner: 1},
+        return {"summary": {"captures": {winner: [*BRIGHTS, "11g", *JUNK]}, "gos": {winner: 1},
                             "outcome": {"type": "stop", "winner": winner}}}
     return {"summary": {"captures": {winner: BRIGHTS}, "outcome": {"type": "stop", "winner": winner}}}
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS  # noqa: E402
-from benchmarks.taps import ARGS, CHROMIUM, PHONE, serve  # noqa: E402
+from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS
+from benchmarks.taps import ARGS, CHROMIUM, PHONE, serve
 
 
 def settle(page):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from scorekeeper.engine.series import series_from_document  # noqa: E402
+from scorekeeper.engine.series import series_from_document
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replay"
 CASES = ("series-3p-12-hands.json", "series-4p-gwangpalli.json")

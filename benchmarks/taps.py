@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS, essentials  # noqa: E402
+from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS, essentials
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

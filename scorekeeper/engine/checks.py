@@ -78,6 +78,6 @@ def rules_spec(spec: Any, message: str, path: str, closed: bool = False) -> tupl
     spec = spec or {}
     if isinstance(spec, str):  # a bare preset name
         spec = {"preset": spec}
-    if not isinstance(spec, dict) or closed and set(spec) - {"preset", "options"}:
+    if not isinstance(spec, dict) or (closed and set(spec) - {"preset", "options"}):
         raise EngineError("bad_value", message, path)
     return spec.get("preset", DEFAULT_PRESET), spec.get("options")

@@ -19,25 +19,28 @@ from .rules import Rules
 
 # -- the combinations: each function answers (id, points, cards mask) or None ----------------
 
-def five_brights(p: Pile, r: Rules):
+Found = tuple[str, int, int] | None
+
+
+def five_brights(p: Pile, r: Rules) -> Found:
     return ("five_brights", r.five_brights, p.brights) if p.brights.bit_count() == 5 else None
 
 
-def four_brights(p: Pile, r: Rules):
+def four_brights(p: Pile, r: Rules) -> Found:
     if p.brights.bit_count() != 4:
         return None
     return "four_brights", r.four_brights_with_rain if p.brights & B_RAIN_BRIGHT else 4, p.brights
 
 
-def three_brights(p: Pile, r: Rules):
+def three_brights(p: Pile, r: Rules) -> Found:
     return ("three_brights", 3, p.brights) if p.brights.bit_count() == 3 and not p.brights & B_RAIN_BRIGHT else None
 
 
-def rain_three_brights(p: Pile, r: Rules):
+def rain_three_brights(p: Pile, r: Rules) -> Found:
     return ("rain_three_brights", 2, p.brights) if p.brights.bit_count() == 3 and p.brights & B_RAIN_BRIGHT else None
 
 
-def animal_count(p: Pile, r: Rules):
+def animal_count(p: Pile, r: Rules) -> Found:
     n = p.animals.bit_count()
     return ("animals", n - 4, p.animals) if n >= 5 else None
 
@@ -47,47 +50,47 @@ def _four_birds(p: Pile, r: Rules) -> bool:
     return bool(r.four_birds and p.animals & B_RAIN_ANIMAL)
 
 
-def godori(p: Pile, r: Rules):
+def godori(p: Pile, r: Rules) -> Found:
     held = p.animals & BIRDS
     return ("godori", r.godori, held) if held.bit_count() == 3 and not _four_birds(p, r) else None
 
 
-def yukdori(p: Pile, r: Rules):
+def yukdori(p: Pile, r: Rules) -> Found:
     held = p.animals & BIRDS
     return ("yukdori", 6, held | B_RAIN_ANIMAL) if held.bit_count() == 3 and _four_birds(p, r) else None
 
 
-def bidori(p: Pile, r: Rules):
+def bidori(p: Pile, r: Rules) -> Found:
     held = p.animals & BIRDS
     return ("bidori", 4, held | B_RAIN_ANIMAL) if held.bit_count() == 2 and _four_birds(p, r) else None
 
 
-def ribbon_count(p: Pile, r: Rules):
+def ribbon_count(p: Pile, r: Rules) -> Found:
     n = p.ribbons.bit_count()
     return ("ribbons", n - 4, p.ribbons) if n >= 5 else None
 
 
-def ribbon_set(name: str) -> Callable[[Pile, Rules], tuple | None]:
+def ribbon_set(name: str) -> Callable[[Pile, Rules], Found]:
     members = SETS[name]
 
-    def unit(p: Pile, r: Rules):
+    def unit(p: Pile, r: Rules) -> Found:
         return (name, 3, members) if p.ribbons & members == members else None
 
     unit.__name__ = name
     return unit
 
 
-def junk_count(p: Pile, r: Rules):
+def junk_count(p: Pile, r: Rules) -> Found:
     return ("junk", p.junk_value - 9, p.junk) if p.junk_value >= 10 else None
 
 
-def vip(p: Pile, r: Rules):
+def vip(p: Pile, r: Rules) -> Found:
     if r.vip and p.as_junk & B_CUP and p.mask & VIP_CARDS == VIP_CARDS:
         return "vip", 3, VIP_CARDS
     return None
 
 
-def palssari(p: Pile, r: Rules):
+def palssari(p: Pile, r: Rules) -> Found:
     return ("palssari", 8, PALSSARI) if r.palssari and p.mask & PALSSARI == PALSSARI else None
 
 

@@ -2,6 +2,8 @@
 
 Each unit reads one loser's side of a stop (``Loss``) and answers the steps it adds
 to the trail (``NONE`` when it does not apply); ``payout.amount`` multiplies them in.
+A unit runs only for a hand its record's ``needed`` admits (the table's rules and the
+winner's declarations): that guard is written there once, and the unit checks the rest.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from .cards import BRIGHT, JUNK, RIBBON
 from .rules import Rules
 from .scoring import Score
 from .summary.facts import HandFacts
-from .trail import NONE, STEP_LABELS, Step, Steps
+from .trail import NONE, STEP_LABELS, STEP_WORDS, Step, Steps
 
 
 class Loss(NamedTuple):
@@ -39,26 +41,20 @@ def shake_factor(month: int, rules: Rules) -> int:
 
 
 def shakes(x: Loss) -> Steps:
-    months = x.facts.shakes.get(x.winner)
+    months = x.facts.shakes.get(x.winner, ())
     if x.rules.shake_bomb_once:
-        return _shake_bomb_once(x, months or ())
-    if not months:
-        return NONE
+        return _shake_bomb_once(x, months)
     return tuple(Step("shake", factor=shake_factor(m, x.rules), detail=(("month", m),)) for m in months)
 
 
 def _shake_bomb_once(x: Loss, shaken: tuple[int, ...]) -> Steps:
     """One ×2 for all the winner's shakes and bombs together (a house rule: not cumulative)."""
     bombed = x.facts.bombs.get(x.winner, ()) if x.rules.bomb_doubles else ()
-    if not shaken and not bombed:
-        return NONE
     return (Step("shake" if shaken else "bomb", factor=2, detail=(("months", sorted({*shaken, *bombed})),)),)
 
 
 def bombs(x: Loss) -> Steps:
-    months = x.facts.bombs.get(x.winner)
-    if not months or not x.rules.bomb_doubles or x.rules.shake_bomb_once:
-        return NONE
+    months = x.facts.bombs[x.winner]
     return tuple(Step("bomb", factor=shake_factor(m, x.rules), detail=(("month", m),)) for m in months)
 
 
@@ -88,7 +84,7 @@ MEONG_DDA, MEONG_BAK = (Step("meong_dda", factor=2),), (Step("meong_bak", factor
 def meong_dda(x: Loss) -> Steps:
     mode = x.rules.meong_dda
     animals = x.won.pile.animals.bit_count()
-    if mode == "off" or animals < 7:
+    if animals < 7:
         return NONE
     if mode == "no_animal_only" and x.lost.pile.animals:
         return NONE
@@ -103,7 +99,7 @@ MEONG_BAK_FIVE = (Step("meong_bak_five", factor=2),)
 
 def meong_bak_five(x: Loss) -> Steps:
     """The other 멍박: the winner holds 5+ animals and this loser none; stacks with meong-dda."""
-    if x.rules.meong_bak_five and x.won.pile.animals.bit_count() >= 5 and not x.lost.pile.animals:
+    if x.won.pile.animals.bit_count() >= 5 and not x.lost.pile.animals:
         return MEONG_BAK_FIVE
     return NONE
 
@@ -112,13 +108,11 @@ TTI_BAK = (Step("tti_bak", factor=2),)
 
 
 def tti_bak(x: Loss) -> Steps:
-    return TTI_BAK if x.rules.tti_bak and x.won.has(RIBBON) and not x.lost.pile.ribbons else NONE
+    return TTI_BAK if x.won.has(RIBBON) and not x.lost.pile.ribbons else NONE
 
 
 def nagari_carry(x: Loss) -> Steps:
     n = x.facts.nagari_carry
-    if n <= 0:
-        return NONE
     return (Step("nagari_carry", factor=2**n if x.rules.nagari_carry_stacks else 2, detail=(("nagari", n),)),)
 
 
@@ -135,15 +129,14 @@ def go_bak(x: Loss) -> Steps:
 
 
 def mission(x: Loss) -> Steps:
-    by = x.facts.mission_by  # a mission someone else completed multiplies nothing (pagat)
-    return (Step("mission", factor=x.facts.mission),) if x.facts.mission > 1 and by in (None, x.winner) else NONE
+    return (Step("mission", factor=x.facts.mission),)
 
 
 WEOL_YAK = (Step("weol_yak", factor=4),)
 
 
 def weol_yak(x: Loss) -> Steps:
-    return WEOL_YAK if x.winner in x.facts.weol_yak else NONE
+    return WEOL_YAK
 
 
 def double_joker(x: Loss) -> Steps:
@@ -163,8 +156,8 @@ class Double(NamedTuple):
     option: str | None  # the house-rule option (``Rules`` field) it depends on; None: always played
     category: str  # declaration (the winner showed it), pile (the cards held), go, hand (a fact of the hand)
     unit: Callable[[Loss], Steps]  # the steps it adds for one loser (NONE when it does not apply)
-    # Whether a hand could need the unit at all, from its facts and rules: a shortcut that runs
-    # fewer units (each unit still answers NONE when it does not apply).
+    # Whether a hand needs the unit at all, from its facts and rules: the unit runs only where this
+    # holds, so this is its guard of the rules and the winner's declarations, written once.
     needed: Callable[[HandFacts, Rules, str], bool] = _always
 
     @property
@@ -174,7 +167,7 @@ class Double(NamedTuple):
 
 DOUBLES: tuple[Double, ...] = (
     Double("shake", "흔들기", "shake", "shake_rain_paulownia_x4", "declaration", shakes,
-           lambda f, r, w: bool(f.shakes.get(w)) or r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w))),
+           lambda f, r, w: bool(f.shakes.get(w)) or (r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w)))),
     Double("bomb", "폭탄", "bomb", "bomb_doubles", "declaration", bombs,
            lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w))),
     Double("gwang_bak", "광박", "gwang-bak", None, "pile", gwang_bak),
@@ -189,10 +182,11 @@ DOUBLES: tuple[Double, ...] = (
     Double("go_bak", "고박", "go-bak", None, "go", go_bak,
            lambda f, r, w: any(n for p, n in f.gos.items() if p != w)),
     Double("mission", "미션", "mission", "missions", "hand", mission,
-           lambda f, r, w: f.mission > 1 and f.mission_by in (None, w)),
+           lambda f, r, w: f.mission > 1 and f.mission_by in (None, w)),  # another's mission: no ×
     Double("weol_yak", "월약", "weol-yak", "weol_yak", "hand", weol_yak, lambda f, r, w: w in f.weol_yak),
     Double("double_joker", "더블 조커", "double joker", "double_jokers", "pile", double_joker,
            lambda f, r, w: r.double_jokers > 0),
 )
 """Every double of rules.md §5, in the order a payment's trail lists them: one record each."""
-STEP_LABELS.update((d.id, d.label) for d in DOUBLES)  # the trail's labels of the doubles' steps
+STEP_WORDS.update((d.id, (d.ko, d.en)) for d in DOUBLES)  # the trail's words for the doubles' steps
+STEP_LABELS.update((d.id, d.label) for d in DOUBLES)

@@ -113,6 +113,32 @@ class Biggest:
     hand: int
 
 
+def _count_hand(r: dict[str, Any], p: str, hand: Mapping[str, Any], biggest: dict[str, Biggest]) -> None:
+    """Count one hand ``p`` played into their row ``r`` (and their biggest win into ``biggest``)."""
+    winners = hand.get("winners") or []
+    r["hands"] += 1
+    net = hand["net"].get(p, 0)
+    r["net"] += net
+    if net > 0:
+        r["points_won"] += net
+    else:
+        r["points_lost"] -= net
+    if p in winners:
+        r["wins"] += 1
+        r["stops"] += hand["outcome"] == "stop"
+        if net > 0 and (p not in biggest or net > biggest[p].points):
+            biggest[p] = Biggest(net, hand.get("evening", ""), hand["n"])
+    if hand["outcome"] == "nagari":
+        r["nagari"] += 1
+    gos = hand["gos"].get(p, 0)
+    if gos:
+        r["gos"] += gos
+        r["go_hands"] += 1
+        r["go_wins"] += p in winners
+    r["shakes"] += hand["shakes"].get(p, 0)
+    r["bombs"] += hand["bombs"].get(p, 0)
+
+
 def player_stats(hands: Iterable[Mapping[str, Any]],
                  best: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """Per player over ``hands`` (each an ``evening_facts`` hand, with ``"evening"`` added).
@@ -128,30 +154,8 @@ def player_stats(hands: Iterable[Mapping[str, Any]],
         return out[p]
 
     for hand in hands:
-        winners = hand.get("winners") or []
         for p in hand["players"]:
-            r = row(p)
-            r["hands"] += 1
-            net = hand["net"].get(p, 0)
-            r["net"] += net
-            if net > 0:
-                r["points_won"] += net
-            else:
-                r["points_lost"] -= net
-            if p in winners:
-                r["wins"] += 1
-                r["stops"] += hand["outcome"] == "stop"
-                if net > 0 and (p not in biggest or net > biggest[p].points):
-                    biggest[p] = Biggest(net, hand.get("evening", ""), hand["n"])
-            if hand["outcome"] == "nagari":
-                r["nagari"] += 1
-            gos = hand["gos"].get(p, 0)
-            if gos:
-                r["gos"] += gos
-                r["go_hands"] += 1
-                r["go_wins"] += p in winners
-            r["shakes"] += hand["shakes"].get(p, 0)
-            r["bombs"] += hand["bombs"].get(p, 0)
+            _count_hand(row(p), p, hand, biggest)
         for p, net in hand["net"].items():  # a sitter paid for shown cards (광팔기): not a hand played
             if p not in hand["players"]:
                 r = row(p)

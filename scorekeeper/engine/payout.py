@@ -14,7 +14,6 @@ from typing import NamedTuple
 from .cards import JUNK
 from .doubles import DOUBLES, Double, Loss
 from .errors import EngineError
-from .piles import new_tuple
 from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 from .summary.facts import Dokbak, DokbakReason, HandFacts, OutcomeType
@@ -24,8 +23,6 @@ __all__ = [
     "DOUBLES", "NOTE_LABELS", "STEP_LABELS", "Double", "Loss", "Payment", "Settlement", "Step", "amount",
     "go_bonus", "go_doubling", "money", "note", "settle", "stop_needs",
 ]
-
-_UNITS = tuple(d.unit for d in DOUBLES)
 
 
 # -- the go bonus and the go doubling (rules.md §5 item 2) ----------------------------
@@ -48,15 +45,14 @@ def go_doubling(gos: int, rules: Rules) -> int:
     return gos - 1 if rules.go_doubling == "go_minus_one" else 2 ** (gos - 2)
 
 
-
-
-def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]] = _UNITS) -> tuple[int, tuple[Step, ...]]:
-    """What one loser owes the winner, with the trail that explains it."""
+def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]]) -> tuple[int, tuple[Step, ...]]:
+    """What one loser owes the winner, with the trail that explains it; ``units``: the doubles the hand
+    needs (those whose ``Double.needed`` holds)."""
     facts, rules, winner, won, _, _, _ = x  # one unpacking: quicker than field lookups
     points = won.points
     gos = facts.gos.get(winner, 0) if facts.gos else 0
     bonus = go_bonus(gos, rules) if gos else 0
-    trail = [new_tuple(Step, ("base", points, None, ()))]
+    trail = [Step("base", points, None, ())]
     if bonus:
         trail.append(Step("go_bonus", value=bonus, detail=(("gos", gos),)))
     if rules.point_multiplier > 1:
@@ -150,13 +146,13 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
     for won in eligible:
-        choice = new_tuple(_Choice, (won, {}, {}))
+        choice = _Choice(won, {}, {})
         for loser, ways in loser_ways.items():
             if len(ways) == 1:  # the common case: nothing for the loser to choose
                 lost = ways[0]
-                owed = amount(new_tuple(Loss, (facts, rules, winner, won, loser, lost, lifted)), units)
+                owed = amount(Loss(facts, rules, winner, won, loser, lost, lifted), units)
             else:
-                options = [(amount(new_tuple(Loss, (facts, rules, winner, won, loser, lost, lifted)), units), lost)
+                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost)
                            for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
@@ -179,9 +175,8 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
     given = facts.dokbak.reason if facts.dokbak else None
     if given is DokbakReason.SHOWDOWN:
         return facts.dokbak, []
-    if sd := facts.showdown:
-        if sd.refused_by != winner:
-            return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
+    if (sd := facts.showdown) and sd.refused_by != winner:
+        return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
     notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
     if rules.go_bak_three_players in GO_BAK_ONE_LOSER:
@@ -195,9 +190,9 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
             return Dokbak(last, DokbakReason.GO_BAK), notes
     if given is DokbakReason.OE_MYEON and (oe_myeon := facts.dokbak) is not None:
         if oe_myeon.last_card:
-            return None, notes + [note("oe_myeon_last_card", oe_myeon.player)]
+            return None, [*notes, note("oe_myeon_last_card", oe_myeon.player)]
         if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
-            return None, notes + [note("oe_myeon_junk_only", oe_myeon.player)]
+            return None, [*notes, note("oe_myeon_junk_only", oe_myeon.player)]
         return oe_myeon, notes
     return None, notes
 
@@ -243,19 +238,19 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
         if go_bak_rule == "times_players":  # own amount × the number of players, the other pays nothing
             n = len(facts.players)
             payments.append(Payment(dokbak.player, winner, own * n, "stop",
-                                    trail + (Step("go_bak", factor=n, detail=(("players", n),)),)))
+                                    (*trail, Step("go_bak", factor=n, detail=(("players", n),)))))
         else:
             share = Step("dok_bak", value=covered, detail=(
                 ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
-            total, steps = own + covered, trail + (share,)
+            total, steps = own + covered, (*trail, share)
             if go_bak_rule == "dok_bak_doubled":  # the whole, doubled
-                total, steps = total * 2, steps + (Step("go_bak", factor=2),)
+                total, steps = total * 2, (*steps, Step("go_bak", factor=2))
             payments.append(Payment(dokbak.player, winner, total, "stop", steps))
         notes.append(note("dok_bak", other))
     else:
         for loser, (points, trail) in owed.items():
             if points > 0:
-                payments.append(new_tuple(Payment, (loser, winner, points, "stop", trail)))
+                payments.append(Payment(loser, winner, points, "stop", trail))
     return scores, payments, notes
 
 
@@ -271,7 +266,7 @@ def _times_players_each_pay(facts: HandFacts, winner: str, owed: dict[str, tuple
     payments = []
     for loser, (points, trail) in owed.items():
         if loser == go_bak:
-            points, trail = points * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)
+            points, trail = points * n, (*trail, Step("go_bak", factor=n, detail=(("players", n),)))
         points, trail = capped((points, trail), cap)
         if points > 0:
             payments.append(Payment(loser, winner, points, "stop", trail))
@@ -283,7 +278,7 @@ def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Ste
     points, trail = owed
     if not cap or points <= cap:
         return owed
-    return cap, trail + (Step("payment_cap", value=cap, detail=(("before", points),)),)
+    return cap, (*trail, Step("payment_cap", value=cap, detail=(("before", points),)))
 
 
 def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
@@ -300,7 +295,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
         go_bak_rule = rules.go_bak_three_players if dokbak.reason is DokbakReason.GO_BAK else "dok_bak"
         if go_bak_rule == "times_players":
             n = len(facts.players)
-            points, steps = capped((own * n, trail + (Step("go_bak", factor=n, detail=(("players", n),)),)), cap)
+            points, steps = capped((own * n, (*trail, Step("go_bak", factor=n, detail=(("players", n),)))), cap)
             notes.append(note("dok_bak", other))
             return [Payment(dokbak.player, winner, points, "stop", steps)]
         if go_bak_rule == "dok_bak_doubled":  # each share doubled, then capped
@@ -312,7 +307,7 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
         share = Step("dok_bak", value=covered, detail=(
             ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
         notes.append(note("dok_bak", other))
-        return [Payment(dokbak.player, winner, own + covered, "stop", trail + (share,))]
+        return [Payment(dokbak.player, winner, own + covered, "stop", (*trail, share))]
     payments = []
     for loser, amount_owed in owed.items():
         if amount_owed[0] > 0:
@@ -356,4 +351,4 @@ def settle(facts: HandFacts, rules: Rules) -> Settlement:
     for f in facts.fixed:
         payments += fixed_from_each(facts, f.player, f.kind, getattr(rules, f.kind))
     ordered = {p: scores[p] for p in facts.players}
-    return new_tuple(Settlement, (ordered, tuple(payments), tuple(notes), rules.target(len(facts.players))))
+    return Settlement(ordered, tuple(payments), tuple(notes), rules.target(len(facts.players)))

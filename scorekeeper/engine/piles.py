@@ -12,7 +12,7 @@ may be counted as junk: ``counted_as_junk`` moves them.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import reduce
 from itertools import repeat
 from operator import or_
@@ -35,6 +35,7 @@ from .cards import (
     RAIN_BRIGHT,
     RAIN_RIBBON,
     RIBBON,
+    Card,
 )
 from .rules import Rules
 
@@ -78,7 +79,7 @@ def codes_in(mask: int) -> tuple[str, ...]:
     return out
 
 
-def _kind_mask(test) -> int:
+def _kind_mask(test: Callable[[Card], bool]) -> int:
     return mask_of(card.code for card in DECK if test(card))
 
 
@@ -89,7 +90,7 @@ SINGLE_JUNK = _kind_mask(lambda c: c.kind == JUNK and c.junk == 1)
 DOUBLE_JUNK_CARDS = _kind_mask(lambda c: c.kind == JUNK and c.junk == 2)
 JUNK_CARDS = SINGLE_JUNK | DOUBLE_JUNK_CARDS
 BIRDS = mask_of(GODORI)
-SETS = {name: _kind_mask(lambda c, n=name: c.ribbon_set == n) for name in (HONG_DAN, CHEONG_DAN, CHO_DAN)}
+SETS = {name: mask_of(c.code for c in DECK if c.ribbon_set == name) for name in (HONG_DAN, CHEONG_DAN, CHO_DAN)}
 VIP_CARDS = mask_of((CUP, *DOUBLE_JUNK))
 PALSSARI = _kind_mask(lambda c: c.month in (4, 7))
 B_CUP, B_BRIDGE, B_RAIN_BRIGHT, B_RAIN_ANIMAL, B_RAIN_RIBBON = (

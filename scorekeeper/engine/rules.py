@@ -44,7 +44,8 @@ CHOICE_LABELS = {
 }
 
 
-def option(default, ko: str, en: str, group: str, *, choices=None, lo=None, hi=None):
+def option(default: Any, ko: str, en: str, group: str, *, choices: tuple[str, ...] | None = None,
+           lo: float | None = None, hi: float | None = None) -> Any:
     """A rules field with its bilingual label, its group on the rules sheet and its bounds."""
     meta = {"ko": ko, "en": en, "group": group, "choices": choices, "lo": lo, "hi": hi}
     return field(default=default, metadata=meta)
@@ -197,12 +198,15 @@ PRESETS: dict[str, Rules] = {
         three_ppuk=10,
     ),
 }
-PRESET_LABELS = {
-    "pagat": "Pagat (기본 default)",
-    "ogb-matgo": "OGB 맞고 (2 players)",
-    "encyclopedia": "Encyclopedia 백과",
-    "korean-common": "한국 일반 Korean common",
+# Each preset's name, Korean and English: the rules sheet, the new-table form, ``scorekeeper rules``
+# and the rules reference all read these.
+PRESET_WORDS: dict[str, tuple[str, str]] = {
+    "pagat": ("Pagat 기본", "Pagat (default)"),
+    "ogb-matgo": ("OGB 맞고 (2인)", "OGB Matgo (two players)"),
+    "encyclopedia": ("백과사전식", "Encyclopedia"),
+    "korean-common": ("한국 일반", "Korean common"),
 }
+PRESET_LABELS = {name: f"{en} · {ko}" for name, (ko, en) in PRESET_WORDS.items()}
 DEFAULT_PRESET = "pagat"
 
 

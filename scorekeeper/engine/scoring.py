@@ -18,6 +18,7 @@ from functools import lru_cache
 from itertools import combinations as subsets
 from typing import NamedTuple
 
+from ..caching import Bounded
 from .cards import ANIMAL, BRIGHT, JUNK, RIBBON
 from .combinations import COMBINATION_RECORDS, GATES, LINE_LABELS, Combination
 from .piles import (
@@ -88,7 +89,6 @@ class Score(NamedTuple):
 # (flexible cards held, those counted as junk) → how each held one is counted, as (code, kind) pairs.
 
 
-
 def _played(with_vip: bool, with_palssari: bool) -> tuple[Combination, ...]:
     """The combinations the rules play (VIP and palssari only where they are on)."""
     off = {"vip": not with_vip, "palssari": not with_palssari}
@@ -130,31 +130,27 @@ class _Plan(NamedTuple):
     rest: tuple[_Gated, ...]
 
 
-_PLANS: dict[int, _Plan] = {}
+# id(rules) -> its plan (which keeps the rules alive); the rules in play are few.
+_PLANS: Bounded[int, _Plan] = Bounded(64)
 # The combinations read only the options of the rules' "scoring" group (a test holds them to
 # it), so rules that differ elsewhere — a go bonus, a double, a fixed payment — share one plan and
 # its lines by mask: a batch of summaries each with its own options still finds them known.
 SCORING_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.metadata["group"] == "scoring")
-_SHARED: dict[tuple, _Plan] = {}
+_SHARED: Bounded[tuple, _Plan] = Bounded(256)
 
 
 def _plan(rules: Rules) -> _Plan:
     plan = _PLANS.get(id(rules))
     if plan is not None and plan.rules is rules:
         return plan
-    if len(_PLANS) >= 64:
-        _PLANS.clear()  # bounded; the rules in play come back at once
     scoring = tuple(getattr(rules, name) for name in SCORING_OPTIONS)
     shared = _SHARED.get(scoring)
     if shared is None:
-        if len(_SHARED) >= 256:
-            _SHARED.clear()
         runs = _gated(rules.vip, rules.palssari, rules.four_birds)
-        shared = _SHARED[scoring] = _Plan(
+        shared = _SHARED.put(scoring, _Plan(
             rules, tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
-            tuple(run for run in runs if run[0] >= _MASKED_GATES))
-    plan = _PLANS[id(rules)] = _Plan(rules, shared.masked, shared.rest)
-    return plan
+            tuple(run for run in runs if run[0] >= _MASKED_GATES)))
+    return _PLANS.put(id(rules), _Plan(rules, shared.masked, shared.rest))
 
 
 def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:
@@ -236,7 +232,8 @@ def best_of(ways: list[Score]) -> Score:
     return ways[0] if len(ways) == 1 else max(ways, key=lambda s: (s.toward_target, s.points))
 
 
-_BEST_OF_MASK: dict[tuple[int, tuple[str, ...], int], tuple[Rules, Score]] = {}
+# (mask, bonus, id(rules)) -> (rules, its best score): the piles of the hands being played.
+_BEST_OF_MASK: Bounded[tuple[int, tuple[str, ...], int], tuple[Rules, Score]] = Bounded(65536)
 
 
 def best_score_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules) -> Score:
@@ -247,8 +244,4 @@ def best_score_of_mask(mask: int, bonus: tuple[str, ...], rules: Rules) -> Score
     hit = _BEST_OF_MASK.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    if len(_BEST_OF_MASK) >= 65536:
-        _BEST_OF_MASK.clear()  # bounded; the piles of the hands being played come back at once
-    best = best_of(_ways(pile_of_mask(mask, bonus, rules), rules))
-    _BEST_OF_MASK[key] = (rules, best)
-    return best
+    return _BEST_OF_MASK.put(key, (rules, best_of(_ways(pile_of_mask(mask, bonus, rules), rules))))[1]

@@ -14,27 +14,30 @@ from typing import NamedTuple
 
 from .scoring import Score
 
-# The label of each step of a trail. The doubles' own are added by ``doubles`` from their
-# records (the one place they are written), so this names the other steps.
-STEP_LABELS: dict[str, str] = {
-    "base": "점수 score",
-    "go_bonus": "고 보너스 go bonus",
-    "point_multiplier": "점수 곱하기 point multiplier",
-    "go_doubling": "3고 이상 배 doubling from the third go",
-    "meong_bak": "멍박 meong-bak",  # the meong-dda double where only losers without animals pay it
-    "reverse_go": "역고 reverse go",
-    "dok_bak": "독박 dok-bak: pays the other loser's share",
-    "payment_cap": "상한가 payment cap",
-    "chongtong": "총통 chongtong",
-    "three_ppuk": "삼뻑 three ppuk",
-    "first_turn_ppuk": "첫뻑 first-turn ppuk",
-    "consecutive_ppuk": "연뻑 consecutive ppuk",
-    "first_turn_ttadak": "첫 따닥 first-turn ttadak",
-    "first_turn_chok": "첫 쪽 first-turn chok",
-    "first_turn_four": "첫 턴 한 달 네 장 first-turn four of a month",
-    "boar_pot": "첫 턴 멧돼지 first-turn boar",
-    "void_deal_chongtong": "바닥 총통 four of a month on the table",
+# The words of each step of a trail, Korean and English: the doubles' own are added by ``doubles``
+# from their records (the one place they are written), so this names the other steps. The
+# message catalogue reads these too, so a page and the engine's JSON say the same.
+STEP_WORDS: dict[str, tuple[str, str]] = {
+    "base": ("점수", "score"),
+    "go_bonus": ("고 보너스", "go bonus"),
+    "point_multiplier": ("점수 곱하기", "point multiplier"),
+    "go_doubling": ("3고 이상 배", "doubling from the third go"),
+    "meong_bak": ("멍박", "meong-bak"),  # the meong-dda double where only losers without animals pay it
+    "reverse_go": ("역고", "reverse go"),
+    "dok_bak": ("독박", "dok-bak: pays the other loser's share"),
+    "payment_cap": ("상한가", "payment cap"),
+    "chongtong": ("총통", "chongtong"),
+    "three_ppuk": ("삼뻑", "three ppuk"),
+    "first_turn_ppuk": ("첫뻑", "first-turn ppuk"),
+    "consecutive_ppuk": ("연뻑", "consecutive ppuk"),
+    "first_turn_ttadak": ("첫 따닥", "first-turn ttadak"),
+    "first_turn_chok": ("첫 쪽", "first-turn chok"),
+    "first_turn_four": ("첫 턴 한 달 네 장", "first-turn four of a month"),
+    "boar_pot": ("첫 턴 멧돼지", "first-turn boar"),
+    "void_deal_chongtong": ("바닥 총통", "four of a month on the table"),
 }
+# The label the engine's JSON carries: both languages on one line ("피박 pi-bak").
+STEP_LABELS: dict[str, str] = {id: f"{ko} {en}" for id, (ko, en) in STEP_WORDS.items()}
 NOTE_LABELS: dict[str, str] = {
     "empty_pile": "먹은 패 없음: 면제 no captured cards: pays nothing",
     "dok_bak": "독박: 다른 패자가 대신 냄 dok-bak: the other loser pays this share",

@@ -137,7 +137,7 @@ def add_hand(session: Session, state: TableState, kind: str, summary: dict[str, 
         if expected_count is not None and expected_count != len(existing):
             raise Conflict("The table has changed: a hand was added or removed.", len(existing), "count")
         hand = store.new_hand(table, existing, kind, summary, seating)
-        service.check_rows(session, table, existing + [hand])
+        service.check_rows(session, table, [*existing, hand])
         store.save_hand(session, table, hand)
         _commit(session, recount=lambda: Conflict("Someone else added a hand first.",
                                                   len(store.hands(session, table)), "count"))
@@ -158,8 +158,8 @@ def _current(records: list[Hand], hand: Hand,
     return target
 
 
-def edit_hand(session: Session, state: TableState, hand: Hand, summary: dict[str, Any] | None | _Keep = KEEP,
-              seating: dict[str, Any] | None | _Keep = KEEP,
+def edit_hand(session: Session, state: TableState, hand: Hand, summary: dict[str, Any] | _Keep | None = KEEP,
+              seating: dict[str, Any] | _Keep | None = KEEP,
               expected_version: str | Collection[str] | None = None) -> Hand:
     """Change a hand record's summary or seating (its events stay); the series after it must replay.
 
@@ -280,7 +280,7 @@ def replace_last_event(session: Session, state: TableState, hand_id: int, seq: i
         log = store.events(session, live.hand)
         if seq != len(log) or not log:
             raise Conflict(HAND_CHANGED, len(log), "seq")
-        _after(live, log, None, log[:-1] + [event])
+        _after(live, log, None, [*log[:-1], event])
         store.replace_last_event(session, table, live.hand, len(log) - 1, event)
         store.commit(session)
 

@@ -6,6 +6,7 @@ mode unless ``DEVELOPMENT`` is set: the debugger runs any code a visitor sends.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -61,10 +62,8 @@ def _sync_once(app: Flask) -> None:
         except (KeyError, TypeError):  # TypeError: not hashable, asked each time
             pass
         sync = ensure_sync(func)
-        try:
+        with contextlib.suppress(TypeError):
             checked[func] = sync
-        except TypeError:
-            pass
         return sync
 
     app.ensure_sync = cached  # type: ignore[method-assign]

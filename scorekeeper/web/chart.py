@@ -39,9 +39,9 @@ def balance_chart(players, classes: dict[str, str], history: list[dict[str, int]
     """``history``: the balances after each hand, from the series' deals."""
     if not history:
         return None
-    series = [dict.fromkeys(players, 0)] + history
+    series = [dict.fromkeys(players, 0), *history]
     values = [v for row in series for v in row.values()]
-    lo, hi = min(values + [0]), max(values + [0])
+    lo, hi = min([*values, 0]), max([*values, 0])
     if lo == hi:
         hi = lo + 1
     step = _nice_step(hi - lo)

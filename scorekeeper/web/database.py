@@ -1,6 +1,7 @@
 """The store, wired into the app: one engine per app, one session per request."""
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import click
@@ -54,12 +55,10 @@ def _close_session(_exc) -> None:
         return
     try:
         session.close()
-    except Exception as err:  # noqa: BLE001 - the answer is made; the connection is only thrown away
+    except Exception as err:
         log.warning("session close failed, connection discarded: %s: %s", type(err).__name__, err)
-        try:
+        with contextlib.suppress(Exception):
             session.invalidate()
-        except Exception:  # noqa: BLE001, S110 - nothing more to release
-            pass
 
 
 @click.command("db-upgrade")

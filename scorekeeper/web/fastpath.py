@@ -46,7 +46,7 @@ class FastPath:
         if environ.get("REQUEST_METHOD") == "GET" and self.app.config.get("FAST_PATH", True):
             try:
                 answer = self._answer(environ)
-            except Exception:  # noqa: BLE001 - Flask answers it, errors included, as before
+            except Exception:
                 answer = None
             if answer is not None:
                 headers, body = answer

@@ -4,16 +4,11 @@ the engine's coded refusals on the fields they name. Each blueprint keeps its ow
 from __future__ import annotations
 
 from wtforms import SelectMultipleField
+from wtforms.fields.choices import SelectChoice  # WTForms 3.3 deprecates (value, label) tuples
 from wtforms.validators import ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..engine.cards import BONUS_CARDS, DECK, MONTHS
-
-try:  # WTForms 3.3 deprecates (value, label) tuples
-    from wtforms.fields.choices import SelectChoice
-except ImportError:  # pragma: no cover - older WTForms
-    def SelectChoice(value, label=None):  # noqa: N802 - stands in for the class
-        return (value, value if label is None else label)
 
 
 def opts(pairs) -> list:
@@ -52,7 +47,7 @@ def attach_errors(form, errors: list[dict], paths: dict[str, str] | None = None)
                 break
         field = form[target] if target and target in form else None
         if field is not None:
-            field.errors = list(field.errors) + [e["message"]]
+            field.errors = [*list(field.errors), e["message"]]
         else:
             rest.append(e)
     return rest

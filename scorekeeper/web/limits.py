@@ -116,7 +116,7 @@ class Budgets:
             return True
         try:
             return self.limiter.test(_item(self.config["RATELIMIT_GUESS"]), *self._args("guess", address))
-        except Exception as err:  # noqa: BLE001 - any failure of the store: fail open
+        except Exception as err:
             self._store_down(err)
             return True
 
@@ -137,7 +137,7 @@ class Budgets:
             try:
                 left = self.limiter.test(item, *args)
                 reset_at = None if left else self.limiter.get_window_stats(item, *args).reset_time
-            except Exception as err:  # noqa: BLE001 - any failure of the store: fail open
+            except Exception as err:
                 self._store_down(err)
                 continue
             if reset_at is not None:
@@ -149,7 +149,7 @@ class Budgets:
             if spent() and self._up():
                 try:
                     self.limiter.hit(item, *args)
-                except Exception as err:  # noqa: BLE001 - any failure of the store: fail open
+                except Exception as err:
                     self._store_down(err)
         return response
 

@@ -37,7 +37,7 @@ create table if not exists counters (key text primary key, value integer not nul
 class SQLiteFileStorage(Storage, MovingWindowSupport):
     """``sqlite:///path/to/ratelimits.db``: counts every process on this machine shares."""
 
-    STORAGE_SCHEME = ["sqlite"]
+    STORAGE_SCHEME = ["sqlite"]  # noqa: RUF012 (limits' Storage declares it an instance attribute)
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **_options):
         super().__init__(uri, wrap_exceptions)

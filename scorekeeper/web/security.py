@@ -160,7 +160,7 @@ def _headers(response):
     # What ``Headers.setdefault`` does, with the names present looked up once: its miss raises
     # and builds an exception each time, a tenth of a version poll's time in the app.
     h = response.headers
-    present = {name.lower() for name in h.keys()}
+    present = {name.lower() for name, _value in h}  # a Headers iterates (name, value) pairs
     for name, value in default_headers(request.path, request.is_secure):
         if name.lower() not in present:
             h.add(name, value)
@@ -189,7 +189,7 @@ def level_for(table) -> str | None:
     return access_level(table, presented_key(table.public_id))
 
 
-__all__ = ["csrf", "EDIT", "VIEW", "KEY_HEADER", "remember_key", "presented_key", "level_for"]
+__all__ = ["EDIT", "KEY_HEADER", "VIEW", "csrf", "level_for", "presented_key", "remember_key"]
 
 
 class StrictJSONProvider(DefaultJSONProvider):

@@ -28,7 +28,6 @@ errorlog = "-"
 loglevel = "warning"
 
 
-
 def post_worker_init(_worker) -> None:
     """Accept one connection at a time. gevent's server accepts up to 100 a turn: when the
     phones of an evening connect together, one worker took most of them and kept them (keep-

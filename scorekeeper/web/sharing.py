@@ -10,10 +10,20 @@ open only on their own phone or laptop. The base of a share link is, in order:
 """
 from __future__ import annotations
 
+import io
 import ipaddress
 import socket
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+import segno
+from flask import current_app, g, request, url_for
+
+from ..store.rows import EDIT
+
+if TYPE_CHECKING:
+    from ..tables.service import TableState
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 
@@ -68,3 +78,31 @@ def rebase(url: str, base: str) -> str:
     parts = urlsplit(url)
     tail = parts.path + (f"?{parts.query}" if parts.query else "")
     return base.rstrip("/") + tail
+
+
+# -- a table's share links and their QR codes ----------------------------------------------
+
+def share_links(state: TableState) -> dict[str, Any]:
+    """The view (and, for an editor, edit) link from an address other phones can reach."""
+    t = state.table
+    base, loopback = share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
+    links: dict[str, Any] = {"loopback": loopback}
+    links["view"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.view_secret,
+                                           _external=True), base)
+    if g.get("table_level") == EDIT:
+        links["edit"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
+                                               _external=True), base)
+        # One seat link per player: the edit link that also says whose phone it opens on.
+        links["seats"] = [(name, rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
+                                                        seat=name, _external=True), base))
+                          for name in state.config.players]
+    return links
+
+
+@lru_cache(maxsize=256)
+def qr_svg(text: str) -> str:
+    """A QR code as SVG markup, for the share section (kept: 5-10 ms of CPU each, on every page)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True,
+                                     svgclass="qr", lineclass=None, omitsize=False)
+    return out.getvalue().decode()

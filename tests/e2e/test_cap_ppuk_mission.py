@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
-from .test_journeys import NAMES, capture, end_turn, seq, start_live  # noqa: E402
+from .test_journeys import NAMES, capture, end_turn, seq, start_live
 
 
 def create_table_with(page, base: str, **options) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 SHOTS = Path(os.environ.get("SCOREKEEPER_GROUP_SHOTS",
                             Path(__file__).resolve().parents[2] / "test-artifacts" / "group"))

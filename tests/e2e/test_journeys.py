@@ -6,7 +6,7 @@ import re
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 NAMES = ("Mina", "Jun", "Hana")
 

@@ -14,9 +14,9 @@ import urllib.request
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
-from .test_journeys import choose_player, create_table, other_event, points, start_live  # noqa: E402
+from .test_journeys import choose_player, create_table, other_event, points, start_live
 
 
 def edit_link(page) -> str:
@@ -49,7 +49,6 @@ def end_turn(page):
 
 def pending(page):
     return page.locator("#queue .queue-head .pending-count")
-
 
 
 def stored(page, n: int):
@@ -248,6 +247,7 @@ def test_lost_answer_is_not_stored_twice(new_context, live_server):
     start_live(page)
     hand_url = page.url
     # The post reaches the server, but the phone loses the answer; the queue sends it again.
+
     def lose_answer(route):
         route.fetch()
         route.abort("internetdisconnected")
@@ -338,6 +338,7 @@ def test_a_tap_the_database_could_not_store_is_kept_and_sent_again(new_context, 
     key = edit_link(page).rsplit("/", 1)[1]
     start_live(page)
     hand_url = page.url
+
     def answering(status):
         return lambda route: route.fulfill(status=status, body="<!doctype html><p data-code='unavailable'>down</p>",
                                            content_type="text/html", headers={"Retry-After": "1"})

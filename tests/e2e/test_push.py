@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
-from tests.e2e.test_journeys import capture, create_table, start_live  # noqa: E402
-from tests.web.test_server import free_port, wait_up  # noqa: E402
+from tests.e2e.test_journeys import capture, create_table, start_live
+from tests.web.test_server import free_port, wait_up
 
 ROOT = Path(__file__).resolve().parents[2]
 TAP_SEEN_WITHIN_MS = 300

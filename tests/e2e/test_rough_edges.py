@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 # Every control of the live screen in view: its centre must hit the control itself.
 COVERED = """() => [...document.querySelectorAll(
@@ -123,7 +123,6 @@ def test_the_giver_taps_the_junk_handed_over(new_context, live_server):
     expect(page.locator(".picker [data-card='1j1'] .owner")).to_have_text("B")
     page.locator("#give > summary").click()
     expect(page.locator("#give [data-give-card='11jd']")).to_have_class(re.compile(r"\bgiven\b"))
-
 
 
 def test_quick_entry_owner_badge_leaves_the_mark_readable(new_context, live_server):

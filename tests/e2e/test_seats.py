@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 
 def make_table(base: str, players, preset: str = "pagat") -> dict:

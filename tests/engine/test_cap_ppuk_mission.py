@@ -14,14 +14,14 @@ from scorekeeper.engine.summary.contract import score_summary
 
 from .series_cases import series
 
-JUNK_12 = "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2 6j1 6j2".split()  # 12 junk: 3 points
-ANIMALS_7 = "2a 4a 5a 6a 7a 10a 12a".split()  # 7 animals, no godori: 3 points
+JUNK_12 = ["1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2", "6j1", "6j2"]  # 12 junk: 3 points
+ANIMALS_7 = ["2a", "4a", "5a", "6a", "7a", "10a", "12a"]  # 7 animals, no godori: 3 points
 HONG_DAN = ["1r", "2r", "3r"]  # 3 points, no double of its own
 # rules.md §5, pagat's worked example in its reachable form: A 12 junk + 7 animals, three goes;
 # B (4 junk) pays (6 + 2) × 2 (third go) × 2 (pi-bak) × 2 (meong-dda) = 64, C (5 junk, 1g) 32.
 PAGAT = {"players": ["A", "B", "C"], "outcome": {"type": "stop", "winner": "A"}, "gos": {"A": 3},
-         "captures": {"A": JUNK_12 + ANIMALS_7, "B": "7j1 7j2 8j1 8j2".split(),
-                      "C": ["1g"] + "9j1 9j2 10j1 10j2 11j1 11j2".split()}}
+         "captures": {"A": JUNK_12 + ANIMALS_7, "B": ["7j1", "7j2", "8j1", "8j2"],
+                      "C": ["1g", "9j1", "9j2", "10j1", "10j2", "11j1", "11j2"]}}
 
 
 def scored(doc: dict, options: dict | None = None, **kw) -> dict:
@@ -103,8 +103,8 @@ def test_payment_cap_after_the_go_bak_doubles(rule, cap, payments):
     assert sum(result["net"].values()) == 0
 
 
-CUP = {**PAGAT, "captures": {"A": "2a 4a 5a 6a 7a 9a 10a".split() + JUNK_12, "B": "7j1 7j2 8j1 8j2".split(),
-                              "C": ["1g"] + "9j1 9j2 10j1 10j2 11j1".split()}}
+CUP = {**PAGAT, "captures": {"A": ["2a", "4a", "5a", "6a", "7a", "9a", "10a", *JUNK_12], "B": ["7j1", "7j2", "8j1", "8j2"],
+                              "C": ["1g", "9j1", "9j2", "10j1", "10j2", "11j1"]}}
 
 
 @pytest.mark.parametrize("cap, a_score, payments", [
@@ -119,7 +119,7 @@ def test_payment_cap_counts_the_cup_for_the_larger_capped_total(cap, a_score, pa
     assert result["scores"]["A"]["points"] == a_score and paid(result) == payments
 
 
-CAP_EVENTS = [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g"] + ANIMALS_7}, {"type": "end_turn"},
+CAP_EVENTS = [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g", *ANIMALS_7]}, {"type": "end_turn"},
               {"type": "stop", "player": "A"}]  # 3 brights + 7 animals: 6, ×2 gwang-bak ×2 meong-dda = 24
 
 
@@ -325,7 +325,7 @@ MISSION_EVENTS = [{"type": "capture", "player": "A", "cards": HONG_DAN}, END, {"
                  id="another-player"),
 ])
 def test_mission_event_names_the_player_in_a_live_hand_and_a_series(event, summary_mission, b_pays):
-    events = [event] + MISSION_EVENTS
+    events = [event, *MISSION_EVENTS]
     state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", MISSIONS), events)
     assert state.summary()["mission"] == summary_mission
     assert paid(state.result()) == {"B": b_pays, "C": b_pays}

@@ -20,8 +20,8 @@ SCENES = [
     ("end_turn", two(), [], END),  # A at 0: play moves on
     ("end_turn", three(), AT_3, END),  # A at the target: asked
     ("end_turn", three(), [END], E("end_turn", player="B")),
-    ("go", three(), AT_3 + [END], E("go", player="A")),
-    ("stop", three(), AT_3 + [END], E("stop", player="A")),
+    ("go", three(), [*AT_3, END], E("go", player="A")),
+    ("stop", three(), [*AT_3, END], E("stop", player="A")),
     ("showdown_offer", three(), [], E("showdown_offer", player="A")),
     ("showdown_accept", three(), [E("showdown_offer", player="A")], E("showdown_accept", player="B")),
     ("showdown_refuse", three(), [E("showdown_offer", player="A")], E("showdown_refuse", player="B")),

@@ -11,7 +11,7 @@ from scorekeeper.engine.live import hand
 from scorekeeper.engine.live.hand import EVENTS, HandSetup, apply, replay, replay_hand_document, undo
 from scorekeeper.engine.summary.contract import score_summary
 
-from .hand_cases import END, E, cap, junk, refusal, three, two  # noqa: F401 (the notation)
+from .hand_cases import END, E, cap, junk, refusal, three, two
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
 
@@ -227,7 +227,7 @@ def test_named_flexible_cards(setup, card, code):
     if code:
         assert refusal(setup, before, event) == code
     else:
-        assert replay(setup, before + [event]).player("A").captures == (card,)
+        assert replay(setup, [*before, event]).player("A").captures == (card,)
 
 
 def test_rain_ribbon_that_scores_as_junk_is_given_last_among_ordinary_junk():
@@ -238,7 +238,7 @@ def test_rain_ribbon_that_scores_as_junk_is_given_last_among_ordinary_junk():
 def test_ja_ppuk_named_cards_must_be_worth_two():
     before = [cap("B", "1j1 1j2 11jd")]
     assert refusal(three(), before, junk("A", "ja_ppuk", give={"B": ["1j1"]})) == "bad_event"
-    state = replay(three(), before + [junk("A", "ja_ppuk", give={"B": ["11jd"]})])
+    state = replay(three(), [*before, junk("A", "ja_ppuk", give={"B": ["11jd"]})])
     assert state.player("A").captures == ("11jd",)
 
 
@@ -255,12 +255,12 @@ def test_last_turn_exceptions(reason, code):
     if code:
         assert refusal(three(), before, event) == code
     else:
-        assert len(replay(three(), before + [event]).player("C").captures) >= 2
+        assert len(replay(three(), [*before, event]).player("C").captures) >= 2
 
 
 def test_sseul_on_an_earlier_last_turn_still_counts():
     before = [cap("A", "1j1"), cap("C", "2j1")] + [END] * 19  # B's last turn, C still plays
-    state = replay(three(), before + [junk("B", "sseul")])
+    state = replay(three(), [*before, junk("B", "sseul")])
     assert state.player("B").captures == ("1j1", "2j1")
 
 
@@ -296,7 +296,7 @@ def test_first_turn_ppuk_pays_each_opponent():
 ])
 def test_first_turn_ppuk_only_on_the_first_turn_when_paid(setup, before, fixed):
     player = replay(setup, before).current
-    assert replay(setup, before + [E("ppuk", player=player)]).fixed() == fixed
+    assert replay(setup, [*before, E("ppuk", player=player)]).fixed() == fixed
 
 
 def test_third_ppuk_is_an_instant_win():
@@ -327,7 +327,7 @@ def test_ppuk_refusals(before, event, code):
 # -- shake and bomb ---------------------------------------------------------------------------------
 
 def test_shake_is_recorded_and_doubles_the_winner():
-    state = replay(three(), [E("shake", player="A", month=4)] + A_MUST_DECIDE + [E("stop", player="A")])
+    state = replay(three(), [E("shake", player="A", month=4), *A_MUST_DECIDE, E("stop", player="A")])
     assert state.player("A").shakes == (4,)
     steps = [s["id"] for s in state.result()["payments"][0]["trail"]]
     assert "shake" in steps
@@ -409,13 +409,13 @@ def test_while_a_player_must_decide_other_events_are_refused(event):
 
 
 def test_go_counts_remembers_the_score_and_passes_the_turn():
-    state = replay(three(), A_MUST_DECIDE + [E("go", player="A")])
+    state = replay(three(), [*A_MUST_DECIDE, E("go", player="A")])
     a = state.player("A")
     assert (a.gos, a.score_at_last_go, state.current, state.must_decide) == (1, 3, "B", None)
 
 
 def test_stop_ends_the_hand_with_the_stopper_as_winner():
-    state = replay(three(), A_MUST_DECIDE + [E("stop", player="A")])
+    state = replay(three(), [*A_MUST_DECIDE, E("stop", player="A")])
     assert state.outcome.type == "stop" and state.outcome.winner == "A"
     assert state.result()["net"]["A"] == 12  # 3 points, gwang-bak from both (no brights): 6 each
 
@@ -424,7 +424,7 @@ def test_stop_ends_the_hand_with_the_stopper_as_winner():
     pytest.param([cap("A", "1g 3g"), END], E("go", player="A"), id="below-target"),
     pytest.param([cap("A", "1g 3g")], E("stop", player="A"), id="below-target-on-turn"),
     pytest.param([cap("B", "1g 3g 8g")], E("stop", player="B"), id="not-their-turn"),
-    pytest.param(A_MUST_DECIDE + [E("go", player="A"), END, END], E("stop", player="A"),
+    pytest.param([*A_MUST_DECIDE, E("go", player="A"), END, END], E("stop", player="A"),
                  id="after-go-same-score"),
 ])
 def test_go_and_stop_refused_when_not_eligible(before, event):
@@ -432,7 +432,7 @@ def test_go_and_stop_refused_when_not_eligible(before, event):
 
 
 def test_after_a_go_a_higher_score_asks_again():
-    events = A_MUST_DECIDE + [E("go", player="A"), END, END, cap("A", "11g"), END]  # four brights: 4
+    events = [*A_MUST_DECIDE, E("go", player="A"), END, END, cap("A", "11g"), END]  # four brights: 4
     state = replay(three(), events)
     assert state.must_decide == "A"
     won = apply(state, E("stop", player="A"))
@@ -441,7 +441,7 @@ def test_after_a_go_a_higher_score_asks_again():
 
 
 def test_after_a_go_the_same_score_passes_the_turn():
-    state = replay(three(), A_MUST_DECIDE + [E("go", player="A"), END, END, END])
+    state = replay(three(), [*A_MUST_DECIDE, E("go", player="A"), END, END, END])
     assert state.must_decide is None and state.current == "B"
 
 
@@ -451,9 +451,9 @@ def test_a_score_that_fell_must_rise_above_the_last_go():
     events = [cap("A", "1r 2r 3r " + ten_junk), END, E("go", player="A")]  # hong-dan 3 + junk 1 = 4
     events += [junk("B", "sseul"), END, END]  # A gives a junk back: 3 points
     assert replay(three(), events).score("A").toward_target == 3
-    back_to_four = events + [cap("A", "6j1"), END]
+    back_to_four = [*events, cap("A", "6j1"), END]
     assert replay(three(), back_to_four).current == "B"  # 4 is not above 4
-    five = events + [cap("A", "6j1 6j2"), END]
+    five = [*events, cap("A", "6j1 6j2"), END]
     assert replay(three(), five).must_decide == "A"
 
 
@@ -523,7 +523,7 @@ def test_showdown_both_accept_is_a_nagari():
     pytest.param([E("showdown_accept", player="B"), E("showdown_refuse", player="C")], "C", id="left-refuses"),
 ])
 def test_showdown_refused_play_goes_on(answers, refuser):
-    state = replay(three(), [E("showdown_offer", player="A")] + answers)
+    state = replay(three(), [E("showdown_offer", player="A"), *answers])
     assert not state.over and state.must_answer is None and state.current == "A"
     assert state.refused_showdown.refused_by == refuser
 
@@ -546,7 +546,7 @@ def test_showdown_refusals(setup, before, event, code):
 
 
 def test_showdown_refuser_pays_dok_bak_if_the_other_wins_in_the_round():
-    events = SHOWDOWN_REFUSED_BY_B + [END, END, cap("C", "1g 3g 8g"), END, E("stop", player="C")]
+    events = [*SHOWDOWN_REFUSED_BY_B, END, END, cap("C", "1g 3g 8g"), END, E("stop", player="C")]
     state = replay(three(), events)
     assert state.summary()["showdown"] == {"offered_by": "A", "refused_by": "B"}
     payments = state.result()["payments"]
@@ -554,21 +554,21 @@ def test_showdown_refuser_pays_dok_bak_if_the_other_wins_in_the_round():
 
 
 def test_showdown_offerer_winning_also_makes_the_refuser_pay():
-    events = SHOWDOWN_REFUSED_BY_B + [THREE_BRIGHTS, END, E("stop", player="A")]
+    events = [*SHOWDOWN_REFUSED_BY_B, THREE_BRIGHTS, END, E("stop", player="A")]
     payments = replay(three(), events).result()["payments"]
     assert [(p["from"], p["points"]) for p in payments] == [("B", 12)]
 
 
 def test_showdown_refuser_winning_pays_normally_and_lifts_the_offerers_go_bak():
-    events = A_MUST_DECIDE + [E("go", player="A"), END, END]  # A said go; A's second turn
-    events += SHOWDOWN_REFUSED_BY_B + [END, cap("B", "1r 2r 3r"), END, E("stop", player="B")]
+    events = [*A_MUST_DECIDE, E("go", player="A"), END, END]  # A said go; A's second turn
+    events += [*SHOWDOWN_REFUSED_BY_B, END, cap("B", "1r 2r 3r"), END, E("stop", player="B")]
     result = replay(three(), events).result()
     assert sorted(p["from"] for p in result["payments"]) == ["A", "C"]
     assert any(n["id"] == "showdown_go_bak_lifted" for n in result["notes"])
 
 
 def test_showdown_refusal_expires_after_the_round():
-    events = SHOWDOWN_REFUSED_BY_B + [END, END, END, THREE_BRIGHTS, END, E("stop", player="A")]
+    events = [*SHOWDOWN_REFUSED_BY_B, END, END, END, THREE_BRIGHTS, END, E("stop", player="A")]
     state = replay(three(), events)
     assert "showdown" not in state.summary()
     assert sorted(p["from"] for p in state.result()["payments"]) == ["B", "C"]
@@ -584,13 +584,13 @@ OE_MYEON_WIN = [END, cap("B", "1g 3g 8g")]
     pytest.param(True, ["A", "C"], id="not-for-their-last-card"),
 ])
 def test_oe_myeon(last_card, payers):
-    events = OE_MYEON_WIN + [END, E("oe_myeon", player="A", last_card=last_card), E("stop", player="B")]
+    events = [*OE_MYEON_WIN, END, E("oe_myeon", player="A", last_card=last_card), E("stop", player="B")]
     result = replay(three(), events).result()
     assert sorted(p["from"] for p in result["payments"]) == payers
 
 
 def test_oe_myeon_recorded_before_the_turn_ends():
-    events = OE_MYEON_WIN + [E("oe_myeon", player="C"), END, E("stop", player="B")]
+    events = [*OE_MYEON_WIN, E("oe_myeon", player="C"), END, E("stop", player="B")]
     assert replay(three(), events).summary()["dokbak"] == {"player": "C", "reason": "oe_myeon", "last_card": False}
 
 
@@ -658,10 +658,10 @@ def test_four_of_a_month_on_the_table(setup, kind, net):
 
 @pytest.mark.parametrize("before, reason", [
     pytest.param([], "declared", id="cards-ran-out"),
-    pytest.param(A_MUST_DECIDE + [E("go", player="A")], "go_not_raised", id="after-a-go"),
+    pytest.param([*A_MUST_DECIDE, E("go", player="A")], "go_not_raised", id="after-a-go"),
 ])
 def test_nagari_declared(before, reason):
-    state = replay(three(), before + [E("nagari")])
+    state = replay(three(), [*before, E("nagari")])
     assert state.outcome.type == "nagari" and state.outcome.reason == reason
     assert state.result()["payments"] == [] and state.summary()["outcome"] == {"type": "nagari"}
 
@@ -701,8 +701,7 @@ def test_fixed_payments_are_paid_even_in_a_nagari():
 # -- the summary, the result, the view --------------------------------------------------------------------
 
 def test_result_is_the_contract_scoring_the_summary():
-    events = [E("shake", player="A", month=5)] + A_MUST_DECIDE + [E("go", player="A"), END, END,
-                                                                    cap("A", "11g"), END, E("stop", player="A")]
+    events = [E("shake", player="A", month=5), *A_MUST_DECIDE, E("go", player="A"), END, END, cap("A", "11g"), END, E("stop", player="A")]
     state = replay(three(), events)
     summary = state.summary()
     assert summary["outcome"] == {"type": "stop", "winner": "A"}
@@ -729,7 +728,7 @@ def test_an_unfinished_hand_has_no_summary_and_no_result():
 
 
 def test_state_to_json_is_plain_json():
-    state = replay(three(), A_MUST_DECIDE + [E("go", player="A")])
+    state = replay(three(), [*A_MUST_DECIDE, E("go", player="A")])
     view = json.loads(json.dumps(state.to_json()))
     a = view["players"][0]
     assert (a["name"], a["gos"], a["score_at_last_go"], a["needs"], a["dealer"]) == ("A", 1, 3, 4, True)
@@ -741,7 +740,7 @@ def test_state_to_json_is_plain_json():
 # -- undo and replay --------------------------------------------------------------------------------------
 
 def test_undo_drops_the_last_event():
-    events = A_MUST_DECIDE + [E("go", player="A")]
+    events = [*A_MUST_DECIDE, E("go", player="A")]
     kept, state = undo(three(), events)
     assert kept == A_MUST_DECIDE and state == replay(three(), A_MUST_DECIDE) and state.must_decide == "A"
 
@@ -763,7 +762,7 @@ DOC_SETUP = {"players": ["A", "B", "C"], "dealer": "A", "rules": {"preset": "pag
 
 
 def test_replay_hand_document_answers_state_and_result():
-    doc = {"setup": DOC_SETUP, "events": A_MUST_DECIDE + [E("stop", player="A")]}
+    doc = {"setup": DOC_SETUP, "events": [*A_MUST_DECIDE, E("stop", player="A")]}
     out = replay_hand_document(doc)
     assert out["ok"] and out["state"]["over"]
     assert out["result"]["net"]["A"] == 24  # 3 × gwang-bak 2 × nagari carry 2, from each
@@ -814,7 +813,7 @@ def test_sseul_on_the_last_turn_does_not_count_but_a_ppuk_capture_does():
     """Pagat: the first three special events don't count in the last player's last turn."""
     events = [cap("A", "1j1"), cap("B", "2j1"), E("ppuk", player="A", month=4)] + [END] * 20
     assert refusal(three(), events, junk("C", "sseul")) == "last_turn"
-    state = replay(three(), events + [cap("C", "4a 4r 4j1 4j2"), junk("C", "ppuk"), END])
+    state = replay(three(), [*events, cap("C", "4a 4r 4j1 4j2"), junk("C", "ppuk"), END])
     assert state.player("C").captures == ("1j1", "2j1", "4a", "4r", "4j1", "4j2")
     assert state.outcome.type == "nagari"
 

@@ -38,6 +38,29 @@ KINDS = (["capture"] * 16 + ["end_turn"] * 14 + ["take_junk"] * 6 + ["decide"] *
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _capture(draw, state: HandState, player: str) -> dict:
+    held = state.captured()
+    free = [c for c in CODES if c not in held] or CODES
+    cards = draw(st.lists(st.sampled_from(free + list(BONUS_CARDS)), min_size=1, max_size=4, unique=True))
+    return {"type": "capture", "player": player, "cards": cards}
+
+
+def _take_junk(draw, state: HandState, player: str) -> dict:
+    event = {"type": "take_junk", "player": player, "reason": draw(st.sampled_from(sorted(JUNK_REASONS)))}
+    giver = draw(st.sampled_from(list(state.order)))
+    pile = [c for c in state.player(giver).captures if named_value(c, state.rules)]
+    if pile and draw(st.booleans()):
+        event["give"] = {giver: draw(st.lists(st.sampled_from(pile), min_size=1, max_size=2))}
+    return event
+
+
+def _showdown(draw, state: HandState, player: str) -> dict:
+    if state.must_answer:
+        answer = draw(st.sampled_from(["showdown_accept", "showdown_refuse"]))
+        return {"type": answer, "player": state.must_answer}
+    return {"type": "showdown_offer", "player": state.current or player}
+
+
 @st.composite
 def events_for(draw, state: HandState) -> dict:
     """One event, likely but not certainly acceptable in ``state``."""
@@ -48,17 +71,9 @@ def events_for(draw, state: HandState) -> dict:
     if state.must_answer or state.must_decide:  # mostly answer what is asked, sometimes try otherwise
         kind = draw(st.sampled_from(["showdown" if state.must_answer else "decide"] * 4 + [kind]))
     if kind == "capture":
-        held = state.captured()
-        free = [c for c in CODES if c not in held] or CODES
-        cards = draw(st.lists(st.sampled_from(free + list(BONUS_CARDS)), min_size=1, max_size=4, unique=True))
-        return {"type": "capture", "player": player, "cards": cards}
+        return _capture(draw, state, player)
     if kind == "take_junk":
-        event = {"type": "take_junk", "player": player, "reason": draw(st.sampled_from(sorted(JUNK_REASONS)))}
-        giver = draw(st.sampled_from(players))
-        pile = [c for c in state.player(giver).captures if named_value(c, state.rules)]
-        if pile and draw(st.booleans()):
-            event["give"] = {giver: draw(st.lists(st.sampled_from(pile), min_size=1, max_size=2))}
-        return event
+        return _take_junk(draw, state, player)
     if kind == "end_turn":
         return {"type": "end_turn"}
     if kind == "decide":
@@ -70,10 +85,7 @@ def events_for(draw, state: HandState) -> dict:
             del event["month"]
         return event
     if kind == "showdown":
-        if state.must_answer:
-            answer = draw(st.sampled_from(["showdown_accept", "showdown_refuse"]))
-            return {"type": answer, "player": state.must_answer}
-        return {"type": "showdown_offer", "player": state.current or player}
+        return _showdown(draw, state, player)
     if kind == "oe_myeon":
         return {"type": "oe_myeon", "player": player, "last_card": draw(st.booleans())}
     if kind == "fact":

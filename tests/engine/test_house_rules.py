@@ -17,7 +17,7 @@ NEW_OPTIONS = ("meong_bak_five", "shake_bomb_once", "reverse_go", "meong_dda_per
                "chongtong_zero_still_wins")
 HONG_DAN = ["1r", "2r", "3r"]  # 3 points, no double of its own
 ANIMALS_5 = ["2a", "5a", "6a", "7a", "10a"]  # 5 animals, no godori: 1 point
-JUNK_12 = "1j1 1j2 3j1 3j2 4j1 4j2 5j1 5j2 6j1 6j2 7j1 7j2".split()  # 3 points
+JUNK_12 = ["1j1", "1j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2", "6j1", "6j2", "7j1", "7j2"]  # 3 points
 
 
 def stop(options: dict, captures: dict, players=("A", "B", "C"), **kw) -> dict:
@@ -51,9 +51,9 @@ def test_every_new_option_has_a_korean_and_an_english_label(name):
     pytest.param({}, [], ANIMALS_5 + HONG_DAN, 4, id="off"),  # 1 + 3
     pytest.param({"meong_bak_five": True}, [], ANIMALS_5 + HONG_DAN, 8, id="on-loser-without-animals"),
     pytest.param({"meong_bak_five": True}, ["4a"], ANIMALS_5 + HONG_DAN, 4, id="on-loser-with-an-animal"),
-    pytest.param({"meong_bak_five": True}, [], ["2a", "5a", "6a", "7a"] + HONG_DAN, 3, id="on-four-animals"),
+    pytest.param({"meong_bak_five": True}, [], ["2a", "5a", "6a", "7a", *HONG_DAN], 3, id="on-four-animals"),
     # 7 animals: 3 + 3 = 6, meong-dda ×2 and meong-bak ×2 stack.
-    pytest.param({"meong_bak_five": True}, [], ANIMALS_5 + ["9a", "12a"] + HONG_DAN, 24, id="stacks-with-meong-dda"),
+    pytest.param({"meong_bak_five": True}, [], [*ANIMALS_5, "9a", "12a", *HONG_DAN], 24, id="stacks-with-meong-dda"),
 ])
 def test_meong_bak_five(options, b_cards, winner_cards, b_pays):
     options = {"cup_flexible": False, **options}
@@ -137,7 +137,7 @@ def test_reverse_go_in_a_live_hand(factor, c_pays):
 
 
 def test_reverse_go_replaces_the_go_doubling_in_the_summary():
-    caps = {"A": JUNK_12 + ["8j1", "8j2", "9j1"], "B": ["8a"], "C": ["11g"]}  # 15 junk: 6 points
+    caps = {"A": [*JUNK_12, "8j1", "8j2", "9j1"], "B": ["8a"], "C": ["11g"]}  # 15 junk: 6 points
     plain = stop({"reverse_go": 4}, caps, gos={"A": 3})
     reverse = stop({"reverse_go": 4}, caps, gos={"A": 3}, reverse_go=["A"])
     assert [s["id"] for s in plain["payments"][0]["trail"]].count("go_doubling") == 1
@@ -248,8 +248,8 @@ LIVE_CASES = [
 def test_new_options_in_a_live_hand_and_a_series(option, value, events, b_pays):
     options = {option: value}
     state = replay(HandSetup.create(["A", "B", "C"], "A", "pagat", options),
-                   events + [{"type": "end_turn"}, {"type": "stop", "player": "A"}])
+                   [*events, {"type": "end_turn"}, {"type": "stop", "player": "A"}])
     assert paid(state.result())["B"] == b_pays
-    s = series("ABC", [{"log": {"events": events + [{"type": "end_turn"}, {"type": "stop", "player": "A"}]}}],
+    s = series("ABC", [{"log": {"events": [*events, {"type": "end_turn"}, {"type": "stop", "player": "A"}]}}],
                first_dealer="A", rules={"options": options}, length=2)
     assert s.deals[0].net["B"] == -b_pays

@@ -11,8 +11,8 @@ from scorekeeper.engine.summary.contract import score_summary
 
 KOREAN = rules_from("korean-common")
 ENCYC = rules_from("encyclopedia")
-JUNK_12 = "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2 6j1 6j2".split()  # 12 junk: 3 points
-ANIMALS_7 = "2a 4a 5a 6a 7a 10a 12a".split()  # 7 animals, no godori: 3 points
+JUNK_12 = ["1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2", "6j1", "6j2"]  # 12 junk: 3 points
+ANIMALS_7 = ["2a", "4a", "5a", "6a", "7a", "10a", "12a"]  # 7 animals, no godori: 3 points
 
 
 @pytest.mark.parametrize("gos, rules, bonus, factor", [
@@ -53,7 +53,7 @@ def trail_of(result, payer):
 
 def test_pagat_worked_example_reachable_form():
     """rules.md §5: 12 junk + 7 animals, three goes, a loser with 4 junk: (6 + 2) × 8 = 64."""
-    result = ok(hand(captures={"A": JUNK_12 + ANIMALS_7, "B": "7j1 7j2 8j1 8j2".split(), "C": ["1g"] + "9j1 9j2 10j1 10j2 11j1 11j2".split()},
+    result = ok(hand(captures={"A": JUNK_12 + ANIMALS_7, "B": ["7j1", "7j2", "8j1", "8j2"], "C": ["1g", "9j1", "9j2", "10j1", "10j2", "11j1", "11j2"]},
                      gos={"A": 3}))
     assert trail_of(result, "B") == [("base", 6), ("go_bonus", 2), ("go_doubling", 2), ("pi_bak", 2), ("meong_dda", 2)]
     assert result["payments"][0]["points"] == 64
@@ -63,8 +63,8 @@ def test_pagat_worked_example_reachable_form():
 def test_every_double_in_one_trail():
     """Shake, bomb, gwang-bak, pi-bak, meong-dda, tti-bak, nagari, mission: each a step, multiplied."""
     rules = {"preset": "korean-common", "options": {"tti_bak": True, "missions": True}}
-    a = ["1g", "3g", "8g"] + JUNK_12 + ANIMALS_7 + ["1r", "2r", "3r"]
-    result = ok(hand(rules=rules, captures={"A": a, "B": ["7j1"], "C": ["11g", "4r"] + "9j1 9j2 10j1 10j2 11j1 11j2 12jd".split()},
+    a = ["1g", "3g", "8g", *JUNK_12, *ANIMALS_7, "1r", "2r", "3r"]
+    result = ok(hand(rules=rules, captures={"A": a, "B": ["7j1"], "C": ["11g", "4r", "9j1", "9j2", "10j1", "10j2", "11j1", "11j2", "12jd"]},
                      shakes={"A": [9]}, bombs={"A": [1]}, nagari_carry=1, mission=3))
     b = dict((k, v) for k, v in trail_of(result, "B"))
     assert b == {"base": 12, "shake": 2, "bomb": 2, "gwang_bak": 2, "pi_bak": 2, "meong_dda": 2, "tti_bak": 2,
@@ -106,14 +106,14 @@ def test_shake_factor(month, options, factor):
 ])
 def test_meong_dda_modes(mode, loser_animals, step):
     result = ok(hand(players=["A", "B"], rules={"options": {"meong_dda": mode}},
-                     captures={"A": ANIMALS_7 + ["9a", "1g", "3g", "8g"], "B": loser_animals}))
+                     captures={"A": [*ANIMALS_7, "9a", "1g", "3g", "8g"], "B": loser_animals}))
     ids = [s for s, _ in trail_of(result, "B")]
     assert (step in ids) if step else not ({"meong_dda", "meong_bak"} & set(ids))
 
 
 def test_winner_chooses_cup_for_the_larger_payment_loser_for_the_smaller():
     """A: 9 junk + cup. Cup as junk → 11 junk (2 pts) with pi-bak on B; as animal → no junk score."""
-    a = "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1".split() + ["9a", "1g", "3g", "8g"]
+    a = ["1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "9a", "1g", "3g", "8g"]
     result = ok(hand(players=["A", "B"], rules={"options": {"target_two_players": 3}},
                      captures={"A": a, "B": ["11g", "6j1", "6j2", "7j1"]}))
     assert result["scores"]["A"]["counted_as"] == {"9a": "junk"}
@@ -121,7 +121,7 @@ def test_winner_chooses_cup_for_the_larger_payment_loser_for_the_smaller():
 
 
 def test_loser_counts_cup_as_junk_to_escape_pi_bak():
-    a = JUNK_12 + ["1g", "3g", "8g", "2a", "4a", "8a"]
+    a = [*JUNK_12, "1g", "3g", "8g", "2a", "4a", "8a"]
     b = ["11g", "9a", "7j1", "7j2", "8j1"]  # 3 junk; with the cup as double junk 5: no pi-bak in pagat
     result = ok(hand(players=["A", "B"], captures={"A": a, "B": b}))
     assert result["scores"]["B"]["counted_as"] == {"9a": "junk"}
@@ -153,7 +153,7 @@ def test_showdown_refuser_wins_lifts_offerers_go_bak():
 
 @pytest.mark.parametrize("dokbak, winner_cards, gos, applies", [
     pytest.param({"player": "B", "reason": "oe_myeon"}, JUNK_12, 0, False, id="junk-only-no-go-exempt"),
-    pytest.param({"player": "B", "reason": "oe_myeon"}, JUNK_12 + ["12r", "9j2"], 1, True,
+    pytest.param({"player": "B", "reason": "oe_myeon"}, [*JUNK_12, "12r", "9j2"], 1, True,
                  id="junk-only-with-go-applies"),
     pytest.param({"player": "B", "reason": "oe_myeon", "last_card": True}, ["1g", "3g", "8g"], 0, False,
                  id="last-card-exempt"),

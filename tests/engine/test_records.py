@@ -22,7 +22,7 @@ def test_each_record_has_a_distinct_id_both_labels_and_a_real_option(records):
 
 
 def test_the_labels_of_score_lines_and_trail_steps_come_from_the_records():
-    assert LINE_LABELS == {c.id: c.label for c in COMBINATION_RECORDS}
+    assert {c.id: c.label for c in COMBINATION_RECORDS} == LINE_LABELS
     assert all(STEP_LABELS[d.id] == d.label for d in DOUBLES)
 
 

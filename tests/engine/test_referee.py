@@ -44,7 +44,7 @@ def test_summary_carries_the_score_at_the_last_go_and_the_contract_honours_it():
 ])
 def test_contract_score_at_last_go(last_go, ok, net_a):
     doc = {"players": ["A", "B", "C"], "gos": {"A": 1}, "outcome": {"type": "stop", "winner": "A"},
-           "captures": {"A": "2a 5a 6a 7a 10a 9a 1j1 1j2 2j1 3j1 3j2 4j1 4j2 5j1 6j1 7j1 12a 12g".split()}}
+           "captures": {"A": ["2a", "5a", "6a", "7a", "10a", "9a", "1j1", "1j2", "2j1", "3j1", "3j2", "4j1", "4j2", "5j1", "6j1", "7j1", "12a", "12g"]}}
     if last_go is not None:
         doc["score_at_last_go"] = {"A": last_go}
     result = score_summary(doc)
@@ -88,7 +88,7 @@ def test_weol_yak_in_a_live_hand_pays_four_times_as_the_summary_does():
 
 
 def test_mission_in_a_live_hand_multiplies_the_stop():
-    events = [E("mission", multiplier=3)] + WEOL_YAK_HAND[:2] + WEOL_YAK_HAND[3:]
+    events = [E("mission", multiplier=3), *WEOL_YAK_HAND[:2], *WEOL_YAK_HAND[3:]]
     state = replay(three(missions=True), events)
     assert state.summary()["mission"] == 3
     assert {(p["from"], p["points"]) for p in state.result()["payments"]} == {("A", 9), ("C", 9)}
@@ -164,7 +164,7 @@ def test_ja_ppuk_of_a_stack_another_player_made_is_refused():
 def test_ja_ppuk_of_ones_own_stack_is_taken():
     before = [cap("A", "1j1"), cap("B", "2j1 2j2"), cap("C", "4j1 4j2"), E("ppuk", player="A", month=3), END, END,
               END]
-    state = replay(three(), before + [cap("A", "3j1 3j2 3r 3g"), E("take_junk", player="A", reason="ja_ppuk")])
+    state = replay(three(), [*before, cap("A", "3j1 3j2 3r 3g"), E("take_junk", player="A", reason="ja_ppuk")])
     assert state.player("B").captures == () and state.player("C").captures == ()
 
 

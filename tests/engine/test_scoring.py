@@ -79,7 +79,7 @@ def test_flexible_cards_counted_to_the_owners_advantage(cards, rules, as_junk, e
 
 def test_cup_never_counts_twice():
     """The cup is an animal or junk, never both (pagat)."""
-    cards = "9a 5a 6a 7a 10a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2".split()
+    cards = ["9a", "5a", "6a", "7a", "10a", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2"]
     ways = all_scores(cards, PAGAT)
     assert sorted((s.pile.animals.bit_count(), s.pile.junk_value) for s in ways) == [(4, 10), (5, 8)]
     # as animal: 5 animals = 1; as junk: 10 junk = 1. Best is either; never 2.
@@ -98,7 +98,7 @@ def test_points_outside_the_target(cards, rules, points, toward):
 
 
 def test_vip_needs_the_cup_counted_as_junk():
-    s = max(all_scores("9a 11jd 12jd".split(), Rules(vip=True)), key=lambda s: s.points)
+    s = max(all_scores(["9a", "11jd", "12jd"], Rules(vip=True)), key=lambda s: s.points)
     assert s.counted_as == {"9a": "junk"}
 
 
@@ -144,7 +144,7 @@ def test_the_gates_and_remembered_lines_never_change_a_line(cards, rules, extra)
     base = pile(cards, rules, extra)
     for way in (0, scoring.B_CUP, scoring.B_BRIDGE, scoring.B_CUP | scoring.B_BRIDGE):
         p = scoring.counted_as_junk(base, way & base.mask, rules)
-        assert [line[:2] + (line.cards,) for line in score(p, rules).lines] == every_unit(p, rules)
+        assert [(*line[:2], line.cards) for line in score(p, rules).lines] == every_unit(p, rules)
 
 
 def test_combinations_read_only_the_scoring_options():

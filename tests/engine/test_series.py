@@ -94,7 +94,7 @@ def test_a_long_run_of_nagari_never_locks_the_series(players, stacks, run):
 def test_carry_is_passed_to_the_hand_and_shown_in_its_trail():
     s = series("ABC", [nagari(), stop("B")])
     trail = s.ledger[0].trail
-    assert {"id": "nagari_carry", "factor": 2} == {k: trail[-1][k] for k in ("id", "factor")}
+    assert {k: trail[-1][k] for k in ("id", "factor")} == {"id": "nagari_carry", "factor": 2}
 
 
 def test_carry_after_a_final_nagari_is_reported_for_the_next_deal():

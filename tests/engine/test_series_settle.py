@@ -67,7 +67,7 @@ def _fewest(values: list[int]) -> int:
 
 
 balances_st = st.lists(st.integers(-60, 60), min_size=1, max_size=6).map(
-    lambda vs: {chr(65 + i): v for i, v in enumerate(vs + [-sum(vs)])})
+    lambda vs: {chr(65 + i): v for i, v in enumerate([*vs, -sum(vs)])})
 
 
 @settings(max_examples=200, deadline=None)

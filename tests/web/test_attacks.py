@@ -11,6 +11,7 @@ def web(sqlite_app):
 
 # -- 1. open redirect through the language switch ------------------------------------------------
 
+
 REDIRECT_ATTACKS = [
     "/%09/evil.example",          # the tab is dropped by browsers: //evil.example
     "/%0a/x",                     # a newline in the Location header (was a 500)
@@ -90,7 +91,7 @@ def test_deeply_nested_json_is_a_coded_400_everywhere(app, played):
 
 def test_moderately_nested_json_past_the_limit_is_refused_too(app, played):
     """Nesting Python can parse but nobody needs (the engine and the store recurse on it)."""
-    t, live, done = played
+    t, _live, _done = played
     body = '{"players": ["A", "B"], "draw": {"cards": ' + "[" * 100 + "]" * 100 + "}}"
     _refused_with(t.client.post("/api/v1/tables", data=body, content_type="application/json"), {400},
                   "json_too_deep")
@@ -254,7 +255,7 @@ def test_the_form_stores_normalised_names(app):
 @pytest.mark.parametrize("name", ["=1+2", " =1+2", "\u200b=1+2", "\n=1+2", "\t+1", "\u00a0-1", "\ufeff@SUM(A1)",
                                   "\r=1"])
 def test_csv_cells_never_start_a_formula(name):
-    from scorekeeper.web.present import _cell
+    from scorekeeper.web.export import _cell
 
     assert _cell(name).startswith("'"), name
 

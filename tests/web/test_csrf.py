@@ -13,7 +13,6 @@ def client(csrf_app):
     return csrf_app.test_client()
 
 
-
 def csrf_from(client, path: str) -> str:
     html = client.get(path).data
     m = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', html)

@@ -101,7 +101,7 @@ def test_a_kept_hand_answers_as_flask_does_in_every_encoding(setting, spied, enc
 
 
 def test_a_poll_answers_as_flask_does(setting, spied):
-    app, table, hand = setting
+    app, table, _hand = setting
     path = f"/api/v1/tables/{table.id}/version"
     cases = [  # (headers, over https, the fast path answers)
         ({"X-Table-Key": table.view_key}, False, True),

@@ -29,7 +29,7 @@ def test_start_live_hand_form(table, client):
     html = page.get_data(as_text=True)
     assert page.status_code == 200
     assert html.count('class="hc ') >= 48 and 'name="cards"' in html
-    assert "A" in html and "turn 1 of 7" in html or "1/7" in html
+    assert ("A" in html and "turn 1 of 7" in html) or "1/7" in html
 
 
 def test_whole_hand_live_with_go_and_pi_bak(table, client):

@@ -107,7 +107,7 @@ def walk(client, lang, only=None, skip=None):
         if (only and name != only) or name == skip:
             continue
         assert f'<html lang="{lang}">' in html, name
-        bad = problems(html, lang, names=NAMES + ("금요일",), latin_ok=LATIN_OK, hangul_ok=HANGUL_OK)
+        bad = problems(html, lang, names=(*NAMES, "금요일"), latin_ok=LATIN_OK, hangul_ok=HANGUL_OK)
         if bad:
             found[name] = sorted(set(bad))
     return found

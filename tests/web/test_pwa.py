@@ -61,7 +61,7 @@ def test_service_worker_is_served_from_the_root(client):
 
 def test_cache_version_follows_the_shell(app, tmp_path):
     """Any change to a shell file gives a new cache name, so phones fetch the new shell."""
-    for name in ("sw.js",) + pwa.SHELL_FILES:
+    for name in ("sw.js", *pwa.SHELL_FILES):
         (tmp_path / name).write_bytes(b"x")
     app.static_folder = str(tmp_path)
     with app.app_context():

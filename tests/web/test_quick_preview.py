@@ -28,7 +28,7 @@ def entries(i, **fields):
     return out
 
 
-STOP = {"outcome": "stop", "winner": "A"} | entries(0, cards=BRIGHTS + ["2a", "4a", "8a"], gos="1", shakes="5") | entries(1, junk="9") \
+STOP = {"outcome": "stop", "winner": "A"} | entries(0, cards=[*BRIGHTS, "2a", "4a", "8a"], gos="1", shakes="5") | entries(1, junk="9") \
     | entries(2, junk="3")
 CASES = {
     "stop with go and shake": (3, [], STOP),
@@ -39,7 +39,7 @@ CASES = {
     "chongtong": (3, [], {"outcome": "chongtong", "winner": "B", "month": "4"}),
     "three ppuk": (3, [], {"outcome": "three_ppuk", "winner": "C"}),
     "void deal": (3, [], {"outcome": "void_deal"}),
-    "two players": (2, [], {"outcome": "stop", "winner": "B"} | entries(1, cards=BRIGHTS + ["1r", "2r", "3r"],
+    "two players": (2, [], {"outcome": "stop", "winner": "B"} | entries(1, cards=[*BRIGHTS, "1r", "2r", "3r"],
                                                                           junk="10")),
     "five players, sitters shown": (5, [], STOP | {"sitters-0-cards": ["11g", "11jd"], "sitters-1-cards": ["12g", "9a"]}),
     "four players, nagari with a sitter shown": (4, [], {"outcome": "nagari", "sitters-0-cards": ["1g", "11jd"]}),

@@ -117,7 +117,7 @@ def store_replace_log(session, table, hand):
     table = store.lock_table(session, table)
     log = store.events(session, hand)
     session.execute(delete(Event).where(Event.hand_id == hand.id))
-    session.add_all([Event(hand_id=hand.id, seq=i, event=e) for i, e in enumerate([B_JUNK] + log[1:] + [A_JUNK[3]])])
+    session.add_all([Event(hand_id=hand.id, seq=i, event=e) for i, e in enumerate([B_JUNK, *log[1:], A_JUNK[3]])])
     store.touch(session, table)
     session.commit()
 

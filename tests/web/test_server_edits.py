@@ -27,7 +27,7 @@ def send(port: int, method: str, path: str, key: str | None = None, body=None, h
         conn.close()
 
 
-def test_racing_edits_of_one_hand_lose_nothing(server):  # noqa: F811 - the fixture
+def test_racing_edits_of_one_hand_lose_nothing(server):
     port = server().port
     status, _, made = send(port, "POST", "/api/v1/tables", body={"players": ["A", "B", "C"], "first_dealer": "A"})
     assert status == 201

@@ -9,6 +9,7 @@ flight at the kill) is stored once or not at all, and nothing else is ever store
 """
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -120,10 +121,8 @@ class Server:
         """Send ``sig`` to the server's master and workers, and wait for the master to end."""
         if self.proc is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, sig)
-        except ProcessLookupError:
-            pass
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:

@@ -41,7 +41,7 @@ def _heavy(port: int) -> dict:
     return json.loads(body)
 
 
-def test_a_heavy_table_does_not_starve_another_tables_poll(env):  # noqa: F811
+def test_a_heavy_table_does_not_starve_another_tables_poll(env):
     port = free_port()
     env = env | {"SCOREKEEPER_RATELIMIT_CREATE": "1000/hour"}
     proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)], env=env,

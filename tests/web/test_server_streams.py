@@ -92,7 +92,7 @@ def _slow(probes: dict[str, list[float]]) -> dict[str, list[float]]:
     return {k: [round(p, 2) for p in v if p >= WITHIN_S] for k, v in probes.items() if any(p >= WITHIN_S for p in v)}
 
 
-def test_a_stream_flood_from_one_address_leaves_the_others_served(env):  # noqa: F811
+def test_a_stream_flood_from_one_address_leaves_the_others_served(env):
     port = free_port()
     env = env | {"SCOREKEEPER_CONNECTIONS": "50", "SCOREKEEPER_TRUSTED_PROXIES": "1",
                  "SCOREKEEPER_PUSH_STREAM_SECONDS": "30"}

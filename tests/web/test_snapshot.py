@@ -95,7 +95,7 @@ def test_an_append_after_a_change_elsewhere_is_checked_against_the_stored_log(ap
     r = table.api("POST", f"/hands/{hand}/events", json={"seq": 3, "event": A_JUNK[4]})
     assert r.status_code == 201
     body = checked(r.get_json())
-    assert body["events"] == A_JUNK[:2] + [A_JUNK[3], A_JUNK[4]]
+    assert body["events"] == [*A_JUNK[:2], A_JUNK[3], A_JUNK[4]]
     assert checked(elsewhere.get(f"/api/v1/tables/{table.id}/hands/{hand}/events", headers=key).get_json()) == body
 
 

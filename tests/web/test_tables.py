@@ -112,7 +112,7 @@ def test_enter_by_link_remembers_key(make_table, client):
     r = t.enter(t.view_key)
     assert r.status_code == 302 and r.headers["Location"].endswith(t.url)
     page = client.get(t.url)
-    assert page.status_code == 200 and b"Read-only" in page.data or "보기 전용".encode() in page.data
+    assert (page.status_code == 200 and b"Read-only" in page.data) or "보기 전용".encode() in page.data
     assert t.edit_key.encode() not in page.data  # a read-only viewer never sees the edit secret
 
 

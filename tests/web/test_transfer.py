@@ -126,7 +126,7 @@ def _bad(doc: dict) -> list:
         pytest.param(doc | {"hands": [{"log": {"events": "x"}}]}, "bad_hand_record", id="events-not-a-list"),
         pytest.param(doc | {"hands": [hands[3], *hands[:3]]}, "hand_not_finished", id="live-hand-not-last"),
         pytest.param(doc | {"length": 2}, "series_finished", id="more-hands-than-the-series"),
-        pytest.param(doc | {"hands": hands[:1] + [{"summary": STOP_A | {"captures": {"A": ["1g", "1g"]}}}]},
+        pytest.param(doc | {"hands": [*hands[:1], {"summary": STOP_A | {"captures": {"A": ["1g", "1g"]}}}]},
                      "card_twice", id="second-hand-refused"),
     ]
 

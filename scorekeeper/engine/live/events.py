@@ -28,12 +28,29 @@ from .steps import (
 
 # The event vocabulary the app reads here (JUNK_REASONS, SOURCES) and the handlers.
 __all__ = [
-    "JUNK_REASONS", "SOURCES", "on_capture", "on_take_junk", "on_ppuk", "on_shake", "on_bomb", "on_end_turn",
-    "on_go", "on_stop", "on_showdown_offer", "on_showdown_accept", "on_showdown_refuse", "on_oe_myeon",
-    "on_chongtong", "on_four_on_table", "on_nagari", "on_weol_yak", "on_mission",
+    "JUNK_REASONS",
+    "SOURCES",
+    "on_bomb",
+    "on_capture",
+    "on_chongtong",
+    "on_end_turn",
+    "on_four_on_table",
+    "on_go",
+    "on_mission",
+    "on_nagari",
+    "on_oe_myeon",
+    "on_ppuk",
+    "on_shake",
+    "on_showdown_accept",
+    "on_showdown_offer",
+    "on_showdown_refuse",
+    "on_stop",
+    "on_take_junk",
+    "on_weol_yak",
 ]
 
 # -- the handlers --------------------------------------------------------------------------
+
 
 def on_capture(s: HandState, ev: dict) -> HandState:
     name, cards = ev["player"], tuple(ev["cards"])
@@ -83,12 +100,12 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
             refuse("card_twice", f"Three cards of month {month} cannot be on the table: "
                    f"{', '.join(month_captured(s, month))} are captured.", "month")
     p = s.player(name)
-    p = p.but(ppuks=p.ppuks + (month,))
+    p = p.but(ppuks=(*p.ppuks, month))
     first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
     # 연뻑: a ppuk on the second turn too, after one on the first (whether the table pays it is hand_summary's)
     second = (not first and s.current == name and s.round == 2 and (name, "ppuk") in s.feats
               and (name, "ppuk2") not in s.feats)
-    feats = s.feats + ((name, "ppuk"),) if first else s.feats + ((name, "ppuk2"),) if second else s.feats
+    feats = (*s.feats, (name, "ppuk")) if first else (*s.feats, (name, "ppuk2")) if second else s.feats
     s = s.but(players=s.replace_player(p), feats=feats)
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
         s = s.but(outcome=LiveOutcome("three_ppuk", (name,)))
@@ -112,7 +129,7 @@ def on_shake(s: HandState, ev: dict) -> HandState:
     name, month = ev["player"], ev["month"]
     check_month_in_hand(s, name, month, "shake")
     p = s.player(name)
-    return s.but(players=s.replace_player(p.but(shakes=p.shakes + (month,))))
+    return s.but(players=s.replace_player(p.but(shakes=(*p.shakes, month))))
 
 
 def on_bomb(s: HandState, ev: dict) -> HandState:
@@ -125,7 +142,7 @@ def on_bomb(s: HandState, ev: dict) -> HandState:
         refuse("rule_off", "Under the table's rules a bomb takes no junk.", "give")
     cards = tuple(c.code for c in month_cards(month))
     p = s.player(name).with_cards(added=cards)
-    s = s.but(players=s.replace_player(p.but(bombs=p.bombs + (month,))))
+    s = s.but(players=s.replace_player(p.but(bombs=(*p.bombs, month))))
     s = note_turn_captures(s, name, cards)
     if s.rules.bomb_takes_junk:
         s = take_junk(s, name, 1, ev.get("give"))
@@ -137,7 +154,8 @@ def on_end_turn(s: HandState, ev: dict) -> HandState:
     if ev.get("player") not in (None, s.current):
         refuse("not_your_turn", f"It is {s.current}'s turn, not {ev['player']}'s.", "player")
     name = s.current
-    assert name is not None  # the hand is not over: apply refuses events after its end
+    if name is None:  # the hand is over; apply refuses events after its end before this
+        refuse("hand_over", "The hand has ended: no more events (undo the last one to change it).")
     if s.eligible(name):
         return s.but(must_decide=name)
     return advance(s)
@@ -148,7 +166,7 @@ def on_go(s: HandState, ev: dict) -> HandState:
     ready_to_decide(s, name)
     p = s.player(name)
     p = p.but(gos=p.gos + 1, score_at_last_go=s.score(name).toward_target)
-    s = s.but(players=s.replace_player(p), go_order=s.go_order + (name,))
+    s = s.but(players=s.replace_player(p), go_order=(*s.go_order, name))
     return advance(s)
 
 
@@ -169,18 +187,19 @@ def on_showdown_offer(s: HandState, ev: dict) -> HandState:
     return s.but(showdown=LiveShowdown(name, s.turn))
 
 
-def check_answer(s: HandState, name: str) -> None:
-    if s.must_answer is None:
+def check_answer(s: HandState, name: str) -> LiveShowdown:
+    """The showdown ``name`` may answer now, or a refusal."""
+    if s.showdown is None or s.must_answer is None:
         refuse("no_showdown", "No showdown is waiting for an answer.")
     if name != s.must_answer:
         refuse("must_answer", f"{s.must_answer} answers the showdown first.", "player")
+    return s.showdown
 
 
 def on_showdown_accept(s: HandState, ev: dict) -> HandState:
     name = ev["player"]
-    check_answer(s, name)
-    assert s.showdown is not None  # check_answer refuses when no showdown waits
-    sd = replace(s.showdown, accepted_by=s.showdown.accepted_by + (name,))
+    shown = check_answer(s, name)
+    sd = replace(shown, accepted_by=(*shown.accepted_by, name))
     if len(sd.accepted_by) == 2:
         return s.but(showdown=sd, outcome=LiveOutcome("nagari", reason="showdown"))
     return s.but(showdown=sd)
@@ -189,9 +208,7 @@ def on_showdown_accept(s: HandState, ev: dict) -> HandState:
 def on_showdown_refuse(s: HandState, ev: dict) -> HandState:
     """One refusal is enough: if the right refuses, the left accepts without being asked."""
     name = ev["player"]
-    check_answer(s, name)
-    assert s.showdown is not None  # check_answer refuses when no showdown waits
-    return s.but(showdown=replace(s.showdown, refused_by=name))
+    return s.but(showdown=replace(check_answer(s, name), refused_by=name))
 
 
 def on_oe_myeon(s: HandState, ev: dict) -> HandState:
@@ -264,7 +281,7 @@ def on_weol_yak(s: HandState, ev: dict) -> HandState:
         refuse("bad_event", f"{name}'s weol-yak is already recorded.", "player")
     if (name, "four") not in s.feats:
         refuse("not_weol_yak", f"{name} did not take all four cards of a month on their first turn.", "player")
-    return s.but(weol_yak=s.weol_yak + (name,))
+    return s.but(weol_yak=(*s.weol_yak, name))
 
 
 def on_mission(s: HandState, ev: dict) -> HandState:

@@ -226,12 +226,7 @@ def apply(state: HandState, event: dict) -> HandState:
     if "player" in event and event["player"] not in state.setup.seat:
         raise EngineError("unknown_player", f"{event['player']!r} is not a player of this hand.", "player")
     _check_moment(state, event, kind)
-    new = kind.handler(state, event)
-    # ``new`` is a copy no one else has seen yet (or ``state`` itself, when nothing changed):
-    # counting the event into it directly saves one more copy.
-    new = state.but() if new is state else new
-    new.__dict__.update(seq=state.seq + 1, played=state.played or _is_play(event))
-    return new
+    return kind.handler(state, event).but(seq=state.seq + 1, played=state.played or _is_play(event))
 
 
 def replay(setup: HandSetup, events: Iterable[dict]) -> HandState:

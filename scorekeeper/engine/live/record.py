@@ -5,8 +5,8 @@ tap): ``but(**changes)`` copies one dict where ``dataclasses.replace`` rebuilds 
 object field by field.
 
 >>> class Point(Record):
-...     FIELDS = ("x", "y")
-...     DEFAULTS = {"y": 0}
+...     x: int
+...     y: int = 0
 >>> p = Point(1)
 >>> p.but(y=2), p
 (Point(x=1, y=2), Point(x=1, y=0))
@@ -17,8 +17,10 @@ from typing import Any, ClassVar, Self
 
 
 class Record:
-    """An immutable record of named fields (``FIELDS``) whose changed copies are cheap.
+    """An immutable record of named fields whose changed copies are cheap.
 
+    The fields are written once, as a subclass's annotations (with a default where one may be
+    left out), the way a dataclass's are; ``FIELDS`` and ``DEFAULTS`` are read from them.
     Equality, hashing and ``repr`` read ``FIELDS`` only; other entries of the instance dict are
     caches of values derived from the fields (dropped by ``but`` where they could go stale).
     """
@@ -26,6 +28,16 @@ class Record:
     FIELDS: ClassVar[tuple[str, ...]] = ()
     DEFAULTS: ClassVar[dict[str, Any]] = {}  # of the fields that may be left out
     CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields: list[str] = []
+        for klass in reversed(cls.__mro__[:cls.__mro__.index(Record)]):
+            for name, note in vars(klass).get("__annotations__", {}).items():
+                if "ClassVar" not in str(note) and name not in fields:
+                    fields.append(name)
+        cls.FIELDS = tuple(fields)
+        cls.DEFAULTS = {name: getattr(cls, name) for name in fields if hasattr(cls, name)}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         values = dict(zip(self.FIELDS, args))

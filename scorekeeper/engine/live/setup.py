@@ -52,7 +52,7 @@ class HandSetup:
             object.__setattr__(self, name, value)
 
     @classmethod
-    def create(cls, players, dealer=None, preset: str = DEFAULT_PRESET, options: dict | None = None,
+    def create(cls, players: Any, dealer: str | None = None, preset: str = DEFAULT_PRESET, options: dict | None = None,
                nagari_carry: int = 0, chip_value: float = 100) -> HandSetup:
         """Check and build a set-up; the dealer defaults to the first player."""
         players = checks.players(players, 2, 3, "bad_players", "A hand needs 2 or 3 distinct, named players.",

@@ -33,20 +33,17 @@ class PlayerState(Record):
     may repeat, sorted); ``captures`` lists them all in display order.
     """
 
-    FIELDS = ("name", "mask", "bonus", "gos", "score_at_last_go", "shakes", "bombs", "ppuks", "ja_ppuks")
-    DEFAULTS = {"mask": 0, "bonus": (), "gos": 0, "score_at_last_go": None, "shakes": (), "bombs": (),
-                "ppuks": (), "ja_ppuks": 0}
     CACHES = ("_captures", "_score")
-    # The fields, for readers and type checkers (Record keeps the values in the instance dict).
+    # The fields (Record keeps the values in the instance dict; these are the defaults).
     name: str
-    mask: int
-    bonus: tuple[str, ...]
-    gos: int
-    score_at_last_go: int | None
-    shakes: tuple[int, ...]
-    bombs: tuple[int, ...]
-    ppuks: tuple[int | None, ...]
-    ja_ppuks: int
+    mask: int = 0
+    bonus: tuple[str, ...] = ()
+    gos: int = 0
+    score_at_last_go: int | None = None
+    shakes: tuple[int, ...] = ()
+    bombs: tuple[int, ...] = ()
+    ppuks: tuple[int | None, ...] = ()
+    ja_ppuks: int = 0
     # ppuks: the month of each stack made, None when not said; ja_ppuks: own stacks captured
     # back (자뻑), each claims one of ``ppuks``.
 
@@ -150,30 +147,24 @@ class LiveOutcome:
         return out
 
 
-
 class HandState(Record):
     """A hand after some events. Never changed: ``hand.apply`` answers a new one."""
 
-    FIELDS = ("setup", "players", "turn", "turn_captures", "played", "must_decide", "showdown", "oe_myeon",
-              "feats", "go_order", "mission", "weol_yak", "outcome", "seq", "mission_by")
-    DEFAULTS = {"turn": 0, "turn_captures": (), "played": False, "must_decide": None, "showdown": None,
-                "oe_myeon": None, "feats": (), "go_order": (), "mission": 1, "weol_yak": (), "outcome": None,
-                "seq": 0, "mission_by": None}
     setup: HandSetup
     players: tuple[PlayerState, ...]
-    turn: int
-    turn_captures: tuple[str, ...]
-    played: bool
-    must_decide: str | None
-    showdown: LiveShowdown | None
-    oe_myeon: OeMyeon | None
-    feats: tuple[tuple[str, str], ...]
-    go_order: tuple[str, ...]
-    mission: int
-    weol_yak: tuple[str, ...]
-    outcome: LiveOutcome | None
-    seq: int
-    mission_by: str | None
+    turn: int = 0
+    turn_captures: tuple[str, ...] = ()
+    played: bool = False
+    must_decide: str | None = None
+    showdown: LiveShowdown | None = None
+    oe_myeon: OeMyeon | None = None
+    feats: tuple[tuple[str, str], ...] = ()
+    go_order: tuple[str, ...] = ()
+    mission: int = 1
+    weol_yak: tuple[str, ...] = ()
+    outcome: LiveOutcome | None = None
+    seq: int = 0
+    mission_by: str | None = None
     # players: in turn order; turn: index into the hand's turns (the current player is
     # order[turn % n]); turn_captures: what the current player captured this turn; played:
     # anything beyond the deal happened (chongtong is too late); feats: first-turn (player,
@@ -275,7 +266,6 @@ class HandState(Record):
         if sd and sd.refused_by and self.turn < sd.turn + len(self.players):
             return sd
         return None
-
 
     def weol_yak_offers(self) -> tuple[str, ...]:
         """월약 the log shows and the table has not recorded yet: a player who took all four cards of a

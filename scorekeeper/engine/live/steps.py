@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from ..cards import BONUS_CARDS, CARDS, month_cards
 from ..errors import EngineError
@@ -22,7 +22,7 @@ SOURCES = frozenset({"hand", "stock", "stack"})
 BOAR = "7a"
 
 
-def refuse(code: str, message: str, path: str = "") -> None:
+def refuse(code: str, message: str, path: str = "") -> NoReturn:
     raise EngineError(code, message, path)
 
 
@@ -63,7 +63,7 @@ def month_captured(s: HandState, month: int) -> list[str]:
 def add_feat(s: HandState, name: str, feat: str) -> HandState:
     if (name, feat) in s.feats:
         return s
-    return s.but(feats=s.feats + ((name, feat),))
+    return s.but(feats=(*s.feats, (name, feat)))
 
 
 def note_turn_captures(s: HandState, name: str, cards: tuple[str, ...]) -> HandState:

@@ -73,15 +73,7 @@ def config_from(doc: Any) -> SeriesConfig:
     length = doc.get("length", DEFAULT_LENGTH)
     if length is not None and not checks.is_whole(length, 1, MAX_LENGTH):
         raise EngineError("bad_value", f"length is a number of hands from 1 to {MAX_LENGTH} (or null).", "length")
-    draw = None
-    if doc.get("draw") is not None:
-        spec = doc["draw"]
-        if not isinstance(spec, dict) or set(spec) - {"time", "cards", "redraws"}:
-            raise EngineError("bad_draw", "draw is {time, cards, redraws}.", "draw")
-        redraws = spec.get("redraws", [])
-        if not isinstance(redraws, list):
-            raise EngineError("bad_draw", "redraws lists the rounds drawn again after a tie.", "draw.redraws")
-        draw = draw_for_dealer(players, spec.get("time"), [spec.get("cards"), *redraws])
+    draw = _draw_of(doc.get("draw"), players)
     dealer = doc.get("first_dealer")
     if dealer is None:
         dealer = draw.dealer if draw else players[0]
@@ -90,6 +82,18 @@ def config_from(doc: Any) -> SeriesConfig:
     elif draw and draw.dealer != dealer:
         raise EngineError("bad_draw", f"The draw makes {draw.dealer} the first dealer, not {dealer}.", "first_dealer")
     return SeriesConfig(players, rules, rules_doc, dealer, chip, currency, length, draw)
+
+
+def _draw_of(spec: Any, players: tuple[str, ...]) -> Draw | None:
+    """The draw for the first dealer the series records, checked; None when it records none."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict) or set(spec) - {"time", "cards", "redraws"}:
+        raise EngineError("bad_draw", "draw is {time, cards, redraws}.", "draw")
+    redraws = spec.get("redraws", [])
+    if not isinstance(redraws, list):
+        raise EngineError("bad_draw", "redraws lists the rounds drawn again after a tie.", "draw.redraws")
+    return draw_for_dealer(players, spec.get("time"), [spec.get("cards"), *redraws])
 
 
 def rules_of(spec: Any) -> tuple[Rules, dict]:

@@ -4,7 +4,7 @@ The table may stop before its last hand: the series then has exactly the hands
 played, so it is finished, no hand can be added and the settle-up is final. The
 change is to the series document's ``length``; everything else is replayed as it was.
 
->>> from .series import config_from, play
+>>> from . import config_from, play
 >>> doc = {"players": ["A", "B", "C"], "length": 12}
 >>> s = play(config_from(doc), [{"summary": {"captures": {"A": ["1g", "3g", "8g"]},
 ...                                          "outcome": {"type": "stop", "winner": "A"}}}])

@@ -53,11 +53,8 @@ class Seating:
         return {p: "forced" for p in self.forced} | {p: "voluntary" for p in self.voluntary}
 
 
-def choose(table: Sequence[str], dealer: str, choices: Any, path: str = "choices") -> Seating:
-    """Who plays, from the choices made going round from the dealer's right.
-
-    A forced choice may be left out of ``choices``; every free choice must be there.
-    """
+def _check_choices(table: Sequence[str], dealer: str, choices: Any, path: str) -> None:
+    """The choices' shape: an object of player at the table (not the dealer): "play" or "sit"."""
     if choices is None:
         raise EngineError("missing_choice", "Going round from the dealer's right, each chooses to play or sit.", path)
     if not isinstance(choices, dict):
@@ -70,6 +67,14 @@ def choose(table: Sequence[str], dealer: str, choices: Any, path: str = "choices
             raise EngineError("bad_choice", f"{player} deals and always plays: no choice.", where)
         if choice not in (PLAY, SIT):
             raise EngineError("bad_choice", f"{player}'s choice is \"play\" or \"sit\", not {choice!r}.", where)
+
+
+def choose(table: Sequence[str], dealer: str, choices: Any, path: str = "choices") -> Seating:
+    """Who plays, from the choices made going round from the dealer's right.
+
+    A forced choice may be left out of ``choices``; every free choice must be there.
+    """
+    _check_choices(table, dealer, choices, path)
     order = play_order(table, dealer)[1:]
     playing, forced, voluntary, forced_to_play = [dealer], [], [], []
     for n, player in enumerate(order):

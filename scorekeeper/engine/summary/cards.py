@@ -7,10 +7,10 @@ from ..cards import BONUS_CARDS, CARDS, DECK, JUNK, month_cards
 from ..checks import is_month, is_whole
 from ..piles import BIT
 from ..rules import Rules
-from .checker import Checker, per_player
+from .checker import Checker, Players, per_player
 
 
-def check_captures(c: Checker, doc: dict, players, rules: Rules,
+def check_captures(c: Checker, doc: dict, players: Players, rules: Rules,
               masks: dict[str, int]) -> dict[str, tuple[str, ...]]:
     """Each player's captures, checked; ``masks`` gets the deck mask of those without bonus cards."""
     out: dict[str, tuple[str, ...]] = {}
@@ -67,7 +67,8 @@ def plain_mask(cards: list) -> int | None:
     return mask if mask.bit_count() == len(cards) else None
 
 
-def check_junk(c: Checker, doc: dict, players, captures, rules: Rules) -> dict[str, int]:
+def check_junk(c: Checker, doc: dict, players: Players, captures: dict[str, tuple[str, ...]],
+               rules: Rules) -> dict[str, int]:
     out = {}
     for p, n in per_player(c, doc, "junk", players).items():
         if not is_whole(n, 0, 200):
@@ -90,7 +91,7 @@ def check_junk(c: Checker, doc: dict, players, captures, rules: Rules) -> dict[s
     return out
 
 
-def month_lists(c: Checker, doc: dict, key: str, players) -> dict[str, tuple[int, ...]]:
+def month_lists(c: Checker, doc: dict, key: str, players: Players) -> dict[str, tuple[int, ...]]:
     out = {}
     for p, months in per_player(c, doc, key, players).items():
         if not isinstance(months, list) or not all(is_month(m) for m in months):
@@ -102,7 +103,8 @@ def month_lists(c: Checker, doc: dict, key: str, players) -> dict[str, tuple[int
     return out
 
 
-def check_months(c: Checker, shakes, bombs, captures, rules: Rules) -> None:
+def check_months(c: Checker, shakes: dict[str, tuple[int, ...]], bombs: dict[str, tuple[int, ...]],
+                 captures: dict[str, tuple[str, ...]], rules: Rules) -> None:
     """Shakes and bombs: each month held by one player; a bomb's month captured whole."""
     if not shakes and not bombs:
         return

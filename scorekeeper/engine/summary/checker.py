@@ -18,6 +18,10 @@ class Checker:
         self.errors.append({"code": code, "message": message, "path": path})
 
 
+# The players of a summary, in their order at the table.
+Players = tuple[str, ...]
+
+
 def per_player(c: Checker, doc: dict, key: str, players: tuple[str, ...]) -> dict:
     value = doc.get(key)
     if not value:  # absent or empty: the common case, answered at once

@@ -19,7 +19,6 @@ from .. import checks
 from ..checks import MAX_NAME
 from ..errors import EngineError
 from ..payout import Settlement, money, settle
-from ..piles import new_tuple
 from ..rules import Rules, rules_from
 from . import cards, play
 from .checker import Checker
@@ -97,10 +96,10 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     assert outcome is not None  # _outcome answers None only with an error
     # Every field in ``HandFacts`` order (asserted below): the tuple built without the keyword
     # handling of a named tuple's __new__.
-    return rules, new_tuple(HandFacts, (
+    return rules, HandFacts(
         players, outcome, captures, junk, gos, shakes, bombs, dokbak, showdown, extras.get("last_go"),
         extras.get("nagari_carry", 0), fixed, extras.get("mission", 1), extras.get("weol_yak", ()),
-        extras.get("chip_value", 100), dealer, last_go_scores, reverse_go, masks, extras.get("mission_by")))
+        extras.get("chip_value", 100), dealer, last_go_scores, reverse_go, masks, extras.get("mission_by"))
 
 
 assert HandFacts._fields == (

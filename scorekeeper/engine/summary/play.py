@@ -5,13 +5,12 @@ from typing import Any
 
 from .. import checks
 from ..checks import is_month, is_whole
-from ..piles import new_tuple
 from ..rules import Rules
-from .checker import Checker, known_player, per_player
+from .checker import Checker, Players, known_player, per_player
 from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
 
 
-def check_gos(c: Checker, doc: dict, players) -> dict[str, int]:
+def check_gos(c: Checker, doc: dict, players: Players) -> dict[str, int]:
     out = {}
     for p, n in per_player(c, doc, "gos", players).items():
         if is_whole(n, 0, 20):
@@ -21,7 +20,7 @@ def check_gos(c: Checker, doc: dict, players) -> dict[str, int]:
     return out
 
 
-def check_last_go_scores(c: Checker, doc: dict, players, gos: dict[str, int]) -> dict[str, int]:
+def check_last_go_scores(c: Checker, doc: dict, players: Players, gos: dict[str, int]) -> dict[str, int]:
     """The score toward the target at each player's last go (a live hand knows it, rules.md §13 reading 1)."""
     out = {}
     for p, n in per_player(c, doc, "score_at_last_go", players).items():
@@ -34,7 +33,7 @@ def check_last_go_scores(c: Checker, doc: dict, players, gos: dict[str, int]) ->
     return out
 
 
-def check_reverse_go(c: Checker, doc: dict, players, gos: dict[str, int], rules: Rules) -> tuple[str, ...]:
+def check_reverse_go(c: Checker, doc: dict, players: Players, gos: dict[str, int], rules: Rules) -> tuple[str, ...]:
     """역고: the players whose go came after an opponent's go (a live hand knows the order)."""
     spec = doc.get("reverse_go") or []
     if not isinstance(spec, list):
@@ -57,7 +56,7 @@ def check_reverse_go(c: Checker, doc: dict, players, gos: dict[str, int], rules:
 _OUTCOME_TYPES = {t.value: t for t in OutcomeType}
 
 
-def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | None:
+def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outcome | None:
     spec = doc.get("outcome")
     if not isinstance(spec, dict):
         c.add("unknown_outcome", "outcome must be an object with a type.", "outcome")
@@ -84,10 +83,16 @@ def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | Non
     for w in winners:
         if known_player(c, w, players, "outcome.winner") is None:
             return None
-    if len(winners) > 1 and kind is not OutcomeType.CHONGTONG or len(set(winners)) != len(winners):
+    if (len(winners) > 1 and kind is not OutcomeType.CHONGTONG) or len(set(winners)) != len(winners):
         c.add("bad_value", "Only chongtong may have several winners, each once.", "outcome.winners")
         return None
     month = spec.get("month")
+    _check_instant_win(c, kind, month, rules)
+    return Outcome(kind, tuple(winners), month if month is not None and is_month(month) else None)
+
+
+def _check_instant_win(c: Checker, kind: OutcomeType, month: Any, rules: Rules) -> None:
+    """Chongtong and three ppuk: played at this table, and chongtong's month (when named) a month."""
     if kind is OutcomeType.CHONGTONG:
         if month is not None and not is_month(month):
             c.add("bad_month", "outcome.month is a month from 1 to 12.", "outcome.month")
@@ -95,10 +100,10 @@ def check_outcome(c: Checker, doc: dict, players, rules: Rules) -> Outcome | Non
             c.add("rule_off", "The table's rules pay nothing for chongtong.", "outcome.type")
     if kind is OutcomeType.THREE_PPUK and not rules.three_ppuk:
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
-    return new_tuple(Outcome, (kind, tuple(winners), month if month is not None and is_month(month) else None))
 
 
-def check_dokbak(c: Checker, doc: dict, players, outcome: Outcome | None, gos, rules: Rules) -> Dokbak | None:
+def check_dokbak(c: Checker, doc: dict, players: Players, outcome: Outcome | None, gos: dict[str, int],
+                 rules: Rules) -> Dokbak | None:
     spec = doc.get("dokbak")
     if spec is None:
         return None
@@ -130,7 +135,7 @@ def check_dokbak(c: Checker, doc: dict, players, outcome: Outcome | None, gos, r
     return Dokbak(player, reason, last_card is True)
 
 
-def check_showdown(c: Checker, doc: dict, players, outcome: Outcome | None) -> Showdown | None:
+def check_showdown(c: Checker, doc: dict, players: Players, outcome: Outcome | None) -> Showdown | None:
     spec = doc.get("showdown")
     if spec is None:
         return None
@@ -151,7 +156,7 @@ def check_showdown(c: Checker, doc: dict, players, outcome: Outcome | None) -> S
     return Showdown(offered, refused)
 
 
-def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
+def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
     spec = doc.get("fixed")
     if not spec:
         return ()
@@ -180,32 +185,35 @@ def check_fixed(c: Checker, doc: dict, players, rules: Rules, outcome: Outcome |
     return tuple(out)
 
 
-def check_extras(c: Checker, doc: dict, players, rules: Rules) -> dict:
+def _check_mission(c: Checker, mission: Any, players: Players, rules: Rules, out: dict) -> None:
+    """The mission's multiplier (and who completed it, when named) into ``out``, or the problems."""
+    if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
+        if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):
+            c.add("bad_value", "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
+                  "mission")
+            return  # refused above: nothing more to check of it
+        player = known_player(c, mission["player"], players, "mission.player")
+        if player is not None:
+            out["mission_by"] = player
+        mission = mission["multiplier"]
+    if mission is None or mission == 1:
+        return
+    if not is_whole(mission, 2, 9):
+        c.add("bad_value", "mission is a multiplier from 2 to 9.", "mission")
+    elif not rules.missions:
+        c.add("rule_off", "The table's rules play no missions.", "mission")
+    else:
+        out["mission"] = mission
+
+
+def check_extras(c: Checker, doc: dict, players: Players, rules: Rules) -> dict:
     out: dict = {}
     carry = doc.get("nagari_carry", 0)
     if not is_whole(carry, 0, checks.MAX_NAGARI_CARRY):
         c.add("bad_value", "nagari_carry is the number of nagari before this hand, 0 to 30.", "nagari_carry")
     else:
         out["nagari_carry"] = carry
-    mission = doc.get("mission", 1)
-    if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
-        if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):
-            c.add("bad_value", "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
-                  "mission")
-            mission = 1  # refused above: nothing more to check of it
-        else:
-            player = known_player(c, mission["player"], players, "mission.player")
-            if player is not None:
-                out["mission_by"] = player
-            mission = mission["multiplier"]
-    if mission is None or mission == 1:
-        pass
-    elif not is_whole(mission, 2, 9):
-        c.add("bad_value", "mission is a multiplier from 2 to 9.", "mission")
-    elif not rules.missions:
-        c.add("rule_off", "The table's rules play no missions.", "mission")
-    else:
-        out["mission"] = mission
+    _check_mission(c, doc.get("mission", 1), players, rules, out)
     weol = doc.get("weol_yak") or ()
     if not weol:
         out["weol_yak"] = ()

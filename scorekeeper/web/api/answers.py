@@ -10,15 +10,13 @@ by the request, as in ``tables.service``.
 """
 from __future__ import annotations
 
-import threading
-
+from ...caching import Bounded
 from ...store.models import Table
 from ...store.rows import PollRow
 
-_SIZE = 2000  # a live hand's answer is ~5-10 KB: some 20 MB at most
-# (table id, public id, hand) -> (version, answer, {content coding: the answer so encoded})
-_answers: dict[tuple, tuple[int, bytes, dict[str, bytes]]] = {}
-_lock = threading.Lock()
+# (table id, public id, hand) -> (version, answer, {content coding: the answer so encoded});
+# a live hand's answer is ~5-10 KB: some 20 MB at most.
+_answers: Bounded[tuple, tuple[int, bytes, dict[str, bytes]]] = Bounded(2000)
 
 
 def _key(table: Table | PollRow, hand_id: int) -> tuple:
@@ -34,12 +32,7 @@ def get(table: Table | PollRow, hand_id: int) -> bytes | None:
 
 def keep(table: Table, hand_id: int, body: bytes) -> None:
     """``body`` answers for ``hand_id`` at the table's version now."""
-    with _lock:
-        key = _key(table, hand_id)
-        _answers.pop(key, None)
-        _answers[key] = (table.version, body, {})
-        if len(_answers) > _SIZE:
-            del _answers[next(iter(_answers))]
+    _answers.put(_key(table, hand_id), (table.version, body, {}))
 
 
 def get_variant(table: Table | PollRow, hand_id: int, coding: str) -> bytes | None:
@@ -57,8 +50,7 @@ def keep_variant(table: Table | PollRow, hand_id: int, coding: str, body: bytes)
 
 # The table's answer (``GET /api/v1/tables/<id>``), kept the same way: a heavy table (a thousand
 # hands, ~1 MB of JSON) cost 40-60 ms of CPU to encode, the same bytes each time at a version.
-_TABLE_SIZE = 200
-_tables: dict[tuple, tuple[int, bytes]] = {}
+_tables: Bounded[tuple, tuple[int, bytes]] = Bounded(200)
 
 
 def get_table(table: Table | PollRow) -> bytes | None:
@@ -67,9 +59,4 @@ def get_table(table: Table | PollRow) -> bytes | None:
 
 
 def keep_table(table: Table, body: bytes) -> None:
-    with _lock:
-        key = (table.id, table.public_id)
-        _tables.pop(key, None)
-        _tables[key] = (table.version, body)
-        if len(_tables) > _TABLE_SIZE:
-            del _tables[next(iter(_tables))]
+    _tables.put((table.id, table.public_id), (table.version, body))

@@ -225,7 +225,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_must_answer": ("먼저 쇼당에 답해야 합니다.", ""),
     "refuse_rule_off": ("이 판의 규칙에 없는 것입니다.", ""),
     "refuse_not_at_deal": ("패를 돌릴 때만 할 수 있습니다.", ""),
-    # == issue 8 (engine: new options and events): new keys below this line ==
+    # == the engine's later options and events ==
     "choice_dok_bak_doubled": ("독박 2배: 고한 사람이 다 내고 2배", "the go-sayer pays both, doubled (dok-bak)"),
     "choice_times_players": ("고한 사람 혼자 자기 몫 × 인원", "the go-sayer alone pays their own share × players"),
     "choice_times_players_each": ("고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫",
@@ -234,9 +234,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_not_weol_yak": ("첫 턴에 한 달 네 장을 다 먹어야 월약입니다.", ""),
     "refuse_not_own_stack": ("자뻑은 자기가 싼 뻑을 먹을 때만입니다. 남의 뻑은 피 한 장입니다.", ""),
     "refuse_unknown_field": ("모르는 항목이 있습니다.", ""),
-    # (end of issue 8)
-    #
-    # == issue 10 (hardening): new keys below this line ==
+    # == bad input and stale edits ==
     "refuse_json_too_deep": ("JSON이 너무 깊게 겹쳐 있습니다.", ""),
     "refuse_non_finite_number": ("숫자는 유한한 값이어야 합니다 (NaN, Infinity 안 됨).", ""),
     "refuse_bad_player_name": ("이름이 비어 있거나, 보이지 않는 글자나 제어 문자가 들어 있습니다.", ""),
@@ -251,16 +249,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "save again to replace what is stored."),
     "delete_stale": ("그사이 다른 폰이 이 판을 고쳤습니다. 지금 내용을 확인하고 다시 지우세요.",
                      "Another phone changed this hand meanwhile: check it as it is now, then delete again."),
-    #
-    #
-    # (end of issue 10)
-    #
-    # == issue 11 (push updates): new keys below this line ==
-    #
-    #
-    # (end of issue 11)
-    #
-    # == issue 12 (the live hand): new keys below this line ==
+    # == the live hand ==
     "live_turn": ("{p} 차례", "{p}'s turn"),
     "live_turn_n": ("{n}/{m}턴", "turn {n}/{m}"),
     "live_tap_cards": ("먹은 패를 한 장씩 누르세요", "Tap each card taken"),
@@ -328,42 +317,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live_shown_taken": ("{c}: 이미 먹은 패라 보여 준 패로 바꿀 수 없습니다.", "{c} is already captured: it cannot be a shown card."),
     "live_shown_fixed": ("보여 준 패를 고쳤습니다.", "The shown cards are corrected."),
     "live_waiting": ("이 폰에 아직 보내지 못한 기록이 있습니다: 그 판 열기", "Taps not sent yet on this phone: open that hand"),
-    # (end of issue 12)
-    #
-    # == issue 13 (Korean first and the screens around the hand): new keys below this line ==
-    #
-    # -- words for the engine's ids: trail steps, score lines, notes, ledger kinds --
-    "step_base": ("점수", "score"), "step_go_bonus": ("고 보너스", "go bonus"),
-    "step_point_multiplier": ("점수 곱하기", "point multiplier"),
-    "step_go_doubling": ("3고부터 배", "doubling from the third go"),
-    "step_shake": ("흔들기", "shake"), "step_bomb": ("폭탄", "bomb"),
-    "step_gwang_bak": ("광박", "gwang-bak"), "step_pi_bak": ("피박", "pi-bak"),
-    "step_meong_dda": ("멍따", "meong-dda"), "step_meong_bak": ("멍박", "meong-bak"),
-    "step_tti_bak": ("띠박", "tti-bak"), "step_nagari_carry": ("나가리 배", "nagari carry"),
-    "step_go_bak": ("고박", "go-bak"), "step_mission": ("미션", "mission"), "step_weol_yak": ("월약", "weol-yak"),
-    "step_double_joker": ("더블 조커", "double joker"),
-    "step_dok_bak": ("독박: 다른 사람 몫까지", "dok-bak: pays the other loser's share"),
-    "step_payment_cap": ("상한가", "payment cap"),
-    "step_chongtong": ("총통", "chongtong"), "step_three_ppuk": ("삼뻑", "three ppuk"),
-    "step_first_turn_ppuk": ("첫뻑", "first-turn ppuk"), "step_first_turn_ttadak": ("첫 따닥", "first-turn ttadak"),
-    "step_first_turn_chok": ("첫 쪽", "first-turn chok"),
-    "step_first_turn_four": ("첫 턴에 한 달 네 장", "first-turn four of a month"),
-    "step_boar_pot": ("첫 턴 멧돼지", "first-turn boar"),
-    "step_consecutive_ppuk": ("연뻑", "consecutive ppuk"),
+    # == the screens around the hand ==
+    # -- words for the engine's ids: notes, ledger kinds (score lines, doubles, trail steps and presets
+    # come from the engine's records, at the end) --
     "note_mission_other": ("미션은 이긴 사람이 하지 않아 배수 없음", "the mission was another player's: no multiplier"),
-    "step_void_deal_chongtong": ("바닥 총통", "four of a month on the table"),
     "step_gwangpalli_cards": ("광팔기: 보여 준 패", "gwangpalli: cards shown"),
     "step_per_card": ("장당", "a card"),
     "step_rain_bright_only": ("비광 한 장은 값 없음", "a lone rain bright is not paid"),
     "step_nagari_deferred": ("나가리 뒤라 배", "doubled after a nagari"),
     "step_paid_by_loser": ("진 사람이 냄", "paid by a loser at the end"),
-    "line_five_brights": ("오광", "five brights"), "line_four_brights": ("사광", "four brights"),
-    "line_three_brights": ("삼광", "three brights"), "line_rain_three_brights": ("비삼광", "three brights with rain"),
-    "line_animals": ("열끗", "animals"), "line_godori": ("고도리", "godori"), "line_yukdori": ("육도리", "four birds"),
-    "line_bidori": ("비도리", "three birds with the swallow"), "line_ribbons": ("띠", "ribbons"),
-    "line_hong_dan": ("홍단", "red poem ribbons"), "line_cheong_dan": ("청단", "blue ribbons"),
-    "line_cho_dan": ("초단", "red plain ribbons"), "line_junk": ("피", "junk"),
-    "line_vip": ("VIP", "VIP"), "line_palssari": ("팔싸리", "eight clovers"),
     "note_empty_pile": ("먹은 패 없음: 면제", "no captured cards: pays nothing"),
     "note_dok_bak": ("독박: 다른 사람이 대신 냄", "dok-bak: the other loser pays this share"),
     "note_oe_myeon_junk_only": ("외면 아님: 피로만 나고 고 없음", "no oe-myeon: the winner scored only junk, no go"),
@@ -375,8 +337,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "kind_hand_payment": ("판돈", "hand payment"), "kind_fixed": ("정해진 돈", "fixed payment"),
     "kind_gwangpalli": ("광팔기", "gwangpalli"),
     # -- the rules sheet: presets and the options' choices --
-    "preset_pagat": ("Pagat 기본", "Pagat (default)"), "preset_ogb-matgo": ("OGB 맞고 (2인)", "OGB Matgo (two players)"),
-    "preset_encyclopedia": ("백과사전식", "Encyclopedia"), "preset_korean-common": ("한국 일반", "Korean common"),
     "choice_plus_two_kept": ("+1, +2, 3고부터 +2씩", "+1, +2, then +2 kept from the third go"),
     "choice_plus_one_each": ("고마다 +1", "+1 for every go"),
     "choice_none_from_three": ("3고부터 가산 없음", "no bonus from the third go"),
@@ -512,17 +472,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "csv_money": ("돈 ({c})", "money ({c})"), "csv_trail": ("계산", "trail"),
     "csv_player": ("사람", "player"), "csv_balance": ("잔고", "balance"),
     "csv_cards": ("패", "cards"),
-    #
-    # (end of issue 13)
-    #
-    # == issue 9: rules reference ==
+    # == rules reference ==
     "rules_reference": ("규칙 설명", "Rules reference"),
     "rules_reference_hint": ("점수와 돈 계산, 모든 규칙 선택 사항을 설명합니다 (영어, 한국어 용어와 함께).",
                              "How the app scores and pays, with every house rule and its presets."),
     "rules_reference_link": ("규칙 설명 보기", "How each rule works"),
-    # (end of issue 9)
-    #
-    # == issue 19: the group (모임) ==
+    # == the group (모임) ==
     "groups_title": ("우리 모임", "Our groups"),
     "no_groups": ("이 폰이 아는 모임이 없습니다.", "This phone knows no group yet."),
     "group_new": ("새 모임 만들기", "Start a group"),
@@ -619,5 +574,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refuse_payment_stranger": ("모임에 없는 사람입니다.", ""),
     "refuse_payment_to_self": ("자기 자신에게는 보낼 수 없습니다.", ""),
     "refuse_payment_beyond_owed": ("빚보다 많습니다. 알고 있다면 '빚보다 많이'를 고르세요.", ""),
-    # (end of issue 19)
+    "refuse_bad_choice": ("치기/죽기 선택이 잘못되었습니다 (선은 고를 수 없습니다).", ""),
+    "refuse_bad_event": ("알 수 없는 기록입니다.", ""),
+    "refuse_bad_hand_record": ("판 기록의 모양이 잘못되었습니다.", ""),
+    "refuse_bad_replay_document": ("다시 보기 문서는 한 판의 기록이나 여러 판의 기록입니다.", ""),
+    "refuse_bad_series": ("여러 판의 기록 모양이 잘못되었습니다.", ""),
+    "refuse_bad_summary": ("판 요약의 모양이 잘못되었습니다.", ""),
+    "refuse_choices_after_nagari": ("나가리 뒤에는 같은 세 사람이 다시 칩니다: 고를 수 없습니다.", ""),
+    "refuse_hand_field_mismatch": ("판의 설정(선, 규칙, 나가리, 점당)이 방의 것과 다릅니다.", ""),
+    "refuse_hand_players_mismatch": ("판의 사람이 이 판을 치는 사람과 다릅니다.", ""),
+    "refuse_invalid_json": ("올바른 JSON이 아닙니다.", ""),
+    "refuse_no_gwangpalli": ("치는 사람 고르기는 네 명에서 일곱 명일 때만 있습니다.", ""),
+    "refuse_nothing_to_undo": ("되돌릴 기록이 없습니다.", ""),
+    "refuse_payment_in_void_deal": ("무효 판에는 돈이 오가지 않습니다.", ""),
+    "refuse_unbalanced": ("합이 0이 되지 않습니다.", ""),
+    "refuse_unknown_option": ("그런 이름의 규칙이 없습니다.", ""),
+    "refuse_unknown_outcome": ("알 수 없는 판 결과입니다.", ""),
 }
+
+
+def _engine_words() -> dict[str, tuple[str, str]]:
+    """The words the engine's records carry (score lines, doubles and the other trail steps, presets):
+    written once there, read here, so a page says what the engine's JSON says."""
+    from ...engine.combinations import COMBINATION_RECORDS
+    from ...engine.doubles import DOUBLES
+    from ...engine.rules import PRESET_WORDS
+    from ...engine.trail import STEP_WORDS
+
+    words = {f"line_{c.id}": (c.ko, c.en) for c in COMBINATION_RECORDS}
+    words.update((f"step_{d.id}", (d.ko, d.en)) for d in DOUBLES)
+    words.update((f"step_{id}", pair) for id, pair in STEP_WORDS.items())
+    words.update((f"preset_{name}", pair) for name, pair in PRESET_WORDS.items())
+    return words
+
+
+MESSAGES.update(_engine_words())

@@ -13,7 +13,7 @@ from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.live.junk import named_value
 from ...engine.live.turns import turns_ahead
 from ...tables import service
-from .. import cardview, present, seats
+from .. import cardview, seats, tableview
 from ..access import can_edit, open_table
 from ..catalogue import terms
 from ..catalogue.i18n import both, current_lang, gettext
@@ -187,7 +187,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     """Everything the hand page shows, live or finished."""
-    view = present.table_view(state)
+    view = tableview.table_view(state)
     classes = view["classes"]
     index = state.hands.index(hand)
     live = state.live_of(hand.id)
@@ -212,12 +212,10 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     return view
 
 
-# The words app.js writes itself. (end_turn, live_month, shake_of and bomb_of it no longer reads:
-# a pending tap's line comes from eventlines' templates; tests/web/test_live_language.py still pins them.)
+# The words app.js writes itself (a pending tap's line comes from eventlines' templates instead).
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
-              "undo_wait", "got_it", "end_turn", "live_end_turn", "live_undone", "live_turn_moved",
-              "live_month", "shake_of", "bomb_of", "live_waiting_decision")
+              "undo_wait", "got_it", "live_end_turn", "live_undone", "live_turn_moved", "live_waiting_decision")
 QUEUE_BOTH = ("pending", "not_saved", "already_recorded")
 
 
@@ -266,7 +264,7 @@ def reply(public_id: str, hand_id: int, status: int, message: str | None = None,
 
     ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``).
     """
-    if present.wants_partial():
+    if tableview.wants_partial():
         state = service.load(db(), open_table(public_id))
         hand = state.hand(hand_id)
         if hand is None:

@@ -172,10 +172,10 @@ def preview(state, record: dict, index: int | None = None):
 def render(state, form, seat, deal, errors, hand=None):
     from flask import render_template
 
-    from .. import present
+    from .. import tableview
 
-    view = present.table_view(state)
-    template = "hand/_preview.html" if present.wants_partial() else "hand/quick.html"
+    view = tableview.table_view(state)
+    template = "hand/_preview.html" if tableview.wants_partial() else "hand/quick.html"
     status = 422 if errors or form.errors else 200
     return render_template(template, **view, form=form, seat=seat, deal=deal, refusals=errors,
                            edit_hand=hand, players=seat.players), status

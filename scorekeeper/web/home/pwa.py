@@ -36,7 +36,7 @@ def _static(name: str) -> Path:
 def shell_version() -> str:
     """A digest of the worker and the shell's files: it changes whenever one of them does."""
     digest = hashlib.sha256()
-    for name in ("sw.js",) + SHELL_FILES:
+    for name in ("sw.js", *SHELL_FILES):
         digest.update(_static(name).read_bytes())
     return digest.hexdigest()[:12]
 

@@ -66,6 +66,7 @@ class TableForm(FlaskForm):
         except CodedRefusal as err:
             raise ValidationError("players_distinct" if err.code == "duplicate_player" else "player_name_bad") from None
 
+
 for _name, _spec in OPTIONS.items():
     setattr(TableForm, f"opt_{_name}", _option_field(_name, _spec))
 

@@ -29,6 +29,7 @@ phone reconnects: no connection outlives a worker's restart for long.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -69,7 +70,7 @@ _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHER
 class Follower:
     """One stream's view of its table: the newest version heard, and a bell."""
 
-    __slots__ = ("public_id", "version", "bell", "key")
+    __slots__ = ("bell", "key", "public_id", "version")
 
     def __init__(self, public_id: str, key: str | None = None):
         self.public_id, self.version, self.bell = public_id, 0, threading.Event()
@@ -305,10 +306,8 @@ def init_app(app: Flask) -> None:
 def _hang_up(sock) -> None:
     """End the connection once this answer is sent: reading nothing more from it, gunicorn
     closes it at once instead of keeping it alive for the client's next request."""
-    try:
+    with contextlib.suppress(OSError):
         sock.shutdown(socket.SHUT_RD)
-    except OSError:
-        pass
 
 
 def _event(version: int, data: str | None = None) -> str:

@@ -1,0 +1,61 @@
+"""The table page's view model: what its template shows, gathered from the table's replayed state,
+and whether a script asked for the page's fragment only."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, g, request
+
+from ..engine.cards import BONUS_CARDS, CARDS, DECK
+from ..engine.series.gwangpalli import nagari_factor, payable
+from ..engine.summary.facts import FIXED_KINDS
+from ..store.rows import EDIT
+from ..tables.service import TableState
+from . import cardview, seats
+from .catalogue import terms
+from .catalogue.i18n import money_text
+from .chart import balance_chart
+
+
+def table_view(state: TableState) -> dict[str, Any]:
+    """Everything the table page shows."""
+    s, cfg = state.series, state.config
+    classes = cardview.player_classes(cfg.players)
+    history = [d.balances for d in s.deals if d.counted or d.entries]
+    nxt = s.next
+    return {
+        "state": state, "table": state.table, "series": s, "config": cfg, "classes": classes,
+        "hands": list(zip(state.hands, s.deals)), "live": state.live, "problem": state.problem,
+        "hand_number": s.played + (0 if s.finished else 1), "next": nxt,
+        "settle": s.settle_up(), "chart": balance_chart(cfg.players, classes, history),
+        "preset_label": terms.preset_label(cfg.rules_doc.get("preset", "pagat")),
+        "changed": cfg.rules_doc.get("options") or {},
+        "money": lambda v: money_text(v, cfg.currency),
+        "can_edit": g.get("table_level") == EDIT,
+        # This phone's seat ("I am 지영"): only an editing phone records for its seat.
+        "my_seat": seats.seat_in(state.table.public_id, cfg.players) if g.get("table_level") == EDIT else None,
+        "hand_count": len(state.hands),
+        "balances_money": s.to_json()["balances_money"],
+        "carry_factor": lambda carry: nagari_factor(carry, cfg.rules),
+        "config_poll": current_app.config["POLL_INTERVAL_MS"],
+        **card_lists(cfg.rules),
+    }
+
+
+def card_lists(rules) -> dict[str, Any]:
+    """The cards the pickers offer under the table's rules."""
+    bonus = [c for c in BONUS_CARDS if rules.bonus_count(c)]
+    faces = cardview.FACES
+    deck = [faces[c.code] for c in DECK]
+    return {
+        "bonus_codes": bonus,
+        "matter": [f for f in deck if f.kind != "junk" or CARDS[f.code].junk == 2] + [faces[c] for c in bonus],
+        "plain_junk": [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
+        "payable": [faces[c.code] for c in DECK if payable(c.code)] + [faces[c] for c in bonus],
+        "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
+        "fixed_labels": {k: terms.step_label({"id": k}) for k in FIXED_KINDS},
+    }
+
+
+def wants_partial() -> bool:
+    return request.headers.get("X-Partial") == "1"
