@@ -23,7 +23,7 @@ from ...store import groups as store
 from ...store import rows as tables_store
 from ...tables import groups as service
 from ...tables import grouptransfer
-from .. import present, sharing
+from .. import export, joincode, sharing
 from ..cardview import player_classes
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import money_text, refusal
@@ -183,7 +183,7 @@ def _attachable() -> list:
 @bp.get("/g/<public_id>")
 def show(public_id: str):
     state = service.load(db(), open_group(public_id))
-    return render_template("group/show.html", **page_view(state), share=_links(state.group), qr=present.qr_svg,
+    return render_template("group/show.html", **page_view(state), share=_links(state.group), qr=sharing.qr_svg,
                            og=_open_graph(state))
 
 
@@ -225,7 +225,7 @@ def attach(public_id: str):
     table_id: str | None = request.form.get("table", "")
     key: str | None = None
     if request.form.get("code"):
-        table_id, key = present.parse_code(request.form["code"])
+        table_id, key = joincode.parse_code(request.form["code"])
     table = tables_store.get_table(db(), table_id or "")
     key = key or (presented_key(table_id) if table_id else None)
     if table is None or tables_store.access_level(table, key) != EDIT:
@@ -293,7 +293,7 @@ def export_json(public_id: str):
 def export_csv(public_id: str):
     state = service.load(db(), open_group(public_id))
     out = io.StringIO()
-    w = present._SafeWriter(out)
+    w = export._SafeWriter(out)
     w.writerow([_("csv_date"), _("csv_table")] + [f"{p} ({_('csv_points')})" for p in state.players]
                + [f"{p} ({_('csv_running')})" for p in state.players])
     names = {ev.table.public_id: ev.table.title for ev in state.evenings}

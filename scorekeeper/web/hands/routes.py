@@ -9,7 +9,7 @@ from ...store.rows import hand_version
 from ...tables import service, writes
 from ...tables.refusals import Stale, WriteRefused
 from ...tables.seating import next_seating, seat_args
-from .. import present, seats
+from .. import seats, tableview
 from ..access import open_table
 from ..catalogue import terms
 from ..catalogue.i18n import gettext as _
@@ -71,7 +71,7 @@ def new(public_id: str):
     if mode == "quick" and seat.seating is not None:
         return redirect(url_for("hands.quick_entry", public_id=public_id, **seat_args(state, seat.choices)))
     form = quick.prepare_seating(SeatingForm(), seat.sitters)
-    return render_template("hand/new.html", **present.table_view(state), seat=seat, mode=mode, form=form,
+    return render_template("hand/new.html", **tableview.table_view(state), seat=seat, mode=mode, form=form,
                            args=seat_args(state, seat.choices)), 422 if seat.errors else 200
 
 
@@ -103,7 +103,7 @@ def show(public_id: str, hand_id: int):
     state = _load(public_id)
     hand = _hand(state, hand_id)
     view = liveview.hand_view(state, hand)
-    template = "hand/_region.html" if present.wants_partial() else "hand/show.html"
+    template = "hand/_region.html" if tableview.wants_partial() else "hand/show.html"
     return render_template(template, **view)
 
 
@@ -264,7 +264,7 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
         record = quick.record_from(form, seat)
         deal, errors = quick.preview(state, record, index)
         errors = _said(errors)
-        if not errors and request.form.get("action") == "save" and not present.wants_partial():
+        if not errors and request.form.get("action") == "save" and not tableview.wants_partial():
             try:
                 saved = store_record(record, quick.seating_record(seat.seating, seat.choices, record.get("shown")))
             except Stale as err:

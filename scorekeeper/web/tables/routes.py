@@ -19,7 +19,7 @@ from ...engine.errors import EngineError
 from ...store import rows as store
 from ...tables import service, transfer, writes
 from ...tables.refusals import WriteRefused
-from .. import present, seats
+from .. import export, joincode, rulesheet, seats, sharing, tableview
 from ..access import open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
@@ -105,7 +105,7 @@ def join():
     if not form.validate_on_submit():
         flash(_("join_bad_code"), "error")
         return redirect(url_for("home.index"))
-    public_id, key = present.parse_code(form.code.data)
+    public_id, key = joincode.parse_code(form.code.data)
     table = store.get_table(db(), public_id) if public_id else None
     if table is None or store.access_level(table, key) is None:
         refused_key()
@@ -121,13 +121,13 @@ def show(public_id: str):
     can_edit = g.get("table_level") == EDIT
     # A seated phone's body follows the table into its live hand: its seat is part of what is kept.
     seat = seats.seat_in(public_id, state.config.players) if can_edit else None
-    body = pagecache.body(state.table, can_edit, lambda: present.table_view(state), seat)
-    if present.wants_partial():
+    body = pagecache.body(state.table, can_edit, lambda: tableview.table_view(state), seat)
+    if tableview.wants_partial():
         return str(body)
     # The page around the body needs only these (a heavy table's whole view is the body's).
     return render_template("table/show.html", body_html=body, table=state.table, config=state.config,
                            series=state.series, can_edit=can_edit, hand_count=len(state.hands), my_seat=seat,
-                           share=present.share_links(state), qr=present.qr_svg,
+                           share=sharing.share_links(state), qr=sharing.qr_svg,
                            group_of=_group_of(state.table))
 
 
@@ -157,15 +157,15 @@ def version(public_id: str):
 @bp.get("/t/<public_id>/rules")
 def rules(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return render_template("table/rules.html", **present.table_view(state),
-                           sheet=present.rules_sheet(state.config.rules_doc))
+    return render_template("table/rules.html", **tableview.table_view(state),
+                           sheet=rulesheet.rules_sheet(state.config.rules_doc))
 
 
 @bp.get("/t/<public_id>/export.json")
 def export_json(public_id: str):
     state = service.load(db(), open_table(public_id))
     # Jinja's HTML-safe JSON: markup in a name stays inert wherever the file is opened.
-    text = str(htmlsafe_json_dumps(present.series_document(state), ensure_ascii=False, indent=1))
+    text = str(htmlsafe_json_dumps(export.series_document(state), ensure_ascii=False, indent=1))
     return Response(text, mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"})
 
@@ -173,7 +173,7 @@ def export_json(public_id: str):
 @bp.get("/t/<public_id>/export.csv")
 def export_csv(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return Response("\ufeff" + present.ledger_csv(state), mimetype="text/csv",
+    return Response("\ufeff" + export.ledger_csv(state), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.csv"})
 
 
