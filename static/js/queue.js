@@ -1,0 +1,397 @@
+/* The offline queue: taps kept on this phone, sent in order when the connection is back.
+   Each tap is queued with the log length (seq) it was made against and sent to the API
+   one by one. The server's log wins: a stale seq (409) re-bases the queue after the
+   other phone's events, and the engine then takes or refuses each tap; a refused one
+   leaves the queue and is shown as "not saved", never dropped silently.
+   Its pure parts (the log's words, the comparisons, renumbering) are in queue-core.js. */
+import { $, $$, el } from "./dom.js";
+import { state } from "./state.js";
+import { load, save } from "./store.js";
+import { redraw, showOffline } from "./region.js";
+import { refresh } from "./poll.js";
+import * as core from "./queue-core.js";
+
+var renumber = core.renumber;
+
+export function startQueue() {
+  var dataEl = $("#live-data");
+  var cfg = null;
+  try { cfg = dataEl ? JSON.parse(dataEl.textContent) : null; } catch (e) { cfg = null; }
+  if (!cfg || !state.region || !window.fetch) {
+    return { on: false, takes: function () { return false; }, undo: function () { return false; },
+             add: function () {}, unanswered: function () {}, flush: function () {},
+             mark: function () {}, text: function () { return ""; } };
+  }
+  // The rules and words come with the page (liveview.offline_data): the engine's turn rules
+  // (cfg.turn) and the server's log-line templates (cfg.lines), so none is written here twice.
+  var T = cfg.text, R = cfg.turn, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
+  var sending = null;   // the item on its way to the server
+  var waiting = false;  // the first tap waits for a go or stop (the server said waiting_decision)
+  var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
+
+  function fill(text, values) { return core.fill(text, values); }
+  function is(set, ev) { return core.is(R, set, ev); }
+  function own(map, key) { return core.own(map, key); }
+  function describe(ev) { return core.describe(cfg, ev); }
+  function refusalText(body, status) { return core.refusalText(cfg, body, status); }
+  function mine(ev) { return core.mine(state.region.dataset.seat, ev); }
+  function isStored(events, item) { return core.isStored(R, state.region.dataset.seat, events, item); }
+  function turnMoved(events) { return core.turnMoved(R, events); }
+  function note(kind, text) {
+    var notes = load(NKEY);
+    var last = notes[notes.length - 1];
+    if (kind === "conflict" && last && last.kind === "conflict") { notes.pop(); }
+    notes.push({ kind: kind, text: text });
+    save(NKEY, notes);
+    fresh = true;
+  }
+
+  // -- what the player sees: the pending taps laid over the server's view -------------
+  function overlay() {
+    var q = load(QKEY), notes = load(NKEY);
+    var offline = navigator.onLine === false;
+    if (offline) { showOffline(true); }
+    var undoForm = $("form[data-undo]", state.region);
+    if (undoForm && q.length) { undoForm.hidden = false; }
+    var bar = $(".turn-bar", state.region);
+    if (!q.length && !notes.length && !(offline && bar)) { return; }
+    var anchor = bar || $("#pending", state.region);
+    // On the live page the panels go into the 먹은 패 sheet (the bar's badge opens it): in the
+    // page they pushed the cards down.
+    var sheetHead = $("#piles .sheet-head", state.region);
+
+    if (notes.length) {
+      var box = el("section", "refusal notes");
+      box.id = "queue-notes";
+      box.setAttribute("role", "alert");
+      var ul = el("ul");
+      notes.forEach(function (n) { ul.appendChild(el("li", n.kind, n.text)); });
+      box.appendChild(ul);
+      var ok = el("button", "small", T.got_it);
+      ok.type = "button";
+      ok.setAttribute("data-dismiss-notes", "");
+      box.appendChild(ok);
+      anchor.after(box);
+      anchor = box;
+      if (bar) {
+        var warn = el("a", "badge notes-count", "⚠ " + notes.length);
+        warn.href = "#queue-notes";
+        bar.firstElementChild.prepend(warn, " ");
+      }
+      if (fresh && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
+      fresh = false;
+    }
+    if (!q.length && !(offline && bar)) { return; }
+    if (!offline && !status) {
+      // Online, the taps merely wait for the one on its way: no panel, the cards show it.
+      layOver(q, null);
+      if (bar) { bar.firstElementChild.prepend(el("span", "badge pending-count", q.length + " " + T.pending), " "); }
+      return;
+    }
+
+    var panel = el("section", "box queue");
+    panel.id = "queue";
+    panel.setAttribute("aria-live", "polite");
+    var head = el("p", "queue-head");
+    head.appendChild(el("span", "badge pending-count", String(q.length)));
+    head.appendChild(el("b", "", T.pending));
+    panel.appendChild(head);
+    var said = status || (offline ? T.pending_offline : (sending ? T.pending_sending : ""));
+    if (said) { panel.appendChild(el("p", "hint queue-state", said)); }
+    if (q.length) {
+      var list = el("details", "pending-list");
+      list.open = listOpen;
+      list.addEventListener("toggle", function () { listOpen = list.open; });
+      list.appendChild(el("summary", "pend", describe(q[q.length - 1].event) + (q.length > 1 ? " (+" + (q.length - 1) + ")" : "")));
+      var ol = el("ol");
+      q.forEach(function (it) {
+        var li = el("li", "pend" + (sending && it.id === sending.id ? " sending" : ""), describe(it.event));
+        li.appendChild(el("span", "tag", T.pending));
+        ol.appendChild(li);
+      });
+      list.appendChild(ol);
+      panel.appendChild(list);
+    }
+    (sheetHead || anchor).after(panel);
+    if (q.length) { layOver(q, panel); }
+    if (bar && q.length) {
+      var badge = el("a", "badge pending-count", q.length + " " + T.pending);
+      badge.href = "#queue";
+      badge.setAttribute("data-open-piles", "");
+      bar.firstElementChild.prepend(badge, " ");
+    }
+  }
+
+  function layOver(q, panel) {
+    // Cards taken by pending captures, the pending log lines, whose turn it will be.
+    var current = state.region.dataset.current || null, deciding = state.region.dataset.decide || null;
+    var asked = null, over = false, ask = null, took = {};
+    var log = $("#log ol", state.region);
+    q.forEach(function (it) {
+      var e = it.event;
+      if (e.cards) {  // the cards an event names are its player's (a capture)
+        e.cards.forEach(function (c) { markCard(c, e.player); });
+        took[e.player] = true;
+      }
+      if (is("asks", e) && !deciding && current) {
+        asked = e.player || current;
+        current = own(R.next, asked);  // unless go or stop is asked: then the answer says
+      } else if (is("answers", e) && (e.player === deciding || e.player === asked)) {
+        if (is("passes", e)) { current = own(R.next, e.player); }
+        deciding = null;
+        asked = null;
+      } else { asked = null; }
+      if (is("ends", e)) { over = true; }
+      if (log) {
+        var li = el("li", "pend", describe(e));
+        li.appendChild(el("span", "tag", T.pending));
+        log.insertBefore(li, log.firstChild);
+      }
+    });
+    if (panel) { panel.appendChild(el("p", "hint", over ? T.pending_over : T.pending_scores)); }
+    var bar = $(".turn-actions", state.region);
+    if (asked && is("asks", q[q.length - 1].event)) {
+      // Go or stop may have been asked only of a player the engine would ask on the score it
+      // knows (data-may-decide) or who took cards it has not scored yet: never of one who took nothing.
+      var known = $(".scores [data-player='" + CSS.escape(asked) + "']", state.region);
+      if ((known && known.hasAttribute("data-may-decide")) || took[asked]) {
+        ask = el("div", "actions ask");
+        ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
+        R.answers.forEach(function (t) {
+          var b = el("button", "btn " + t, T[t]);
+          b.type = "button";
+          b.setAttribute("data-queue-event", JSON.stringify({ type: t, player: asked }));
+          ask.appendChild(b);
+        });
+      }
+    }
+    var prompt = $(".prompt", state.region);
+    if (prompt && !deciding && state.region.dataset.decide) {
+      prompt.hidden = true;
+      var backdrop = $(".prompt-backdrop", state.region);
+      if (backdrop) { backdrop.hidden = true; }
+    }
+    var endTurn = $("form[data-end-turn-form]", state.region);
+    // Where the thumb is: on the End turn bar that was tapped.
+    if (ask) { if (bar) { bar.prepend(ask); } else if (panel) { panel.appendChild(ask); } }
+    if (current && current !== state.region.dataset.current) {
+      state.region.dataset.now = current;  // the card and event taps are for the player on turn now
+      $$("form[data-decide-form]", state.region).forEach(function (f) { f.hidden = true; });
+      if (endTurn && !over) {
+        endTurn.hidden = !!deciding;
+        endTurn.querySelector("input[name=player]").value = current;
+        endTurn.querySelector("button").textContent = fill(T.live_end_turn, { p: current });
+      }
+      $$(".scores .badge.turn", state.region).forEach(function (b) { b.remove(); });
+      $$(".scores .score", state.region).forEach(function (s) { s.classList.toggle("on-turn", s.dataset.player === current); });
+      var who = $(".scores [data-player='" + CSS.escape(current) + "'] .nm", state.region);
+      if (who) { who.prepend(el("span", "badge turn pend", "▶")); }
+      var turn = $(".turn-bar .now", state.region);
+      if (turn) { turn.append(" ", el("span", "pend", "→ " + current + " ▶")); }
+    }
+    if (over && endTurn) { endTurn.hidden = true; }
+  }
+
+  function markCard(code, player) {
+    // A pending capture: the card shows taken (dashed) at once, the points wait for the server.
+    var card = $(".picker [data-card='" + CSS.escape(code) + "']");
+    var score = $(".scores [data-player='" + CSS.escape(player || "") + "']", state.region);
+    if (!card || card.disabled && !card.classList.contains("pend")) { return; }
+    var seat = score ? (score.className.match(/\bp\d\b/) || [""])[0] : "";
+    card.disabled = true;
+    card.classList.add("taken", "pend");
+    if (seat) { card.classList.add(seat); }
+    var label = $(".owner", card);
+    if (label) { label.textContent = player || "?"; }
+    var points = score && $("[data-points]", score);
+    if (points) { points.classList.add("stale"); }
+  }
+
+  document.addEventListener("sk:swapped", overlay);
+  document.addEventListener("sk:swapped", function (ev) {
+    if (ev.detail.quiet) { return; }
+    var held = $("#held", state.region);
+    if (held) {  // the server held a seat's tap until a go or stop: it waits here, in order
+      var h = JSON.parse(held.getAttribute("data-held"));
+      held.remove();
+      waiting = true;
+      add(h.event, h.skip);
+    } else if (waiting && !state.region.dataset.decide) { waiting = false; status = ""; flush(); }
+  });
+
+  // -- sending ------------------------------------------------------------------------
+  function takes() {
+    // Once one tap waits, every later one queues behind it: the order is the log's.
+    return load(QKEY).length > 0 || sending !== null || state.busy || settling || navigator.onLine === false;
+  }
+
+  function add(ev, skip) {
+    var q = load(QKEY);
+    // Behind the post on its way (its answer may already be on the page): after it.
+    var base = q.length ? q[q.length - 1].seq + 1 : (state.busy && state.nextSeq !== null ? state.nextSeq
+      : settling ? settledSeq : parseInt(state.region.dataset.seq || "0", 10));
+    // saw: the log length when tapped (a rebase moves seq, not saw): a seat's tap made in its own
+    // turn stays in it even if another phone ended that turn meanwhile.
+    var item = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, saw: base, event: ev };
+    if (skip) { item.skip = true; }  // a seat's tap confirmed to pass the turns between
+    q.push(item);
+    save(QKEY, q);
+    redraw();
+    flush();
+  }
+
+  function unanswered(tap) {
+    // A post that got no answer may have been stored: it goes first, marked so the
+    // server's log can tell (the same event at its seq is this one).
+    var q = load(QKEY);
+    q.unshift({ id: Date.now().toString(36), seq: tap.seq, event: tap.event, lost: true });
+    save(QKEY, renumber(q, tap.seq));
+    redraw();
+  }
+
+  function undo() {
+    var q = load(QKEY);
+    if (!q.length) {
+      if (navigator.onLine !== false) { return false; }
+      say(T.undo_needs_network);
+      return true;
+    }
+    var last = q[q.length - 1];
+    if (sending && sending.id === last.id) { say(T.undo_wait); return true; }
+    q.pop();
+    save(QKEY, q);
+    redraw();
+    return true;
+  }
+
+  function say(text) {
+    redraw();
+    var p = el("p", "refusal", text);
+    p.setAttribute("role", "alert");
+    ($("#queue", state.region) || $("#pending", state.region)).after(p);
+  }
+
+  function csrf() {
+    var input = $("input[name=csrf_token]", state.region) || $("input[name=csrf_token]");
+    return input ? input.value : "";
+  }
+
+  function flush() {
+    if (sending || state.busy) { return; }
+    var q = load(QKEY);
+    if (!q.length) { return; }
+    if (navigator.onLine === false) { status = ""; redraw(); return; }
+    clearTimeout(timer);
+    var item = q[0];
+    var lost = !!item.lost;
+    item.lost = true;  // until an answer comes back, it may be stored
+    save(QKEY, q);
+    sending = item;
+    status = "";
+    redraw();
+    fetch(cfg.events, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify({ seq: item.seq, event: item.event, saw: item.saw != null ? item.saw : item.seq, skip: !!item.skip })
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) {
+        sending = null;
+        answer(item, lost, r.status, body);
+      });
+    }).catch(function () {
+      sending = null;
+      retry("");
+    });
+  }
+
+  function retry(text) {
+    delay = Math.min(delay ? delay * 2 : 1000, 30000);
+    status = text || (navigator.onLine === false ? "" : T.pending_retry);
+    redraw();
+    clearTimeout(timer);
+    timer = setTimeout(flush, delay);
+  }
+
+  function settle(item, drop, from) {
+    // The item is done with (stored or refused): the rest follow it at the server's length.
+    var q = load(QKEY).filter(function (it) { return drop.indexOf(it.id) < 0 && it.id !== item.id; });
+    save(QKEY, renumber(q, from));
+    delay = 0;
+    status = "";
+    // Until the refreshed region is on the page, a tap queues (its seq is the server's now).
+    settling = true;
+    settledSeq = from;
+    refresh().then(function (swapped) { settling = false; if (!swapped) { redraw(); } flush(); });
+  }
+
+  function answer(item, lost, code, body) {
+    var err = (body && body.errors && body.errors[0]) || {};
+    var q = load(QKEY);
+    if (!q.length || q[0].id !== item.id) { redraw(); flush(); return; }  // undone meanwhile
+    if (code === 201) { waiting = false; return settle(item, [], body.seq); }
+    if (code === 409 && err.code === "waiting_decision") {
+      // A seat's tap after a turn whose player is asked go or stop: kept, first in line, and
+      // sent again once the answer is on the page (the region's data-decide empties).
+      waiting = true;
+      status = fill(T.live_waiting_decision, { p: state.region.dataset.decide || "" });
+      q[0].waited = true;
+      delete q[0].lost;  // refused, not stored: sent again as it is
+      save(QKEY, renumber(q, body.seq));
+      return refresh().then(function () { redraw(); });
+    }
+    if (code === 409 && err.code === "conflict" && Array.isArray(body.events)) {
+      if (isStored(body.events, item)) {
+        // The server has this very event at its seq: ours (an answer lost), or the same
+        // tap recorded by another phone. Either way it is in the log once.
+        if (!lost) { note("merged", T.already_recorded + ": " + describe(item.event)); }
+        return settle(item, [], item.seq + 1);
+      }
+      var added = body.seq - item.seq;
+      // A tap that waited for a go or stop expects the answer before it: no news to show.
+      if (!q[0].waited) { note("conflict", added > 0 ? fill(T.conflict_added, { n: added }) : T.conflict_changed); }
+      q.forEach(function (it) { delete it.lost; });
+      if (turnMoved(body.events.slice(item.seq)) && !mine(item.event)) {
+        // Another phone ended the turn these taps were made in: stored now they would land
+        // in the next player's turn. They are refused, each shown; the rest follow.
+        var stale = [];
+        while (q.length && !is("asks", q[0].event) && !is("answers", q[0].event)) { stale.push(q.shift()); }
+        if (q.length && is("asks", q[0].event)) { stale.push(q.shift()); }  // the end of that same turn
+        stale.forEach(function (it) { note("refused", fill(T.live_turn_moved, { e: describe(it.event) })); });
+      }
+      save(QKEY, renumber(q, body.seq));
+      return settle({ id: null }, [], body.seq);
+    }
+    if (code === 422 || code === 409 || code === 404) {
+      // Refused: this tap (or, when the hand is over or gone, every one) is not saved.
+      var gone = code !== 422 ? q : [item];
+      gone.forEach(function (it) { note("refused", T.not_saved + ": " + describe(it.event) + " — " + refusalText(body, code)); });
+      return settle(item, gone.map(function (it) { return it.id; }), item.seq);
+    }
+    delete item.lost;
+    if (code === 400 && err.code === "csrf" && !item.freshToken) {
+      item.freshToken = true;  // the page's token went stale: fetch the page again, then resend
+      q[0] = item;
+      save(QKEY, q);
+      return refresh().then(flush);
+    }
+    if (code === 400 || code === 401 || code === 403) {
+      status = fill(T.pending_stuck, { m: refusalText(body, code) });
+      return redraw();  // kept: sent again when the page is opened or the connection returns
+    }
+    retry("");  // 5xx, 429: the server is in trouble; keep the tap and try again later
+  }
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("[data-queue-event], [data-dismiss-notes]");
+    if (!b || !state.region.contains(b)) { return; }
+    if (b.hasAttribute("data-dismiss-notes")) { save(NKEY, []); redraw(); return; }
+    add(JSON.parse(b.getAttribute("data-queue-event")));
+  });
+  window.addEventListener("online", function () { delay = 0; showOffline(false); flush(); });
+  window.addEventListener("offline", function () { showOffline(true); redraw(); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
+  overlay();
+  flush();
+  return { on: true, key: cfg.key, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush,
+           mark: markCard, text: function (k) { return T[k] || ""; } };
+}

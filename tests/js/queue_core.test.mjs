@@ -1,0 +1,111 @@
+// The offline queue's pure parts (static/js/queue-core.js), run by node's own test runner:
+//   node --experimental-default-type=module --test tests/js/
+// (tests/web/test_script_modules.py runs it under pytest). The cfg below has the shape of the
+// live page's #live-data (liveview.offline_data); the real one is checked against the server's
+// log in test_script_modules.py.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as core from "../../static/js/queue-core.js";
+
+const RULES = {
+  next: { A: "B", B: "C", C: "A" },
+  passes: ["end_turn", "go"], asks: ["end_turn"], answers: ["go", "stop"], ends: ["stop", "nagari"],
+  ignored: ["at", "by"],
+};
+const CFG = {
+  lines: {
+    types: {
+      capture: [["{type:labels}"], ["{cards:cards}"]],
+      shake: [["{month}월 흔들기", "{type:labels}"]],
+      "*": [["{type:labels}"], ["{cards:cards}"], ["{month:months}"]],
+    },
+    join: " · ",
+    line: ["{player}: {pieces}", "{pieces}"],
+  },
+  labels: { capture: "먹음", shake: "흔들기", end_turn: "턴 끝" },
+  cards: { "1g": "송학 광", "3g": "벚꽃 광" },
+  months: { 7: "7월" },
+  refuse: { not_your_turn: "차례가 아닙니다", generic: "거절" },
+};
+
+test("fill puts values in their places and leaves unknown ones", () => {
+  assert.equal(core.fill("{n}개 대기 · {p}", { n: 2 }), "2개 대기 · {p}");
+  assert.equal(core.fill("{n}", { n: 0 }), "0");
+});
+
+test("describe writes a pending tap as the log will", () => {
+  assert.equal(core.describe(CFG, { type: "capture", player: "A", cards: ["1g", "3g"] }), "A: 먹음 · 송학 광, 벚꽃 광");
+  assert.equal(core.describe(CFG, { type: "shake", player: "B", month: 7 }), "B: 7월 흔들기");
+  assert.equal(core.describe(CFG, { type: "shake", player: "B" }), "B: 흔들기");  // no month: the next alternative
+  assert.equal(core.describe(CFG, { type: "end_turn" }), "턴 끝");  // no player: the line without it
+  assert.equal(core.describe(CFG, { type: "mystery", month: 7 }), "mystery · 7월");  // a type it does not know
+  assert.equal(core.describe(CFG, { type: "capture", player: "A", cards: [] }), "A: 먹음");  // an empty list is no value
+});
+
+test("describe treats names as data (no inherited property is a label)", () => {
+  assert.equal(core.describe(CFG, { type: "constructor", player: "A" }), "A: constructor");
+  assert.equal(core.own({}, "toString"), null);
+});
+
+test("canonical ignores the meta fields and the order of cards", () => {
+  const a = { type: "capture", player: "A", cards: ["3g", "1g"], at: 1 };
+  const b = { cards: ["1g", "3g"], player: "A", type: "capture", by: "x" };
+  assert.equal(core.canonical(RULES, a), core.canonical(RULES, b));
+  assert.notEqual(core.canonical(RULES, a), core.canonical(RULES, { type: "capture", player: "B", cards: ["1g", "3g"] }));
+});
+
+test("is reads the engine's sets from the page", () => {
+  assert.equal(core.is(RULES, "asks", { type: "end_turn" }), true);
+  assert.equal(core.is(RULES, "asks", { type: "go" }), false);
+  assert.equal(core.is(RULES, "passes", null), false);
+});
+
+test("isStored: the same event at its seq, or a seat's tap after the turn end stored before it", () => {
+  const tap = { type: "capture", player: "B", cards: ["1g"] };
+  const log = [{ type: "capture", player: "A", cards: ["3g"] }, { type: "end_turn", player: "A" }, tap];
+  assert.equal(core.isStored(RULES, "", log, { seq: 2, event: tap }), true);
+  assert.equal(core.isStored(RULES, "", log, { seq: 1, event: tap }), false);  // not a seat: only at its seq
+  assert.equal(core.isStored(RULES, "B", log, { seq: 1, event: tap }), true);  // B's own tap, after A's end of turn
+  assert.equal(core.isStored(RULES, "B", log, { seq: 0, event: tap }), false);  // a capture in between: not it
+  assert.equal(core.isStored(RULES, "", log, { seq: 3, event: tap }), false);  // beyond the log
+});
+
+test("turnMoved: an end of turn or a go in the events another phone added", () => {
+  assert.equal(core.turnMoved(RULES, [{ type: "capture" }, { type: "go" }]), true);
+  assert.equal(core.turnMoved(RULES, [{ type: "capture" }, { type: "stop" }]), false);
+  assert.equal(core.turnMoved(RULES, []), false);
+});
+
+test("renumber puts the queue after the server's log, in order", () => {
+  const q = [{ id: "a", seq: 3 }, { id: "b", seq: 9 }];
+  assert.equal(core.renumber(q, 5), q);
+  assert.deepEqual(q.map((it) => it.seq), [5, 6]);
+});
+
+test("mine: only a seated phone's own player", () => {
+  assert.equal(core.mine("B", { player: "B" }), true);
+  assert.equal(core.mine("B", { player: "A" }), false);
+  assert.equal(core.mine("", { player: "" }), false);
+});
+
+test("refusalText: the catalogue's sentence for the code, else the generic one, else the server's", () => {
+  const body = (code) => ({ errors: [{ code, message: "engine says" }] });
+  assert.equal(core.refusalText(CFG, body("not_your_turn"), 422), "차례가 아닙니다");
+  assert.equal(core.refusalText(CFG, body("other"), 422), "거절");
+  assert.equal(core.refusalText({ refuse: {} }, body("other"), 422), "engine says");  // English phones
+  assert.equal(core.refusalText(CFG, {}, 503), "HTTP 503");
+});
+
+test("eventsOf reads a form as the server's event_from does", () => {
+  const form = (pairs) => { const d = new FormData(); pairs.forEach(([k, v]) => d.append(k, v)); return d; };
+  assert.deepEqual(core.eventsOf(form([["csrf_token", "x"], ["seq", "4"], ["type", "capture"], ["player", "A"],
+    ["cards", "1g"], ["cards", "3g"], ["cards", "1g"], ["month", ""]])),
+    [{ type: "capture", player: "A", cards: ["1g", "3g"] }]);
+  assert.deepEqual(core.eventsOf(form([["type", "shake"], ["player", "B"], ["month", "7"]])),
+    [{ type: "shake", player: "B", month: 7 }]);
+  assert.deepEqual(core.eventsOf(form([["type", "mission"], ["multiplier", "2"], ["last_card", "on"], ["skip", "1"]])),
+    [{ type: "mission", multiplier: 2, last_card: true }]);
+  // Go or Stop on the End turn bar: the answer is a second event.
+  assert.deepEqual(core.eventsOf(form([["type", "end_turn"], ["player", "A"], ["then", "go"]])),
+    [{ type: "end_turn", player: "A" }, { type: "go", player: "A" }]);
+});
