@@ -3,9 +3,8 @@
 export function $(sel, root) { return (root || document).querySelector(sel); }
 export function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
 
-export function el(tag, cls, text) {
-  var e = document.createElement(tag);
-  if (cls) { e.className = cls; }
-  if (text != null) { e.textContent = text; }
-  return e;
+// A copy of a server-rendered <template id="..."> (its words are the catalogue's): its first element.
+export function tpl(id) {
+  var t = document.getElementById(id);
+  return t.content.firstElementChild.cloneNode(true);
 }

@@ -4,7 +4,7 @@
    other phone's events, and the engine then takes or refuses each tap; a refused one
    leaves the queue and is shown as "not saved", never dropped silently.
    Its pure parts (the log's words, the comparisons, renumbering) are in queue-core.js. */
-import { $, $$, el } from "./dom.js";
+import { $, $$, tpl } from "./dom.js";
 import { state } from "./state.js";
 import { load, save } from "./store.js";
 import { redraw, showOffline } from "./region.js";
@@ -61,21 +61,14 @@ export function startQueue() {
     var sheetHead = $("#piles .sheet-head", state.region);
 
     if (notes.length) {
-      var box = el("section", "refusal notes");
-      box.id = "queue-notes";
-      box.setAttribute("role", "alert");
-      var ul = el("ul");
-      notes.forEach(function (n) { ul.appendChild(el("li", n.kind, n.text)); });
-      box.appendChild(ul);
-      var ok = el("button", "small", T.got_it);
-      ok.type = "button";
-      ok.setAttribute("data-dismiss-notes", "");
-      box.appendChild(ok);
+      var box = tpl("tpl-notes");
+      var ul = $("ul", box);
+      notes.forEach(function (n) { var li = tpl("tpl-note"); li.className = n.kind; li.textContent = n.text; ul.appendChild(li); });
       anchor.after(box);
       anchor = box;
       if (bar) {
-        var warn = el("a", "badge notes-count", "⚠ " + notes.length);
-        warn.href = "#queue-notes";
+        var warn = tpl("tpl-notes-count");
+        warn.append(String(notes.length));
         bar.firstElementChild.prepend(warn, " ");
       }
       if (fresh && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
@@ -85,39 +78,33 @@ export function startQueue() {
     if (!offline && !status) {
       // Online, the taps merely wait for the one on its way: no panel, the cards show it.
       layOver(q, null);
-      if (bar) { bar.firstElementChild.prepend(el("span", "badge pending-count", q.length + " " + T.pending), " "); }
+      if (bar) { var count = tpl("tpl-pending-count"); count.prepend(String(q.length)); bar.firstElementChild.prepend(count, " "); }
       return;
     }
 
-    var panel = el("section", "box queue");
-    panel.id = "queue";
-    panel.setAttribute("aria-live", "polite");
-    var head = el("p", "queue-head");
-    head.appendChild(el("span", "badge pending-count", String(q.length)));
-    head.appendChild(el("b", "", T.pending));
-    panel.appendChild(head);
+    var panel = tpl("tpl-queue");
+    $(".pending-count", panel).textContent = String(q.length);
     var said = status || (offline ? T.pending_offline : (sending ? T.pending_sending : ""));
-    if (said) { panel.appendChild(el("p", "hint queue-state", said)); }
+    if (said) { var line = tpl("tpl-queue-state"); line.textContent = said; panel.appendChild(line); }
     if (q.length) {
-      var list = el("details", "pending-list");
+      var list = tpl("tpl-pending-list");
       list.open = listOpen;
       list.addEventListener("toggle", function () { listOpen = list.open; });
-      list.appendChild(el("summary", "pend", describe(q[q.length - 1].event) + (q.length > 1 ? " (+" + (q.length - 1) + ")" : "")));
-      var ol = el("ol");
+      $("summary", list).textContent = describe(q[q.length - 1].event) + (q.length > 1 ? " (+" + (q.length - 1) + ")" : "");
+      var ol = $("ol", list);
       q.forEach(function (it) {
-        var li = el("li", "pend" + (sending && it.id === sending.id ? " sending" : ""), describe(it.event));
-        li.appendChild(el("span", "tag", T.pending));
+        var li = tpl("tpl-pending-line");
+        if (sending && it.id === sending.id) { li.classList.add("sending"); }
+        li.prepend(describe(it.event));
         ol.appendChild(li);
       });
-      list.appendChild(ol);
       panel.appendChild(list);
     }
     (sheetHead || anchor).after(panel);
     if (q.length) { layOver(q, panel); }
     if (bar && q.length) {
-      var badge = el("a", "badge pending-count", q.length + " " + T.pending);
-      badge.href = "#queue";
-      badge.setAttribute("data-open-piles", "");
+      var badge = tpl("tpl-pending-link");
+      badge.prepend(String(q.length));
       bar.firstElementChild.prepend(badge, " ");
     }
   }
@@ -143,25 +130,22 @@ export function startQueue() {
       } else { asked = null; }
       if (is("ends", e)) { over = true; }
       if (log) {
-        var li = el("li", "pend", describe(e));
-        li.appendChild(el("span", "tag", T.pending));
+        var li = tpl("tpl-pending-line");
+        li.prepend(describe(e));
         log.insertBefore(li, log.firstChild);
       }
     });
-    if (panel) { panel.appendChild(el("p", "hint", over ? T.pending_over : T.pending_scores)); }
+    if (panel) { panel.appendChild(tpl(over ? "tpl-pending-over" : "tpl-pending-scores")); }
     var bar = $(".turn-actions", state.region);
     if (asked && is("asks", q[q.length - 1].event)) {
       // Go or stop may have been asked only of a player the engine would ask on the score it
       // knows (data-may-decide) or who took cards it has not scored yet: never of one who took nothing.
       var known = $(".scores [data-player='" + CSS.escape(asked) + "']", state.region);
       if ((known && known.hasAttribute("data-may-decide")) || took[asked]) {
-        ask = el("div", "actions ask");
-        ask.appendChild(el("span", "muted", fill(T.pending_ask, { p: asked })));
-        R.answers.forEach(function (t) {
-          var b = el("button", "btn " + t, T[t]);
-          b.type = "button";
-          b.setAttribute("data-queue-event", JSON.stringify({ type: t, player: asked }));
-          ask.appendChild(b);
+        ask = tpl("tpl-ask");  // a button for each answer the engine takes (cfg.turn.answers)
+        $(".muted", ask).textContent = fill(T.pending_ask, { p: asked });
+        $$("[data-answer]", ask).forEach(function (b) {
+          b.setAttribute("data-queue-event", JSON.stringify({ type: b.dataset.answer, player: asked }));
         });
       }
     }
@@ -185,9 +169,9 @@ export function startQueue() {
       $$(".scores .badge.turn", state.region).forEach(function (b) { b.remove(); });
       $$(".scores .score", state.region).forEach(function (s) { s.classList.toggle("on-turn", s.dataset.player === current); });
       var who = $(".scores [data-player='" + CSS.escape(current) + "'] .nm", state.region);
-      if (who) { who.prepend(el("span", "badge turn pend", "▶")); }
+      if (who) { who.prepend(tpl("tpl-turn-badge")); }
       var turn = $(".turn-bar .now", state.region);
-      if (turn) { turn.append(" ", el("span", "pend", "→ " + current + " ▶")); }
+      if (turn) { var next = tpl("tpl-turn-next"); $("span", next).textContent = current; turn.append(" ", next); }
     }
     if (over && endTurn) { endTurn.hidden = true; }
   }
@@ -266,8 +250,8 @@ export function startQueue() {
 
   function say(text) {
     redraw();
-    var p = el("p", "refusal", text);
-    p.setAttribute("role", "alert");
+    var p = tpl("tpl-said");
+    p.textContent = text;
     ($("#queue", state.region) || $("#pending", state.region)).after(p);
   }
 

@@ -1,5 +1,5 @@
 /* Recent tables on this phone: the table on screen goes first; the home page lists them. */
-import { $, $$ } from "./dom.js";
+import { $, $$, tpl } from "./dom.js";
 import { load, save } from "./store.js";
 
 var KEY = "sk.recent";
@@ -17,11 +17,10 @@ export function keepRecent() {
     $$("[data-table-id]").forEach(function (el) { shown[el.dataset.tableId] = true; });
     load(KEY).forEach(function (t) {
       if (shown[t.id] || typeof t.url !== "string" || t.url.indexOf("/t/") !== 0) { return; }
-      var li = document.createElement("li");
-      var a = document.createElement("a");
+      var li = tpl("tpl-recent");
+      var a = $("a", li);
       a.href = t.url;
       a.textContent = t.title;
-      li.appendChild(a);
       shelf.appendChild(li);
     });
     var empty = $("#recent-empty");

@@ -1,5 +1,5 @@
 /* Taps still waiting on this phone for a hand not on screen: never forgotten quietly. */
-import { $ } from "./dom.js";
+import { $, tpl } from "./dom.js";
 import { state } from "./state.js";
 import { keys, load } from "./store.js";
 
@@ -13,13 +13,9 @@ export function showWaiting() {
     return queues + hand !== onScreen && load(queues + hand).length;
   });
   waiting.forEach(function (hand) {
-    var p = document.createElement("p");
-    p.className = "refusal";
-    var a = document.createElement("a");
+    var p = tpl("tpl-waiting");  // its words (the catalogue's) are on the page
     var root = location.pathname.slice(0, location.pathname.indexOf("/t/" + tableId));
-    a.href = root + "/t/" + tableId + "/hands/" + encodeURIComponent(hand);
-    a.textContent = document.body.dataset.waiting || hand;
-    p.appendChild(a);
+    $("a", p).href = root + "/t/" + tableId + "/hands/" + encodeURIComponent(hand);
     $("main").insertBefore(p, $("main").firstChild);
   });
 }

@@ -71,8 +71,8 @@ def test_a_tables_pages_carry_the_words_for_taps_waiting_elsewhere(table, client
     """The banner app.js puts on a table's pages for another hand's pending taps: the catalogue's words."""
     client.get(f"/lang/{lang}?next=/")
     html = client.get(table.url).get_data(as_text=True)
-    body = re.search(r"<body[^>]*>", html).group(0)
-    assert f'data-waiting="{MESSAGES["live_waiting"][0 if lang == "ko" else 1]}"' in htmllib.unescape(body)
+    link = re.search(r'<template id="tpl-waiting">(.*?)</template>', html, re.S).group(1)
+    assert f'<a>{MESSAGES["live_waiting"][0 if lang == "ko" else 1]}</a>' in htmllib.unescape(link)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -7,6 +7,7 @@ reason said, on a machine without node.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -50,3 +51,15 @@ def test_a_pending_tap_reads_as_the_servers_log(make_table, client, lang):
     run = node("--input-type=module", "-e", script, stdin=json.dumps({"cfg": cfg, "events": LOG}))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == [eventlines.write(e, cfg["lines"], cfg) for e in LOG]
+
+
+def test_every_piece_the_script_builds_is_a_template_the_server_renders():
+    """The script clones server-rendered <template>s (their words the catalogue's) and builds nothing by hand."""
+    scripts = {p: p.read_text(encoding="utf-8") for p in (ROOT / "static").rglob("*.js") if p.name != "sw.js"}
+    used = {m for source in scripts.values() for m in re.findall(r"""tpl\(["']([\w-]+)["']\)""", source)}
+    used |= {m for source in scripts.values() for m in re.findall(r"""["'](tpl-[\w-]+)["']""", source)}
+    rendered = {m for p in (ROOT / "templates").rglob("*.html")
+                for m in re.findall(r'<template id="([\w-]+)"', p.read_text(encoding="utf-8"))}
+    assert used and used <= rendered
+    modules = [p for p in scripts if p.parent.name == "js" or p.name == "app.js"]
+    assert [p.name for p in modules if "createElement(" in scripts[p] and "createElement(\"template\")" not in scripts[p]] == []
