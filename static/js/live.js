@@ -3,7 +3,6 @@
 import { $$ } from "./dom.js";
 import { state } from "./state.js";
 import { swap, toast, setBusy, showOffline, closeSheets, markOwners, markActor } from "./region.js";
-import { eventsOf } from "./queue-core.js";
 
 // tap: the event the form makes, queued if the post never reaches the server
 function post(url, data, tap, say) {
@@ -57,7 +56,7 @@ export function startLive() {
     if (form.hasAttribute("data-actor")) { data.set("player", state.actor || region.dataset.seat || region.dataset.now || region.dataset.current || ""); }
     closeSheets(null);
     var undoing = form.hasAttribute("data-undo");
-    var events = undoing || form.hasAttribute("data-give") ? [] : eventsOf(data);
+    var events = undoing || form.hasAttribute("data-give") ? [] : queue.events(data);  // as the server will read the form
     var card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
     if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
     if (undoing && queue.undo()) { return; }

@@ -79,18 +79,21 @@ export function renumber(q, from) {
   return q;
 }
 
-export function eventsOf(data) {
-  // The form's fields as the server's event_from() reads them: only those the form has.
-  // "then" (Go or Stop on the End turn bar) is the player's answer: a second event.
-  var ev = {};
-  data.forEach(function (value, name) {
-    if (name === "csrf_token" || name === "seq" || name === "then" || name === "skip" || value === "") { return; }
-    if (name === "cards") {
-      ev.cards = ev.cards || [];
-      if (ev.cards.indexOf(value) < 0) { ev.cards.push(value); }
-    } else if (name === "month" || name === "multiplier") { ev[name] = parseInt(value, 10); } else if (name === "last_card") {
-      ev.last_card = true;
-    } else { ev[name] = value; }
+export function eventsOf(data, form) {
+  // The form's fields as the server's event_from() reads them: only those the event's type takes
+  // (form.fields, the engine's), each read as form.kinds says. "then" (Go or Stop on the End
+  // turn bar) is the player's answer: a second event.
+  var ev = {}, type = data.get("type");
+  if (type) { ev.type = type; }
+  (own(form.fields, type) || []).forEach(function (name) {
+    var kind = own(form.kinds, name);
+    var values = data.getAll(name).filter(function (v) { return v !== ""; });
+    if (!kind || !values.length) { return; }
+    if (kind === "list") {
+      ev[name] = values.filter(function (v, i) { return values.indexOf(v) === i; });
+    } else if (kind === "int") { ev[name] = parseInt(values[0], 10); } else if (kind === "flag") {
+      ev[name] = true;
+    } else { ev[name] = values[0]; }
   });
   var then = data.get("then");
   return then ? [ev, { type: then, player: ev.player }] : [ev];

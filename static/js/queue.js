@@ -18,7 +18,7 @@ export function startQueue() {
   var cfg = null;
   try { cfg = dataEl ? JSON.parse(dataEl.textContent) : null; } catch (e) { cfg = null; }
   if (!cfg || !state.region || !window.fetch) {
-    return { on: false, takes: function () { return false; }, undo: function () { return false; },
+    return { on: false, events: function () { return []; }, takes: function () { return false; }, undo: function () { return false; },
              add: function () {}, unanswered: function () {}, flush: function () {},
              mark: function () {}, text: function () { return ""; } };
   }
@@ -376,6 +376,6 @@ export function startQueue() {
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
   overlay();
   flush();
-  return { on: true, key: cfg.key, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush,
+  return { on: true, key: cfg.key, events: function (data) { return core.eventsOf(data, cfg.form); }, takes: takes, undo: undo, add: add, unanswered: unanswered, flush: flush,
            mark: markCard, text: function (k) { return T[k] || ""; } };
 }

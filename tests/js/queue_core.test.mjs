@@ -96,16 +96,26 @@ test("refusalText: the catalogue's sentence for the code, else the generic one, 
   assert.equal(core.refusalText(CFG, {}, 503), "HTTP 503");
 });
 
-test("eventsOf reads a form as the server's event_from does", () => {
+// The page's form rules (liveview.form_rules): the fields each type takes, how each reads.
+const FORM = {
+  fields: { capture: ["cards", "player"], shake: ["month", "player"], mission: ["multiplier"],
+    oe_myeon: ["last_card", "player"], end_turn: ["player"] },
+  kinds: { player: "text", cards: "list", month: "int", multiplier: "int", last_card: "flag" },
+};
+
+test("eventsOf reads a form as the server's event_from does: only the fields the type takes", () => {
   const form = (pairs) => { const d = new FormData(); pairs.forEach(([k, v]) => d.append(k, v)); return d; };
   assert.deepEqual(core.eventsOf(form([["csrf_token", "x"], ["seq", "4"], ["type", "capture"], ["player", "A"],
-    ["cards", "1g"], ["cards", "3g"], ["cards", "1g"], ["month", ""]])),
-    [{ type: "capture", player: "A", cards: ["1g", "3g"] }]);
-  assert.deepEqual(core.eventsOf(form([["type", "shake"], ["player", "B"], ["month", "7"]])),
+    ["cards", "1g"], ["cards", "3g"], ["cards", "1g"], ["month", "3"]]), FORM),
+    [{ type: "capture", player: "A", cards: ["1g", "3g"] }]);  // no month: a capture takes none
+  assert.deepEqual(core.eventsOf(form([["type", "shake"], ["player", "B"], ["month", "7"]]), FORM),
     [{ type: "shake", player: "B", month: 7 }]);
-  assert.deepEqual(core.eventsOf(form([["type", "mission"], ["multiplier", "2"], ["last_card", "on"], ["skip", "1"]])),
-    [{ type: "mission", multiplier: 2, last_card: true }]);
+  assert.deepEqual(core.eventsOf(form([["type", "mission"], ["multiplier", "2"], ["last_card", "on"], ["skip", "1"]]), FORM),
+    [{ type: "mission", multiplier: 2 }]);
+  assert.deepEqual(core.eventsOf(form([["type", "oe_myeon"], ["player", ""], ["last_card", "y"]]), FORM),
+    [{ type: "oe_myeon", last_card: true }]);  // an empty field is no value
+  assert.deepEqual(core.eventsOf(form([["type", "toString"], ["player", "A"]]), FORM), [{ type: "toString" }]);
   // Go or Stop on the End turn bar: the answer is a second event.
-  assert.deepEqual(core.eventsOf(form([["type", "end_turn"], ["player", "A"], ["then", "go"]])),
+  assert.deepEqual(core.eventsOf(form([["type", "end_turn"], ["player", "A"], ["then", "go"]]), FORM),
     [{ type: "end_turn", player: "A" }, { type: "go", player: "A" }]);
 });

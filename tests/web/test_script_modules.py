@@ -63,3 +63,53 @@ def test_every_piece_the_script_builds_is_a_template_the_server_renders():
     assert used and used <= rendered
     modules = [p for p in scripts if p.parent.name == "js" or p.name == "app.js"]
     assert [p.name for p in modules if "createElement(" in scripts[p] and "createElement(\"template\")" not in scripts[p]] == []
+
+
+# Live forms as a phone posts them (in LOG's order, so the engine takes each), some with a field the
+# type does not take: the server's event_from() keeps only the engine's fields, and so must the script.
+FORMS = [
+    [("type", "capture"), ("player", "A"), ("cards", "1g"), ("cards", "5r"), ("cards", "1g"), ("month", "3")],
+    [("type", "take_junk"), ("player", "A"), ("reason", "sseul"), ("last_card", "y")],
+    [("type", "shake"), ("player", "A"), ("month", "7"), ("reason", "sseul")],
+    [("type", "ppuk"), ("player", "A"), ("month", "11"), ("multiplier", "")],
+    [("type", "ppuk"), ("player", "A"), ("month", "")],
+    [("type", "mission"), ("multiplier", "2"), ("player", ""), ("last_card", "y")],
+]
+
+
+@needs_node
+def test_a_tap_kept_offline_is_the_event_the_server_makes_of_the_form(make_table, client):
+    """eventsOf() with the page's form rules against event_from() through the live page's own route."""
+    t = make_table(rules={"preset": "korean-common", "options": {"missions": True}})
+    t.enter()
+    hand = t.start_live()
+    cfg = live_data(page(client, t, hand))
+    for seq, form in enumerate(FORMS):
+        fields: dict[str, list[str]] = {}
+        for name, value in form:
+            fields.setdefault(name, []).append(value)
+        r = client.post(f"{t.url}/hands/{hand}/events", data={"seq": str(seq), **fields}, headers={"X-Partial": "1"})
+        assert r.status_code == 200, (form, r.get_data(as_text=True)[:300])
+    stored = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
+    ignored = set(cfg["turn"]["ignored"])
+    server = [{k: v for k, v in e.items() if k not in ignored} for e in stored]
+    script = ("import { eventsOf } from './static/js/queue-core.js';"
+              "let s = ''; process.stdin.on('data', (d) => { s += d; }).on('end', () => {"
+              "  const { form, forms } = JSON.parse(s);"
+              "  const out = forms.map((pairs) => { const d = new FormData(); pairs.forEach(([k, v]) => d.append(k, v));"
+              "    return eventsOf(d, form); });"
+              "  process.stdout.write(JSON.stringify(out)); });")
+    run = node("--input-type=module", "-e", script, stdin=json.dumps({"form": cfg["form"], "forms": FORMS}))
+    assert run.returncode == 0, run.stderr
+    assert [events for events in json.loads(run.stdout)] == [[e] for e in server]
+
+
+def test_the_page_says_how_every_field_of_every_event_reads(make_table, client):
+    from scorekeeper.engine.live.hand import EVENTS
+
+    t = make_table()
+    t.enter()
+    form = live_data(page(client, t, t.start_live()))["form"]
+    assert form["fields"] == {k: sorted(set(kind.required) | set(kind.optional)) for k, kind in EVENTS.items()}
+    # The fields a live form can carry (event_from reads no other): each an engine field.
+    assert set(form["kinds"]) <= {f for fields in form["fields"].values() for f in fields}
