@@ -98,3 +98,28 @@ export function eventsOf(data, form) {
   var then = data.get("then");
   return then ? [ev, { type: then, player: ev.player }] : [ev];
 }
+
+// Whose turn it will be once the pending taps are stored, from the engine's turn rules on the page
+// (rules.next, asks, answers, passes, ends) and the server's view: the player on turn (current),
+// the one asked go or stop (deciding), those the engine would ask on the score it knows (mayDecide).
+// ask: the player to offer go or stop to, when the last tap ended a turn. Go or stop may have been
+// asked only of one the engine would ask or who took cards it has not scored yet: never of one who
+// took nothing.
+export function predict(rules, events, current, deciding, mayDecide) {
+  var asked = null, over = false, took = {};
+  events.forEach(function (e) {
+    if (e.cards) { took[e.player] = true; }  // the cards an event names are its player's (a capture)
+    if (is(rules, "asks", e) && !deciding && current) {
+      asked = e.player || current;
+      current = own(rules.next, asked);  // unless go or stop is asked: then the answer says
+    } else if (is(rules, "answers", e) && (e.player === deciding || e.player === asked)) {
+      if (is(rules, "passes", e)) { current = own(rules.next, e.player); }
+      deciding = null;
+      asked = null;
+    } else { asked = null; }
+    if (is(rules, "ends", e)) { over = true; }
+  });
+  var last = events[events.length - 1];
+  var ask = asked && is(rules, "asks", last) && (mayDecide.indexOf(asked) >= 0 || own(took, asked)) ? asked : null;
+  return { current: current, deciding: deciding, asked: asked, over: over, ask: ask };
+}

@@ -110,25 +110,17 @@ export function startQueue() {
   }
 
   function layOver(q, panel) {
-    // Cards taken by pending captures, the pending log lines, whose turn it will be.
-    var current = state.region.dataset.current || null, deciding = state.region.dataset.decide || null;
-    var asked = null, over = false, ask = null, took = {};
-    var log = $("#log ol", state.region);
+    // Cards taken by pending captures, the pending log lines, whose turn it will be (predict(),
+    // from the engine's turn rules and the scores' data-may-decide that the page carries).
+    var region = state.region;
+    var mayDecide = $$(".scores [data-may-decide]", region).map(function (s) { return s.dataset.player; });
+    var p = core.predict(R, q.map(function (it) { return it.event; }), region.dataset.current || null,
+      region.dataset.decide || null, mayDecide);
+    var current = p.current, deciding = p.deciding, over = p.over, ask = null;
+    var log = $("#log ol", region);
     q.forEach(function (it) {
       var e = it.event;
-      if (e.cards) {  // the cards an event names are its player's (a capture)
-        e.cards.forEach(function (c) { markCard(c, e.player); });
-        took[e.player] = true;
-      }
-      if (is("asks", e) && !deciding && current) {
-        asked = e.player || current;
-        current = own(R.next, asked);  // unless go or stop is asked: then the answer says
-      } else if (is("answers", e) && (e.player === deciding || e.player === asked)) {
-        if (is("passes", e)) { current = own(R.next, e.player); }
-        deciding = null;
-        asked = null;
-      } else { asked = null; }
-      if (is("ends", e)) { over = true; }
+      if (e.cards) { e.cards.forEach(function (c) { markCard(c, e.player); }); }  // a capture: its player's
       if (log) {
         var li = tpl("tpl-pending-line");
         li.prepend(describe(e));
@@ -137,17 +129,12 @@ export function startQueue() {
     });
     if (panel) { panel.appendChild(tpl(over ? "tpl-pending-over" : "tpl-pending-scores")); }
     var bar = $(".turn-actions", state.region);
-    if (asked && is("asks", q[q.length - 1].event)) {
-      // Go or stop may have been asked only of a player the engine would ask on the score it
-      // knows (data-may-decide) or who took cards it has not scored yet: never of one who took nothing.
-      var known = $(".scores [data-player='" + CSS.escape(asked) + "']", state.region);
-      if ((known && known.hasAttribute("data-may-decide")) || took[asked]) {
-        ask = tpl("tpl-ask");  // a button for each answer the engine takes (cfg.turn.answers)
-        $(".muted", ask).textContent = fill(T.pending_ask, { p: asked });
-        $$("[data-answer]", ask).forEach(function (b) {
-          b.setAttribute("data-queue-event", JSON.stringify({ type: b.dataset.answer, player: asked }));
-        });
-      }
+    if (p.ask) {
+      ask = tpl("tpl-ask");  // a button for each answer the engine takes (cfg.turn.answers)
+      $(".muted", ask).textContent = fill(T.pending_ask, { p: p.ask });
+      $$("[data-answer]", ask).forEach(function (b) {
+        b.setAttribute("data-queue-event", JSON.stringify({ type: b.dataset.answer, player: p.ask }));
+      });
     }
     var prompt = $(".prompt", state.region);
     if (prompt && !deciding && state.region.dataset.decide) {

@@ -119,3 +119,27 @@ test("eventsOf reads a form as the server's event_from does: only the fields the
   assert.deepEqual(core.eventsOf(form([["type", "end_turn"], ["player", "A"], ["then", "go"]]), FORM),
     [{ type: "end_turn", player: "A" }, { type: "go", player: "A" }]);
 });
+
+test("predict: the turn moves as the engine's rules on the page say", () => {
+  const taps = [{ type: "capture", player: "A", cards: ["1g"] }, { type: "end_turn", player: "A" }];
+  // A took cards the server has not scored: the question is offered, the turn is B's unless A says go or stop.
+  assert.deepEqual(core.predict(RULES, taps, "A", null, []), { current: "B", deciding: null, asked: "A", over: false, ask: "A" });
+  // A took nothing and the engine would not ask A: no question.
+  assert.equal(core.predict(RULES, [{ type: "end_turn", player: "A" }], "A", null, []).ask, null);
+  // ... unless the scores say the engine would (data-may-decide).
+  assert.equal(core.predict(RULES, [{ type: "end_turn", player: "A" }], "A", null, ["A"]).ask, "A");
+  // The answer: go passes the turn on from the one who said it; stop ends the hand.
+  const go = core.predict(RULES, [...taps, { type: "go", player: "A" }], "A", null, []);
+  assert.deepEqual([go.current, go.ask, go.over], ["B", null, false]);
+  const stop = core.predict(RULES, [...taps, { type: "stop", player: "A" }], "A", null, []);
+  assert.deepEqual([stop.current, stop.over], ["B", true]);
+  // While the server waits for C's answer, an end of turn asks nothing; C's go settles it.
+  const waiting = core.predict(RULES, [{ type: "end_turn", player: "C" }], "A", "C", []);
+  assert.deepEqual([waiting.current, waiting.deciding, waiting.ask], ["A", "C", null]);
+  const answered = core.predict(RULES, [{ type: "go", player: "C" }], "C", "C", []);
+  assert.deepEqual([answered.current, answered.deciding], ["A", null]);
+  // An end of turn with no player is the player on turn's.
+  assert.equal(core.predict(RULES, [{ type: "end_turn" }], "B", null, ["B"]).current, "C");
+  // Names are data: a player called like an inherited property is no one's next.
+  assert.equal(core.predict(RULES, [{ type: "end_turn", player: "constructor" }], "A", null, []).current, null);
+});
