@@ -25,15 +25,12 @@ export function startQueue() {
   // The rules and words come with the page (liveview.offline_data): the engine's turn rules
   // (cfg.turn) and the server's log-line templates (cfg.lines), so none is written here twice.
   var T = cfg.text, R = cfg.turn, QKEY = "sk.q." + cfg.key, NKEY = "sk.notes." + cfg.key;
-  var sending = null;   // the item on its way to the server
-  var waiting = false;  // the first tap waits for a go or stop (the server said waiting_decision)
-  var timer = null, delay = 0, status = "", listOpen = false, fresh = false, settling = false, settledSeq = 0;
 
   function fill(text, values) { return core.fill(text, values); }
   function is(set, ev) { return core.is(R, set, ev); }
   function own(map, key) { return core.own(map, key); }
   function describe(ev) { return core.describe(cfg, ev); }
-  function refusalText(body, status) { return core.refusalText(cfg, body, status); }
+  function refusalText(body, code) { return core.refusalText(cfg, body, code); }
   function mine(ev) { return core.mine(state.region.dataset.seat, ev); }
   function isStored(events, item) { return core.isStored(R, state.region.dataset.seat, events, item); }
   function turnMoved(events) { return core.turnMoved(R, events); }
@@ -43,7 +40,7 @@ export function startQueue() {
     if (kind === "conflict" && last && last.kind === "conflict") { notes.pop(); }
     notes.push({ kind: kind, text: text });
     save(NKEY, notes);
-    fresh = true;
+    state.freshNotes = true;
   }
 
   // -- what the player sees: the pending taps laid over the server's view -------------
@@ -71,11 +68,11 @@ export function startQueue() {
         warn.append(String(notes.length));
         bar.firstElementChild.prepend(warn, " ");
       }
-      if (fresh && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
-      fresh = false;
+      if (state.freshNotes && box.getBoundingClientRect().top < 0) { box.scrollIntoView({ block: "start" }); }
+      state.freshNotes = false;
     }
     if (!q.length && !(offline && bar)) { return; }
-    if (!offline && !status) {
+    if (!offline && !state.queueStatus) {
       // Online, the taps merely wait for the one on its way: no panel, the cards show it.
       layOver(q, null);
       if (bar) { var count = tpl("tpl-pending-count"); count.prepend(String(q.length)); bar.firstElementChild.prepend(count, " "); }
@@ -84,17 +81,17 @@ export function startQueue() {
 
     var panel = tpl("tpl-queue");
     $(".pending-count", panel).textContent = String(q.length);
-    var said = status || (offline ? T.pending_offline : (sending ? T.pending_sending : ""));
+    var said = state.queueStatus || (offline ? T.pending_offline : (state.sending ? T.pending_sending : ""));
     if (said) { var line = tpl("tpl-queue-state"); line.textContent = said; panel.appendChild(line); }
     if (q.length) {
       var list = tpl("tpl-pending-list");
-      list.open = listOpen;
-      list.addEventListener("toggle", function () { listOpen = list.open; });
+      list.open = state.listOpen;
+      list.addEventListener("toggle", function () { state.listOpen = list.open; });
       $("summary", list).textContent = describe(q[q.length - 1].event) + (q.length > 1 ? " (+" + (q.length - 1) + ")" : "");
       var ol = $("ol", list);
       q.forEach(function (it) {
         var li = tpl("tpl-pending-line");
-        if (sending && it.id === sending.id) { li.classList.add("sending"); }
+        if (state.sending && it.id === state.sending.id) { li.classList.add("sending"); }
         li.prepend(describe(it.event));
         ol.appendChild(li);
       });
@@ -185,22 +182,22 @@ export function startQueue() {
     if (held) {  // the server held a seat's tap until a go or stop: it waits here, in order
       var h = JSON.parse(held.getAttribute("data-held"));
       held.remove();
-      waiting = true;
+      state.waitingDecision = true;
       add(h.event, h.skip);
-    } else if (waiting && !state.region.dataset.decide) { waiting = false; status = ""; flush(); }
+    } else if (state.waitingDecision && !state.region.dataset.decide) { state.waitingDecision = false; state.queueStatus = ""; flush(); }
   });
 
   // -- sending ------------------------------------------------------------------------
   function takes() {
     // Once one tap waits, every later one queues behind it: the order is the log's.
-    return load(QKEY).length > 0 || sending !== null || state.busy || settling || navigator.onLine === false;
+    return load(QKEY).length > 0 || state.sending !== null || state.busy || state.settling || navigator.onLine === false;
   }
 
   function add(ev, skip) {
     var q = load(QKEY);
     // Behind the post on its way (its answer may already be on the page): after it.
     var base = q.length ? q[q.length - 1].seq + 1 : (state.busy && state.nextSeq !== null ? state.nextSeq
-      : settling ? settledSeq : parseInt(state.region.dataset.seq || "0", 10));
+      : state.settling ? state.settledSeq : parseInt(state.region.dataset.seq || "0", 10));
     // saw: the log length when tapped (a rebase moves seq, not saw): a seat's tap made in its own
     // turn stays in it even if another phone ended that turn meanwhile.
     var item = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, saw: base, event: ev };
@@ -228,7 +225,7 @@ export function startQueue() {
       return true;
     }
     var last = q[q.length - 1];
-    if (sending && sending.id === last.id) { say(T.undo_wait); return true; }
+    if (state.sending && state.sending.id === last.id) { say(T.undo_wait); return true; }
     q.pop();
     save(QKEY, q);
     redraw();
@@ -248,17 +245,17 @@ export function startQueue() {
   }
 
   function flush() {
-    if (sending || state.busy) { return; }
+    if (state.sending || state.busy) { return; }
     var q = load(QKEY);
     if (!q.length) { return; }
-    if (navigator.onLine === false) { status = ""; redraw(); return; }
-    clearTimeout(timer);
+    if (navigator.onLine === false) { state.queueStatus = ""; redraw(); return; }
+    clearTimeout(state.retryTimer);
     var item = q[0];
     var lost = !!item.lost;
     item.lost = true;  // until an answer comes back, it may be stored
     save(QKEY, q);
-    sending = item;
-    status = "";
+    state.sending = item;
+    state.queueStatus = "";
     redraw();
     fetch(cfg.events, {
       method: "POST", credentials: "same-origin", cache: "no-store",
@@ -266,45 +263,45 @@ export function startQueue() {
       body: JSON.stringify({ seq: item.seq, event: item.event, saw: item.saw != null ? item.saw : item.seq, skip: !!item.skip })
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (body) {
-        sending = null;
+        state.sending = null;
         answer(item, lost, r.status, body);
       });
     }).catch(function () {
-      sending = null;
+      state.sending = null;
       retry("");
     });
   }
 
   function retry(text) {
-    delay = Math.min(delay ? delay * 2 : 1000, 30000);
-    status = text || (navigator.onLine === false ? "" : T.pending_retry);
+    state.retryDelay = Math.min(state.retryDelay ? state.retryDelay * 2 : 1000, 30000);
+    state.queueStatus = text || (navigator.onLine === false ? "" : T.pending_retry);
     redraw();
-    clearTimeout(timer);
-    timer = setTimeout(flush, delay);
+    clearTimeout(state.retryTimer);
+    state.retryTimer = setTimeout(flush, state.retryDelay);
   }
 
   function settle(item, drop, from) {
     // The item is done with (stored or refused): the rest follow it at the server's length.
     var q = load(QKEY).filter(function (it) { return drop.indexOf(it.id) < 0 && it.id !== item.id; });
     save(QKEY, renumber(q, from));
-    delay = 0;
-    status = "";
+    state.retryDelay = 0;
+    state.queueStatus = "";
     // Until the refreshed region is on the page, a tap queues (its seq is the server's now).
-    settling = true;
-    settledSeq = from;
-    refresh().then(function (swapped) { settling = false; if (!swapped) { redraw(); } flush(); });
+    state.settling = true;
+    state.settledSeq = from;
+    refresh().then(function (swapped) { state.settling = false; if (!swapped) { redraw(); } flush(); });
   }
 
   function answer(item, lost, code, body) {
     var err = (body && body.errors && body.errors[0]) || {};
     var q = load(QKEY);
     if (!q.length || q[0].id !== item.id) { redraw(); flush(); return; }  // undone meanwhile
-    if (code === 201) { waiting = false; return settle(item, [], body.seq); }
+    if (code === 201) { state.waitingDecision = false; return settle(item, [], body.seq); }
     if (code === 409 && err.code === "waiting_decision") {
       // A seat's tap after a turn whose player is asked go or stop: kept, first in line, and
       // sent again once the answer is on the page (the region's data-decide empties).
-      waiting = true;
-      status = fill(T.live_waiting_decision, { p: state.region.dataset.decide || "" });
+      state.waitingDecision = true;
+      state.queueStatus = fill(T.live_waiting_decision, { p: state.region.dataset.decide || "" });
       q[0].waited = true;
       delete q[0].lost;  // refused, not stored: sent again as it is
       save(QKEY, renumber(q, body.seq));
@@ -346,7 +343,7 @@ export function startQueue() {
       return refresh().then(flush);
     }
     if (code === 400 || code === 401 || code === 403) {
-      status = fill(T.pending_stuck, { m: refusalText(body, code) });
+      state.queueStatus = fill(T.pending_stuck, { m: refusalText(body, code) });
       return redraw();  // kept: sent again when the page is opened or the connection returns
     }
     retry("");  // 5xx, 429: the server is in trouble; keep the tap and try again later
@@ -358,7 +355,7 @@ export function startQueue() {
     if (b.hasAttribute("data-dismiss-notes")) { save(NKEY, []); redraw(); return; }
     add(JSON.parse(b.getAttribute("data-queue-event")));
   });
-  window.addEventListener("online", function () { delay = 0; showOffline(false); flush(); });
+  window.addEventListener("online", function () { state.retryDelay = 0; showOffline(false); flush(); });
   window.addEventListener("offline", function () { showOffline(true); redraw(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
   overlay();
