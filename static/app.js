@@ -4,6 +4,7 @@
    it (post/redirect/get). This file is the entry point: it starts each behaviour in order. */
 import { state } from "./js/state.js";
 import { startLive } from "./js/live.js";
+import { startFollowing } from "./js/seats.js";
 import { startPolling } from "./js/poll.js";
 import { startQueue } from "./js/queue.js";
 import { startKeeping } from "./js/keep.js";
@@ -13,7 +14,8 @@ import { startRulesSheet } from "./js/rulesheet.js";
 import { keepRecent } from "./js/recent.js";
 import { startCopying } from "./js/copy.js";
 
-startLive();       // swap and post; the sheets; a seat-bound phone following its table
+startLive();       // swap and post; the sheets and the player chips
+startFollowing();  // a seat-bound phone follows its table into the next hand
 startPolling();    // live updates (push.js, when its stream is open)
 state.queue = startQueue();  // the offline queue (a stand-in that takes nothing when the page has none)
 startKeeping();    // the service worker and the kept copy of this page

@@ -1,5 +1,6 @@
 /* Swap and post: a form with data-live is posted in the background and its answer (the
-   region's partial) replaces the region; the sheets, the player chips and the confirmation. */
+   region's partial) replaces the region; the sheets, the player chips and the confirmation.
+   A seat-bound phone's taps are its player's (data-seat); seats.js follows its table. */
 import { $$ } from "./dom.js";
 import { state } from "./state.js";
 import { swap, toast, setBusy, showOffline, closeSheets, markOwners, markActor } from "./region.js";
@@ -73,12 +74,4 @@ export function startLive() {
   });
   markOwners();
   markActor();
-  // A seat-bound phone follows its table into the hand that has just started (data-follow
-  // appears in a refreshed region); opened while one is live, the page stays where it is.
-  state.following = state.region && state.region.dataset.follow;
-  document.addEventListener("sk:swapped", function () {
-    var follow = state.region && state.region.dataset.follow;
-    if (follow && follow !== state.following) { window.location.assign(follow); }
-    state.following = follow;
-  });
 }

@@ -42,6 +42,12 @@ def modules() -> tuple[str, ...]:
     return tuple(f"{MODULES}/{path.name}" for path in sorted(_static(MODULES).glob("*.js")))
 
 
+@bp.app_template_global()
+def script_modules() -> list[str]:
+    """The modules' URLs as app.js imports them: the pages preload them all at once (no waterfall of imports)."""
+    return [url_for("static", filename="") + name for name in modules()]
+
+
 def shell_version() -> str:
     """A digest of the worker and the shell's files: it changes whenever one of them does."""
     digest = hashlib.sha256()
