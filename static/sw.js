@@ -30,6 +30,13 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+// A page that was on its way while the worker activated (the claim above came before it was a
+// client of ours) asks to be claimed once it sees the worker active (keep.js): else it would stay
+// uncontrolled, and not open offline, until the next navigation.
+self.addEventListener("message", function (event) {
+  if (event.data === "claim") { event.waitUntil(self.clients.claim()); }
+});
+
 // The offline page's words come from the message catalogue (SK.text, both languages):
 // the phone's language picks them, as the app's pages do when no choice was made.
 function offlinePage() {

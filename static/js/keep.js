@@ -36,6 +36,10 @@ export function startKeeping() {
   var worker = script && script.dataset.sw;
   if (worker && "serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register(worker).catch(function () { /* the app works without it */ });
+    navigator.serviceWorker.ready.then(function (registration) {
+      // Loaded while the worker was activating: not claimed with the others (see sw.js).
+      if (!navigator.serviceWorker.controller && registration.active) { registration.active.postMessage("claim"); }
+    });
   }
   document.addEventListener("sk:swapped", function (ev) { if (!ev.detail.quiet) { keepCopy(); } });
 }
