@@ -11,7 +11,7 @@
 
 var SK = /*SK_CONFIG*/{};
 var SHELL = "sk-shell-" + SK.version;
-var PAGES = "sk-pages";           // shared with app.js, which refreshes the kept live hand page
+var PAGES = "sk-pages";           // shared with static/js/keep.js, which refreshes the kept live hand page
 var KEEP_PAGES = 24;              // the most recently visited pages kept
 var NETWORK_WAIT_MS = 4000;       // a page from the network, or the kept copy after this long
 var pages = new RegExp(SK.pages);

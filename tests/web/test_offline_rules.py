@@ -1,4 +1,4 @@
-"""Issue 9: the offline queue (static/app.js) keeps no copy of the engine's rules or of the log's words.
+"""Issue 9: the offline queue (static/js/queue.js and queue-core.js) keeps no copy of the engine's rules or of the log's words.
 
 It applies the rules and writes the lines from what the live page carries (#live-data and the
 region); these tests hold that data to the engine (the source) and the script to having no copy.

@@ -212,7 +212,8 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     return view
 
 
-# The words app.js writes itself. (end_turn, live_month, shake_of and bomb_of it no longer reads:
+# The words the script (static/js/queue.js, queue-view.js) writes itself. (end_turn, live_month,
+# shake_of and bomb_of it no longer reads:
 # a pending tap's line comes from eventlines' templates; tests/web/test_live_language.py still pins them.)
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
