@@ -1,8 +1,8 @@
 /* 고스톱 점수판: changes pushed by the server as they are stored (Server-Sent Events).
-   The live region (#region, see app.js) names its poll URL (/t/<id>/version); the stream is
+   The live region (#region, see static/js/region.js) names its poll URL (/t/<id>/version); the stream is
    its neighbour /t/<id>/stream. Each event carries the table's version; a version newer than
-   the region's makes app.js refresh the region exactly as a poll would. While the stream is
-   up, <html data-push="on"> and app.js does not poll; when it breaks, polling takes over until
+   the region's makes the script (static/js/poll.js) refresh the region exactly as a poll would. While the stream is
+   up, <html data-push="on"> and the script does not poll; when it breaks, polling takes over until
    EventSource has reconnected (it sends Last-Event-ID and is told the current version at
    once, so a phone catches up after a server restart). A stream that opens but stays silent
    (a proxy that buffers it) is given up for the poll, and tried again later. */

@@ -2,7 +2,8 @@
    Served at /sw.js (scope: the whole site) with its configuration filled in by the server.
    - the app shell (CSS, JS, icons, manifest) is fetched at install into a cache named after
      its version, at the URLs the pages use (each with its content digest, served immutable);
-     activating a new version deletes the old caches;
+     activating a new version deletes the old caches; the script's modules, imported at plain
+     URLs, come from the network first and from that cache when it fails;
    - pages (home and live hand pages) are network first: a fresh copy is kept, the kept copy
      answers when the network does not (the page itself keeps it up to date as taps land);
    - everything else (the API, polls, posts) goes to the network untouched. */
@@ -10,7 +11,7 @@
 
 var SK = /*SK_CONFIG*/{};
 var SHELL = "sk-shell-" + SK.version;
-var PAGES = "sk-pages";           // shared with app.js, which refreshes the kept live hand page
+var PAGES = "sk-pages";           // shared with static/js/keep.js, which refreshes the kept live hand page
 var KEEP_PAGES = 24;              // the most recently visited pages kept
 var NETWORK_WAIT_MS = 4000;       // a page from the network, or the kept copy after this long
 var pages = new RegExp(SK.pages);
@@ -27,6 +28,13 @@ self.addEventListener("activate", function (event) {
       return name.indexOf("sk-shell-") === 0 && name !== SHELL;
     }).map(function (name) { return caches.delete(name); }));
   }).then(function () { return self.clients.claim(); }));
+});
+
+// A page that was on its way while the worker activated (the claim above came before it was a
+// client of ours) asks to be claimed once it sees the worker active (keep.js): else it would stay
+// uncontrolled, and not open offline, until the next navigation.
+self.addEventListener("message", function (event) {
+  if (event.data === "claim") { event.waitUntil(self.clients.claim()); }
 });
 
 // The offline page's words come from the message catalogue (SK.text, both languages):
@@ -70,6 +78,20 @@ function page(event) {
     .catch(function () { return kept.then(function (hit) { return hit || offlinePage(); }); });
 }
 
+// The script's modules (static/js/) are imported at plain URLs, without the digest that makes
+// a shell URL name one version: the network first (the server revalidates them), so a page
+// never mixes an old module with a new app.js; the shell's copy when the network fails.
+function module(request) {
+  return caches.open(SHELL).then(function (cache) {
+    return fetch(request).then(function (response) {
+      if (response.ok) { cache.put(request, response.clone()); }
+      return response;
+    }).catch(function () {
+      return cache.match(request).then(function (hit) { return hit || Response.error(); });
+    });
+  });
+}
+
 function shell(request) {
   return caches.open(SHELL).then(function (cache) {
     return cache.match(request).then(function (hit) {
@@ -88,6 +110,8 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) { return; }
   if (request.mode === "navigate") {
     event.respondWith(page(event));
+  } else if (url.pathname.indexOf(SK.modules) === 0 && !url.search) {
+    event.respondWith(module(request));
   } else if (url.pathname.indexOf(SK.static) === 0 || SK.shell.indexOf(url.pathname) >= 0) {
     event.respondWith(shell(request));
   }

@@ -31,6 +31,7 @@ def live_hand(page, base: str, lang: str, players=("Mina", "Jun", "Hana")) -> di
     page.goto(f"{base}/lang/{lang}?next=/t/{created['id']}/hands/new")
     page.locator("form[method=post] button[type=submit].primary").first.click()
     page.wait_for_selector("#region[data-live]")
+    page.wait_for_load_state("load")  # the page's script has started (see test_journeys.script_ready)
     return created
 
 

@@ -17,7 +17,7 @@ from .visible import HANGUL_WORD, visible_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
-SCRIPTS = sorted((ROOT / "static").glob("*.js"))
+SCRIPTS = sorted((ROOT / "static").rglob("*.js"))  # the entry points and their modules (static/js/)
 # Words that are the same in both languages: file formats, the QR code.
 SAME_IN_BOTH = {"CSV", "JSON", "QR"}
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

@@ -52,7 +52,7 @@ def test_the_live_hand_names_cards_months_and_multipliers(make_table, client, la
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_offline_queue_gets_its_words_and_card_names_from_the_catalogue(make_table, client, lang):
-    """app.js shows the queue with these words: every card a name (no code), no word of the other language."""
+    """The script shows the queue with these words: every card a name (no code), no word of the other language."""
     html = live_page(make_table, client, lang, {"type": "capture", "player": "A", "cards": ["1g"]})
     cfg = json.loads(htmllib.unescape(re.search(r'<script type="application/json" id="live-data">(.*?)</script>',
                                                 html, re.S).group(1)))
@@ -66,11 +66,11 @@ def test_the_offline_queue_gets_its_words_and_card_names_from_the_catalogue(make
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_tables_pages_carry_the_words_for_taps_waiting_elsewhere(table, client, lang):
-    """The banner app.js puts on a table's pages for another hand's pending taps: the catalogue's words."""
+    """The banner the script puts on a table's pages for another hand's pending taps: the catalogue's words."""
     client.get(f"/lang/{lang}?next=/")
     html = client.get(table.url).get_data(as_text=True)
-    body = re.search(r"<body[^>]*>", html).group(0)
-    assert f'data-waiting="{MESSAGES["live_waiting"][0 if lang == "ko" else 1]}"' in htmllib.unescape(body)
+    link = re.search(r'<template id="tpl-waiting">(.*?)</template>', html, re.S).group(1)
+    assert f'<a>{MESSAGES["live_waiting"][0 if lang == "ko" else 1]}</a>' in htmllib.unescape(link)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -1,4 +1,4 @@
-"""Issue 9: the offline queue (static/app.js) keeps no copy of the engine's rules or of the log's words.
+"""Issue 9: the offline queue (static/js/queue.js and queue-core.js) keeps no copy of the engine's rules or of the log's words.
 
 It applies the rules and writes the lines from what the live page carries (#live-data and the
 region); these tests hold that data to the engine (the source) and the script to having no copy.
@@ -41,7 +41,7 @@ def test_the_scanner_sees_a_rule_written_in_the_script():
     assert hard_coded('b.className = "btn " + t; // go or stop, as cfg.turn.answers says') == set()
 
 
-@pytest.mark.parametrize("script", sorted(p.name for p in STATIC.glob("*.js")))
+@pytest.mark.parametrize("script", sorted(str(p.relative_to(STATIC)) for p in STATIC.rglob("*.js")))
 def test_no_script_hard_codes_what_an_event_does(script):
     """Which events end a turn or the hand, which answer go/stop, how one is worded: the page's data says."""
     assert hard_coded((STATIC / script).read_text(encoding="utf-8")) == set()

@@ -4,10 +4,13 @@ from __future__ import annotations
 import json
 import re
 import struct
+from pathlib import Path
 
 import pytest
 
 from scorekeeper.web.home import pwa
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -51,6 +54,10 @@ def test_service_worker_is_served_from_the_root(client):
     for asset in re.findall(r'(?:href|src)="(/static/app\.(?:js|css)\?v=[0-9a-f]{12})"', page):
         assert asset in config["shell"]
     assert config["css"] in config["shell"]
+    # The script's modules, imported by app.js at plain URLs (no digest): listed so, every one.
+    modules = sorted(p.name for p in (STATIC / "js").glob("*.js"))
+    assert len(modules) >= 10 and config["modules"] == "/static/js/"
+    assert [u for u in config["shell"] if u.startswith("/static/js/")] == [f"/static/js/{m}" for m in modules]
     for url in config["shell"]:
         with client.get(url) as got:
             assert got.status_code == 200, url

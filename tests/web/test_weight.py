@@ -4,6 +4,7 @@ Measured as the server sends them to a phone that accepts brotli and gzip: the b
 """
 from __future__ import annotations
 
+import posixpath
 import re
 
 import pytest
@@ -14,6 +15,7 @@ BUDGET = 100 * 1024
 
 
 PHONE = {"Accept-Encoding": "br, gzip"}
+IMPORT = re.compile(r"""^import .*? from ["'](\.{1,2}/[^"']+)["'];""", re.M)
 
 
 def page_weight(client, path: str) -> dict[str, int]:
@@ -21,11 +23,19 @@ def page_weight(client, path: str) -> dict[str, int]:
     page = client.get(path, headers=PHONE)
     assert page.headers.get("Content-Encoding") in ("br", "gzip")
     sizes = {path: len(page.data)}
-    for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', client.get(path).get_data(as_text=True)):
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', client.get(path).get_data(as_text=True))
+    while assets:
+        asset = assets.pop(0)
+        if asset in sizes:
+            continue
         with client.get(asset.replace("&amp;", "&"), headers=PHONE) as response:
             if asset.split("?")[0].endswith((".js", ".css", ".svg")):
                 assert response.headers.get("Content-Encoding") in ("br", "gzip"), asset
             sizes[asset] = len(response.data)
+        if asset.split("?")[0].endswith(".js"):  # an ES module: the modules it imports load too
+            source = client.get(asset.replace("&amp;", "&")).get_data(as_text=True)
+            folder = asset.split("?")[0].rsplit("/", 1)[0]
+            assets += [posixpath.normpath(f"{folder}/{name}") for name in IMPORT.findall(source)]
     return sizes
 
 

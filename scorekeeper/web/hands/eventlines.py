@@ -5,7 +5,8 @@ type a list of pieces joined by " · ", each piece a list of alternatives of whi
 fields the event has is written ("{month}월 흔들기", else "흔들기"). A placeholder is a field of the
 event, written as it is (``{multiplier}``) or through one of the tables (``{cards:cards}`` names
 each card). The server fills them here (``describe``); the live page carries the same templates and
-tables (``for_page``) so app.js writes a tap still waiting on the phone as the log will say it.
+tables (``for_page``) so the script (static/js/queue-core.js) writes a tap still waiting on the
+phone as the log will say it.
 
 >>> fill("{type:labels} ×{multiplier}", {"type": "mission", "multiplier": 2}, {"labels": {"mission": "미션"}})
 '미션 ×2'
@@ -26,7 +27,7 @@ from ..catalogue import terms
 from ..catalogue.i18n import both, gettext
 from ..catalogue.messages import MESSAGES
 
-PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")  # {field} or {field:table}; app.js reads the same
+PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")  # {field} or {field:table}; static/js/queue-core.js reads the same
 MONTH_FIRST = {"shake": "shake_of", "bomb": "bomb_of"}  # "5월 흔들기", never "흔들기 · 5월"
 ANY_TYPE = "*"  # the pieces of a type the engine does not know: every field it might carry
 
@@ -69,7 +70,7 @@ def tables() -> dict[str, dict[str, str]]:
 
 
 def _has(value: Any) -> bool:
-    return bool(value)  # as app.js's present(): an empty list or object is no value either
+    return bool(value)  # as queue-core.js's present(): an empty list or object is no value either
 
 
 def _show(value: Any, table: dict[str, str] | None) -> str:
@@ -95,7 +96,7 @@ def _first(alternatives: list[str], values: dict, lookup: dict) -> str | None:
 
 
 def write(event: dict, words: dict[str, Any], lookup: dict[str, dict[str, str]]) -> str:
-    """One log line from the templates and tables (app.js's ``describe`` does the same)."""
+    """One log line from the templates and tables (queue-core.js's ``describe`` does the same)."""
     event = {"type": "?", **event}
     pieces = words["types"].get(event["type"], words["types"][ANY_TYPE])
     parts = [p for p in (_first(alts, event, lookup) for alts in pieces) if p is not None]

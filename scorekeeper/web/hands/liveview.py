@@ -212,7 +212,8 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     return view
 
 
-# The words app.js writes itself (a pending tap's line comes from eventlines' templates instead).
+# The words the script (static/js/queue.js, queue-view.js) writes itself (a pending tap's line comes
+# from eventlines' templates instead).
 QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
               "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
               "undo_wait", "got_it", "live_end_turn", "live_undone", "live_turn_moved", "live_waiting_decision")
@@ -235,6 +236,17 @@ def turn_rules(setup: HandSetup | None) -> dict[str, Any]:
     }
 
 
+# How each field of a live form reads into an event, as event_from() reads it: the script reads a
+# tap made offline the same way (static/js/queue-core.js, eventsOf), from this and form_rules().
+FIELD_KINDS = {"player": "text", "cards": "list", "month": "int", "reason": "text", "last_card": "flag",
+               "multiplier": "int"}
+
+
+def form_rules() -> dict[str, Any]:
+    """The fields each event type takes (the engine's) and how each reads: what event_from() keeps of a form."""
+    return {"fields": {t: sorted(set(k.required) | set(k.optional)) for t, k in EVENTS.items()}, "kinds": FIELD_KINDS}
+
+
 def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
     """What the script needs to keep this hand's taps on the phone while it is offline."""
     ko = current_lang() == "ko"
@@ -244,6 +256,7 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
         # A pending tap reads as its log line will: the server's templates, labels, card names.
         **eventlines.for_page(),
         "turn": turn_rules(setup),
+        "form": form_rules(),
         "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH}
         | {t: both(t) for t in _kinds("while_deciding")},  # the buttons of an offline go/stop question
         # The engine speaks English; Korean phones get the catalog's words for its codes.

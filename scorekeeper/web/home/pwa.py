@@ -27,16 +27,31 @@ SHELL_FILES = ("app.css", "screens.css", "app.js", "push.js", "screens.js", "ico
 ICONS = (("icon.svg", "any", "image/svg+xml"), ("icon-192.png", "192x192", "image/png"),
          ("icon-512.png", "512x512", "image/png"), ("icon-maskable-512.png", "512x512", "image/png"))
 CONFIG_MARK = "/*SK_CONFIG*/{}"
+# app.js is an ES module: the modules it imports (static/js/) are fetched at their plain URLs
+# (a relative import carries no digest), so the shell lists them so, and the worker asks the
+# network for them first (see sw.js).
+MODULES = "js"
 
 
 def _static(name: str) -> Path:
     return Path(current_app.static_folder or "") / name
 
 
+def modules() -> tuple[str, ...]:
+    """The script's modules, as paths under static/ (every file of static/js/, so a new one is listed)."""
+    return tuple(f"{MODULES}/{path.name}" for path in sorted(_static(MODULES).glob("*.js")))
+
+
+@bp.app_template_global()
+def script_modules() -> list[str]:
+    """The modules' URLs as app.js imports them: the pages preload them all at once (no waterfall of imports)."""
+    return [url_for("static", filename="") + name for name in modules()]
+
+
 def shell_version() -> str:
     """A digest of the worker and the shell's files: it changes whenever one of them does."""
     digest = hashlib.sha256()
-    for name in ("sw.js", *SHELL_FILES):
+    for name in ("sw.js", *SHELL_FILES, *modules()):
         digest.update(_static(name).read_bytes())
     return digest.hexdigest()[:12]
 
@@ -68,8 +83,10 @@ def service_worker():
     """The worker script with its configuration: cache version, shell URLs, which pages to keep."""
     config = {
         "version": shell_version(),
-        "shell": [url_for("static", filename=name) for name in SHELL_FILES] + [url_for("pwa.manifest")],
+        "shell": [url_for("static", filename=name) for name in SHELL_FILES] + [url_for("pwa.manifest")]
+        + [url_for("static", filename="") + name for name in modules()],
         "static": url_for("static", filename=""),
+        "modules": url_for("static", filename="") + MODULES + "/",
         "css": url_for("static", filename="app.css"),  # with its digest: the URL the shell cache holds
         "home": url_for("home.index"),
         # Home and live hand pages are kept for an offline reload (never the table page: it shows share links).

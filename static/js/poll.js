@@ -1,0 +1,47 @@
+/* Live updates: poll the table's version, refresh the region when it moves (push.js, when its
+   stream is open, tells of each change at once and asks for the same refresh). */
+import { state } from "./state.js";
+import { swap, showOffline } from "./region.js";
+
+export function refresh() {
+  var region = state.region;
+  if (!region || !region.dataset.refresh) { return Promise.resolve(false); }
+  return fetch(region.dataset.refresh, { credentials: "same-origin", headers: { "X-Partial": "1" } })
+    .then(function (r) { return r.ok ? r.text() : null; })
+    .then(function (text) {
+      // An answer that left the server before a tap's answer came back is older than the
+      // page: keep the page (the next poll asks again if the table moved on).
+      var v = text && /data-version="(\d+)"/.exec(text);
+      if (v && state.region && parseInt(v[1], 10) < parseInt(state.region.dataset.version || "0", 10)) { return false; }
+      return text ? swap(text) : false;
+    })
+    .catch(function () { return false; /* offline: the next poll tries again */ });
+}
+
+function poll() {
+  var region = state.region;
+  // data-push: push.js has a stream open, which tells of each change at once.
+  if (!region || !region.dataset.poll || state.busy || document.hidden || document.documentElement.dataset.push) { return; }
+  fetch(region.dataset.poll, {
+    credentials: "same-origin", cache: "no-store",
+    headers: { "If-None-Match": '"v' + region.dataset.version + '"' }
+  }).then(function (r) {
+    showOffline(false);
+    // The key no longer opens this table (or the table is gone): stop asking, so a
+    // forgotten page does not spend this address's budget for guessing keys.
+    if (r.status === 401 || r.status === 403 || r.status === 404) { delete state.region.dataset.poll; }
+    return r.status === 200 ? r.json() : null;
+  }).then(function (body) {
+    if (body && String(body.version) !== state.region.dataset.version) { refresh(); }
+  }).catch(function () { showOffline(true); });
+}
+
+export function startPolling() {
+  // push.js (a classic script) reaches the refresh through this.
+  window.skLive = { refresh: refresh, busy: function () { return state.busy; } };
+  var region = state.region;
+  if (region && region.dataset.poll) {
+    setInterval(poll, parseInt(region.dataset.interval || "1500", 10));
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+  }
+}
