@@ -8,6 +8,7 @@ and serialises it again. Both run as fresh processes on the same file, best of
     python benchmarks/engine.py --lines 1000 --repeat 1   # a quick run
     python benchmarks/engine.py --short    # 300 summaries, once: checks it works (CI)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,13 @@ def random_summary(rng: random.Random) -> dict:
         if winner is not None and extra <= 0:
             break
         extra -= winner is not None
-    doc = {"rules": {"preset": preset}, "players": players, "captures": captures,
-           "nagari_carry": rng.choice([0, 0, 0, 1]), "chip_value": 100}
+    doc = {
+        "rules": {"preset": preset},
+        "players": players,
+        "captures": captures,
+        "nagari_carry": rng.choice([0, 0, 0, 1]),
+        "chip_value": 100,
+    }
     if winner is None:
         doc["outcome"] = {"type": "nagari"}
         return doc
@@ -71,14 +77,32 @@ def random_summary(rng: random.Random) -> dict:
 
 # House-rule options switched at random in the varied mix, with the values a table might choose.
 OPTION_CHOICES: dict[str, list] = {
-    "five_brights": [15, 20], "godori": [5, 10], "four_birds": [True], "rain_ribbon_counts": [False],
-    "cup_flexible": [True, False], "bridge_flexible": [True], "vip": [True], "palssari": [True],
-    "go_bonus": ["plus_one_each"], "reverse_go": [0, 4], "point_multiplier": [1, 2],
-    "shake_rain_paulownia_x4": [True], "bomb_doubles": [True, False], "shake_bomb_once": [True],
-    "meong_dda": ["every_loser"], "meong_dda_per_animal": [True], "meong_bak_five": [True], "tti_bak": [True],
-    "go_bak_two_players": [True, False], "go_bak_three_players": ["dok_bak", "times_players"],
-    "oe_myeon": [True, False], "nagari_carry_stacks": [True, False], "empty_pile_pays_nothing": [True],
-    "pi_bak_exempt_no_junk": [True, False], "first_turn_ppuk": [3, 7], "chongtong": [10, 20],
+    "five_brights": [15, 20],
+    "godori": [5, 10],
+    "four_birds": [True],
+    "rain_ribbon_counts": [False],
+    "cup_flexible": [True, False],
+    "bridge_flexible": [True],
+    "vip": [True],
+    "palssari": [True],
+    "go_bonus": ["plus_one_each"],
+    "reverse_go": [0, 4],
+    "point_multiplier": [1, 2],
+    "shake_rain_paulownia_x4": [True],
+    "bomb_doubles": [True, False],
+    "shake_bomb_once": [True],
+    "meong_dda": ["every_loser"],
+    "meong_dda_per_animal": [True],
+    "meong_bak_five": [True],
+    "tti_bak": [True],
+    "go_bak_two_players": [True, False],
+    "go_bak_three_players": ["dok_bak", "times_players"],
+    "oe_myeon": [True, False],
+    "nagari_carry_stacks": [True, False],
+    "empty_pile_pays_nothing": [True],
+    "pi_bak_exempt_no_junk": [True, False],
+    "first_turn_ppuk": [3, 7],
+    "chongtong": [10, 20],
 }
 
 
@@ -154,9 +178,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--mix", choices=["varied", "plain"], default="varied",
-                    help="varied: both player counts, every preset with options, gos, shakes, bombs, dok-bak, "
-                    "showdown, fixed payments (default); plain: the older mix of stops and nagari")
+    ap.add_argument(
+        "--mix",
+        choices=["varied", "plain"],
+        default="varied",
+        help="varied: both player counts, every preset with options, gos, shakes, bombs, dok-bak, "
+        "showdown, fixed payments (default); plain: the older mix of stops and nagari",
+    )
     ap.add_argument("--short", action="store_true", help="300 summaries, once: checks the benchmark works (CI)")
     args = ap.parse_args()
     if args.short:
@@ -172,19 +200,24 @@ def main() -> None:
         path = f.name
     try:
         parallel, parallel_cpu = best([sys.executable, "-m", "scorekeeper.cli", "score", path], args.repeat)
-        single, single_cpu = best([sys.executable, "-m", "scorekeeper.cli", "score", "--jobs", "1", path],
-                                  args.repeat)
+        single, single_cpu = best([sys.executable, "-m", "scorekeeper.cli", "score", "--jobs", "1", path], args.repeat)
         floor, floor_cpu = best([sys.executable, "-c", FLOOR, path], args.repeat)
     finally:
         os.unlink(path)
-    print(f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
-          f"{platform.python_implementation()} {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
+        f"{platform.python_implementation()} {platform.python_version()}, load {os.getloadavg()[0]:.1f}"
+    )
     print(f"summaries: {args.lines}, {args.mix} mix   (wall time; CPU time in brackets)")
     print(f"parse+serialise floor:            {floor:.3f} s  ({args.lines / floor:,.0f} lines/s)  [{floor_cpu:.3f} s]")
-    print(f"scorekeeper score --jobs 1:       {single:.3f} s  ({args.lines / single:,.0f} summaries/s)"
-          f"  {single / floor:.2f}x the floor  [{single_cpu:.3f} s = {single_cpu / floor_cpu:.2f}x]  goal: at most 4x")
-    print(f"scorekeeper score (one per core): {parallel:.3f} s  ({args.lines / parallel:,.0f} summaries/s)"
-          f"  {parallel / floor:.2f}x the floor (goal: at most 5x)  [CPU of all processes {parallel_cpu:.3f} s]")
+    print(
+        f"scorekeeper score --jobs 1:       {single:.3f} s  ({args.lines / single:,.0f} summaries/s)"
+        f"  {single / floor:.2f}x the floor  [{single_cpu:.3f} s = {single_cpu / floor_cpu:.2f}x]  goal: at most 4x"
+    )
+    print(
+        f"scorekeeper score (one per core): {parallel:.3f} s  ({args.lines / parallel:,.0f} summaries/s)"
+        f"  {parallel / floor:.2f}x the floor (goal: at most 5x)  [CPU of all processes {parallel_cpu:.3f} s]"
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Usage::
     python benchmarks/group.py            # 200 evenings × 12 hands, 20 views of each kind
     python benchmarks/group.py --short    # 20 evenings, 3 views: checks it works (CI)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,13 @@ def hand(i: int, players: list[str]) -> dict:
     if kind == 3:
         return {"summary": {"outcome": {"type": "nagari"}}}
     if kind == 2:
-        return {"summary": {"captures": {winner: [*BRIGHTS, "11g", *JUNK]}, "gos": {winner: 1},
-                            "outcome": {"type": "stop", "winner": winner}}}
+        return {
+            "summary": {
+                "captures": {winner: [*BRIGHTS, "11g", *JUNK]},
+                "gos": {winner: 1},
+                "outcome": {"type": "stop", "winner": winner},
+            }
+        }
     return {"summary": {"captures": {winner: BRIGHTS}, "outcome": {"type": "stop", "winner": winner}}}
 
 
@@ -49,11 +55,20 @@ def export(evenings: int, hands: int) -> dict:
     evs = []
     for e in range(evenings):
         players = [PLAYERS[(e + k) % len(PLAYERS)] for k in range(3)]
-        evs.append({"date": f"2026-{1 + e * 12 // max(evenings, 1):02d}-{1 + e % 28:02d}T20:00:00+09:00",
-                    "players": players, "first_dealer": players[0], "length": None,
-                    "hands": [hand(i + e, players) for i in range(hands)]})
-    return {"group": {"name": "벤치 모임", "players": [{"name": p} for p in PLAYERS], "settings": {}},
-            "evenings": evs, "payments": [{"from": PLAYERS[0], "to": PLAYERS[1], "points": 1}]}
+        evs.append(
+            {
+                "date": f"2026-{1 + e * 12 // max(evenings, 1):02d}-{1 + e % 28:02d}T20:00:00+09:00",
+                "players": players,
+                "first_dealer": players[0],
+                "length": None,
+                "hands": [hand(i + e, players) for i in range(hands)],
+            }
+        )
+    return {
+        "group": {"name": "벤치 모임", "players": [{"name": p} for p in PLAYERS], "settings": {}},
+        "evenings": evs,
+        "payments": [{"from": PLAYERS[0], "to": PLAYERS[1], "points": 1}],
+    }
 
 
 def main() -> None:
@@ -65,14 +80,22 @@ def main() -> None:
     args = ap.parse_args()
     if args.short:
         args.evenings, args.views = 20, 3
-    print(f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+    print(
+        f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
     from scorekeeper.tables import groups as group_service
     from scorekeeper.web import create_app
 
     folder = Path(tempfile.mkdtemp())
-    app = create_app({"DATABASE_URL": f"sqlite:///{folder / 'group.db'}", "SECRET_KEY": "bench",
-                      "RATELIMIT_ENABLED": False, "TESTING": True})
+    app = create_app(
+        {
+            "DATABASE_URL": f"sqlite:///{folder / 'group.db'}",
+            "SECRET_KEY": "bench",
+            "RATELIMIT_ENABLED": False,
+            "TESTING": True,
+        }
+    )
     client = app.test_client()
     start = time.perf_counter()
     made = client.post("/api/v1/groups/import", json=export(args.evenings, args.hands))

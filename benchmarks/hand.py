@@ -4,6 +4,7 @@ Usage: ``python benchmarks/hand.py`` (``--short``: a few runs, to check it works
 three players, 21 turns, a junk card captured and junk taken on most turns, six ppuk, ending in a nagari. Also: one
 event applied to the state before it (what an append costs once the state is known).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,12 +67,16 @@ def main() -> None:
     full, full_best = timed(lambda: replay(setup, events), runs)
     with_result, with_result_best = timed(lambda: replay(setup, events).result(), runs)
     applies = sorted(per_event(setup, events, runs))
-    print(f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}"
+    )
     print(f"replay 60 events: {full * 1000:.3f} ms median of {runs} (best {full_best * 1000:.3f} ms)  goal <= 0.3 ms")
     print(f"replay 60 events + payments: {with_result * 1000:.3f} ms (best {with_result_best * 1000:.3f} ms)")
-    print(f"apply one event to a known state: median {statistics.median(applies) * 1000:.4f} ms, "
-          f"slowest {applies[-1] * 1000:.4f} ms (each the median of {runs})  goal <= 0.05 ms")
+    print(
+        f"apply one event to a known state: median {statistics.median(applies) * 1000:.4f} ms, "
+        f"slowest {applies[-1] * 1000:.4f} ms (each the median of {runs})  goal <= 0.05 ms"
+    )
 
 
 if __name__ == "__main__":

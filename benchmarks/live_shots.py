@@ -5,6 +5,7 @@ scripted hand of ``benchmarks/scripted_hand.py`` by tapping, and saves: the star
 mid-hand with half the deck spent, the go/stop prompt (reached through the engine's prompt, so
 it shows as a table would see it), the event sheet, the piles sheet and the result.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,9 @@ from benchmarks.taps import ARGS, CHROMIUM, PHONE, serve
 
 
 def settle(page):
-    page.wait_for_function("() => !document.documentElement.classList.contains('busy')"
-                           " && !document.querySelector('.pending-count')")
+    page.wait_for_function(
+        "() => !document.documentElement.classList.contains('busy') && !document.querySelector('.pending-count')"
+    )
 
 
 def play(page, out: Path, lang: str):
@@ -84,8 +86,9 @@ def main() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for lang in ("ko", "en"):
-                body = json.dumps({"name": "", "players": PLAYERS, "first_dealer": PLAYERS[0],
-                                   "rules": {"preset": PRESET}}).encode()
+                body = json.dumps(
+                    {"name": "", "players": PLAYERS, "first_dealer": PLAYERS[0], "rules": {"preset": PRESET}}
+                ).encode()
                 req = urllib.request.Request(base + "/api/v1/tables", body, {"Content-Type": "application/json"})
                 created = json.load(urllib.request.urlopen(req))
                 context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)

@@ -32,6 +32,7 @@ on a 2-core machine it competes with the server. ``--json FILE`` writes every fi
 PostgreSQL: ``TEST_DATABASE_URL`` or 127.0.0.1:5432, database ``test``, user ``postgres``;
 each run uses a fresh schema, dropped afterwards.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -76,17 +77,40 @@ def hello_app():
 
 # -- the server --------------------------------------------------------------------------------
 
+
 def gunicorn_command(spec: str, port: int) -> list[str]:
     """``gunicorn spec`` with the configuration of ``scorekeeper serve`` and the Procfile
     (``scorekeeper/web/serving.py``), or ``--server gthread``: the model served before it."""
     if SERVER == "gthread":
-        model = ["--worker-class", "gthread", "--threads", os.environ.get("SCOREKEEPER_THREADS", "4"),
-                 "--workers", os.environ.get("SCOREKEEPER_WORKERS", "2"), "--timeout", "30",
-                 "--graceful-timeout", "5", "--log-level", "warning", "--error-logfile", "-"]
+        model = [
+            "--worker-class",
+            "gthread",
+            "--threads",
+            os.environ.get("SCOREKEEPER_THREADS", "4"),
+            "--workers",
+            os.environ.get("SCOREKEEPER_WORKERS", "2"),
+            "--timeout",
+            "30",
+            "--graceful-timeout",
+            "5",
+            "--log-level",
+            "warning",
+            "--error-logfile",
+            "-",
+        ]
     else:
         model = ["-c", "python:scorekeeper.web.serving"]
-    return [sys.executable, "-m", "gunicorn", spec, "--bind", f"127.0.0.1:{port}", *model,
-            "--pythonpath", f"{ROOT},{HERE}"]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        spec,
+        "--bind",
+        f"127.0.0.1:{port}",
+        *model,
+        "--pythonpath",
+        f"{ROOT},{HERE}",
+    ]
 
 
 SERVER = "gevent"
@@ -105,9 +129,15 @@ class Gunicorn:
         self.port = free_port()
         self.log_path = log_path
         with open(log_path, "ab") as log:
-            self.proc = subprocess.Popen(gunicorn_command(spec, self.port), env=os.environ | env, cwd=ROOT,
-                                         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                gunicorn_command(spec, self.port),
+                env=os.environ | env,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def wait_ready(self, path: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
@@ -157,6 +187,7 @@ class Gunicorn:
 
 # -- a small HTTP/1.1 keep-alive client ----------------------------------------------------------
 
+
 class Conn:
     """One phone's connection: HTTP/1.1 keep-alive, reopened when the server may have closed it."""
 
@@ -179,8 +210,9 @@ class Conn:
             self.writer.close()
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: dict | None = None,
-                      key: str | None = None) -> tuple[int, bytes]:
+    async def request(
+        self, method: str, path: str, body: dict | None = None, key: str | None = None
+    ) -> tuple[int, bytes]:
         payload = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
         if key:
@@ -189,8 +221,11 @@ class Conn:
             head += "Content-Type: application/json\r\n"
         message = head.encode() + b"\r\n" + payload
         for attempt in (1, 2):
-            if (self.writer is None or time.monotonic() - self.last_used > KEEPALIVE_REUSE
-                    or (self.reuse and self.used >= self.reuse)):
+            if (
+                self.writer is None
+                or time.monotonic() - self.last_used > KEEPALIVE_REUSE
+                or (self.reuse and self.used >= self.reuse)
+            ):
                 await self._open()
             self.used += 1
             try:
@@ -249,8 +284,10 @@ class Stream:
 
     async def changes(self):
         reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        self.writer.write(f"GET {self.t.path('/stream')} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                          f"X-Table-Key: {self.t.key}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.writer.write(
+            f"GET {self.t.path('/stream')} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"X-Table-Key: {self.t.key}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         status = await reader.readline()
         if not status.startswith(b"HTTP/1.1 200"):
             raise ConnectionError(f"stream refused: {status!r}")
@@ -277,6 +314,7 @@ class Stream:
 
 
 # -- what the phones do ------------------------------------------------------------------------
+
 
 @dataclass
 class TableSim:
@@ -314,9 +352,11 @@ class Stats:
 
     def update_latency(self) -> dict | None:
         """From a tap's acknowledgement to each other phone showing it (0 when it was shown first)."""
-        xs = [max(0.0, seen - self.acked[(table, version)][0])
-              for (table, version, phone), seen in self.shown.items()
-              if (table, version) in self.acked and self.acked[(table, version)][1] != phone]
+        xs = [
+            max(0.0, seen - self.acked[(table, version)][0])
+            for (table, version, phone), seen in self.shown.items()
+            if (table, version) in self.acked and self.acked[(table, version)][1] != phone
+        ]
         return figures(xs, 1.0) if xs else None
 
     def add(self, kind: str, seconds: float) -> None:
@@ -354,8 +394,14 @@ def figures(xs: list[float], seconds: float) -> dict:
     def pct(q: float) -> float:
         return round(xs[min(len(xs) - 1, int(q * len(xs)))] * 1000, 2)
 
-    return {"count": len(xs), "per_s": round(len(xs) / seconds, 1), "p50_ms": pct(0.50), "p95_ms": pct(0.95),
-            "p99_ms": pct(0.99), "max_ms": round(xs[-1] * 1000, 2)}
+    return {
+        "count": len(xs),
+        "per_s": round(len(xs) / seconds, 1),
+        "p50_ms": pct(0.50),
+        "p95_ms": pct(0.95),
+        "p99_ms": pct(0.99),
+        "max_ms": round(xs[-1] * 1000, 2),
+    }
 
 
 class Mix:
@@ -426,8 +472,9 @@ class Mix:
             t.seq, t.version = max(t.seq, reply["seq"]), max(t.version, reply["version"])
 
     async def new_hand(self, conn: Conn, t: TableSim, seen: dict) -> None:
-        status, answer = await self._timed(conn, "new_hand", "POST", t.path("/hands"), {"log": {}, "count": t.hands},
-                                           t.key)
+        status, answer = await self._timed(
+            conn, "new_hand", "POST", t.path("/hands"), {"log": {}, "count": t.hands}, t.key
+        )
         if status not in (201, 409):
             return self._unexpected("new_hand", status, answer)
         data, elapsed = answer
@@ -508,8 +555,9 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
     return conn.reopened
 
 
-async def saturating_client(mix: Mix, port: int, tables: list[TableSim], weights: dict[str, float],
-                            stop_at: float) -> None:
+async def saturating_client(
+    mix: Mix, port: int, tables: list[TableSim], weights: dict[str, float], stop_at: float
+) -> None:
     """Requests back to back, kinds drawn in the paced mix's proportions."""
     conn = Conn(port, SATURATED_REUSE)
     kinds, cum = list(weights), list(weights.values())
@@ -548,6 +596,7 @@ async def saturating_hello(stats: Stats, port: int, stop_at: float) -> None:
 
 # -- seeding -----------------------------------------------------------------------------------
 
+
 def summary_won_by_a() -> dict:
     return {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}}
 
@@ -560,8 +609,9 @@ async def seed_tables(port: int, count: int, rng: random.Random) -> list[TableSi
         conn = Conn(port)
         try:
             for i in indices:
-                status, data = await conn.request("POST", "/api/v1/tables",
-                                                  {"name": f"load {i}", "players": PLAYERS, "first_dealer": "A"})
+                status, data = await conn.request(
+                    "POST", "/api/v1/tables", {"name": f"load {i}", "players": PLAYERS, "first_dealer": "A"}
+                )
                 assert status == 201, data
                 created = json.loads(data)
                 t = TableSim(created["id"], created["edit_key"], 0)
@@ -593,8 +643,10 @@ def seed_events(database_url: str, tables: list[TableSim], script: list[dict], r
             for t in tables:
                 n = rng.randint(0, 50)
                 if n:
-                    conn.execute(insert(Event), [{"hand_id": t.hand, "seq": s, "event": script[s],
-                                                  "created_at": utcnow()} for s in range(n)])
+                    conn.execute(
+                        insert(Event),
+                        [{"hand_id": t.hand, "seq": s, "event": script[s], "created_at": utcnow()} for s in range(n)],
+                    )
                     conn.execute(update(Table).where(Table.public_id == t.id).values(version=Table.version + n))
                 t.seq = n
     finally:
@@ -602,6 +654,7 @@ def seed_events(database_url: str, tables: list[TableSim], script: list[dict], r
 
 
 # -- the phases --------------------------------------------------------------------------------
+
 
 def weights_of(paced: dict) -> dict[str, float]:
     """The saturated mix: the paced phase's poll : refresh : append proportions."""
@@ -614,8 +667,12 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
     # (rightly) refuse most of them, so its budget for creating tables is raised, and so is the
     # number of push streams one address may hold (every phone here is 127.0.0.1). Every other
     # setting, the rate limiter's work on each request included, is the app's own.
-    env = {"DATABASE_URL": database_url, "SECRET_KEY": "load-benchmark", "SCOREKEEPER_RATELIMIT_CREATE": "100000/hour",
-           "SCOREKEEPER_PUSH_STREAMS_PER_ADDRESS": "1000000"}
+    env = {
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "load-benchmark",
+        "SCOREKEEPER_RATELIMIT_CREATE": "100000/hour",
+        "SCOREKEEPER_PUSH_STREAMS_PER_ADDRESS": "1000000",
+    }
     server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
     try:
         server.wait_ready("/api/v1/openapi.json")
@@ -630,28 +687,47 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
         stop_at = t0 + args.duration
         phone_of = push_phone if args.model == "push" else paced_phone
-        reopened = await asyncio.gather(*(phone_of(mix, server.port, t, stop_at, tap_chance, i * args.phones + p)
-                                          for i, t in enumerate(tables) for p in range(args.phones)))
+        reopened = await asyncio.gather(
+            *(
+                phone_of(mix, server.port, t, stop_at, tap_chance, i * args.phones + p)
+                for i, t in enumerate(tables)
+                for p in range(args.phones)
+            )
+        )
         wall = time.monotonic() - t0
         paced = stats.summary(args.duration)
-        paced_cpu = {"server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
-                     "client_cpu_share": round((time.process_time() - client0) / wall, 2),
-                     # Request connections opened: a phone idle longer than the server's keep-alive
-                     # (5 s) opens a new one for its next request. Streams: one a phone unless they end.
-                     "reconnects": sum(reopened), "streams_opened": stats.streams_opened, "errors": stats.errors,
-                     "loadavg": os.getloadavg()[0], "slow_by_2s": stats.slow_by_bin(t0, args.duration)}
+        paced_cpu = {
+            "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+            "client_cpu_share": round((time.process_time() - client0) / wall, 2),
+            # Request connections opened: a phone idle longer than the server's keep-alive
+            # (5 s) opens a new one for its next request. Streams: one a phone unless they end.
+            "reconnects": sum(reopened),
+            "streams_opened": stats.streams_opened,
+            "errors": stats.errors,
+            "loadavg": os.getloadavg()[0],
+            "slow_by_2s": stats.slow_by_bin(t0, args.duration),
+        }
         update = stats.update_latency()
 
         # What one request of a kind costs the server: that kind alone, back to back.
         costs = {}
         for kind in ("poll", "append"):
             mix.stats = Stats()
-            run = await saturate(server, args, mix.stats, lambda stop_at, kind=kind: [
-                saturating_client(mix, server.port, tables, {kind: 1.0}, stop_at) for _ in range(args.connections)],
-                seconds=args.cost_seconds)
+            run = await saturate(
+                server,
+                args,
+                mix.stats,
+                lambda stop_at, kind=kind: [
+                    saturating_client(mix, server.port, tables, {kind: 1.0}, stop_at) for _ in range(args.connections)
+                ],
+                seconds=args.cost_seconds,
+            )
             served = run["summary"]["all"]["count"]
-            costs[kind] = {"count": served, "server_cpu_s": run["info"]["server_cpu_s"],
-                           "cpu_ms": round(1000 * run["info"]["server_cpu_s"] / served, 3) if served else None}
+            costs[kind] = {
+                "count": served,
+                "server_cpu_s": run["info"]["server_cpu_s"],
+                "cpu_ms": round(1000 * run["info"]["server_cpu_s"] / served, 3) if served else None,
+            }
 
         # The mix and the ceiling take turns, so that a neighbour's burst on a shared machine
         # falls on both alike; the best round of each is kept.
@@ -659,21 +735,51 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         mixes, hellos = [], []
         for _ in range(args.rounds):
             mix.stats = Stats()
-            mixes.append(await saturate(server, args, mix.stats, lambda stop_at: [
-                saturating_client(mix, server.port, tables, weights, stop_at) for _ in range(args.connections)]))
+            mixes.append(
+                await saturate(
+                    server,
+                    args,
+                    mix.stats,
+                    lambda stop_at: [
+                        saturating_client(mix, server.port, tables, weights, stop_at) for _ in range(args.connections)
+                    ],
+                )
+            )
             hello_stats = Stats()
-            hellos.append(await saturate(hello, args, hello_stats, lambda stop_at, stats=hello_stats: [
-                saturating_hello(stats, hello.port, stop_at) for _ in range(args.connections)]))
+            hellos.append(
+                await saturate(
+                    hello,
+                    args,
+                    hello_stats,
+                    lambda stop_at, stats=hello_stats: [
+                        saturating_hello(stats, hello.port, stop_at) for _ in range(args.connections)
+                    ],
+                )
+            )
         best = max(mixes, key=lambda r: r["summary"]["all"]["per_s"])
         ceiling = max(hellos, key=lambda r: r["summary"]["all"]["per_s"])
-        return {"db": db, "tables": args.tables, "phones": args.phones, "seed_s": round(seeded, 1),
-                "model": args.model, "server": SERVER, "update": update, "costs": costs,
-                "paced": paced, "paced_info": paced_cpu, "weights": weights,
-                "saturated": best["summary"], "saturated_info": best["info"],
-                "hello": ceiling["summary"], "hello_info": ceiling["info"],
-                "rounds": {"mix_per_s": [r["summary"]["all"]["per_s"] for r in mixes],
-                           "hello_per_s": [r["summary"]["all"]["per_s"] for r in hellos]},
-                "ratio": round(best["summary"]["all"]["per_s"] / ceiling["summary"]["all"]["per_s"], 3)}
+        return {
+            "db": db,
+            "tables": args.tables,
+            "phones": args.phones,
+            "seed_s": round(seeded, 1),
+            "model": args.model,
+            "server": SERVER,
+            "update": update,
+            "costs": costs,
+            "paced": paced,
+            "paced_info": paced_cpu,
+            "weights": weights,
+            "saturated": best["summary"],
+            "saturated_info": best["info"],
+            "hello": ceiling["summary"],
+            "hello_info": ceiling["info"],
+            "rounds": {
+                "mix_per_s": [r["summary"]["all"]["per_s"] for r in mixes],
+                "hello_per_s": [r["summary"]["all"]["per_s"] for r in hellos],
+            },
+            "ratio": round(best["summary"]["all"]["per_s"] / ceiling["summary"]["all"]["per_s"], 3),
+        }
     finally:
         server.stop()
 
@@ -683,12 +789,18 @@ async def saturate(server: Gunicorn, args, stats: Stats, clients, seconds: float
     cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
     await asyncio.gather(*clients(t0 + (seconds or args.saturate)))
     wall = time.monotonic() - t0
-    return {"summary": stats.summary(wall), "info": {
-        "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
-        "client_cpu_share": round((time.process_time() - client0) / wall, 2), "errors": stats.errors}}
+    return {
+        "summary": stats.summary(wall),
+        "info": {
+            "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+            "client_cpu_share": round((time.process_time() - client0) / wall, 2),
+            "errors": stats.errors,
+        },
+    }
 
 
 # -- databases ---------------------------------------------------------------------------------
+
 
 def postgres_unreachable() -> str | None:
     try:
@@ -723,46 +835,62 @@ class PostgresSchema:
 
 # -- the report --------------------------------------------------------------------------------
 
+
 def table_lines(summary: dict) -> list[str]:
     lines = [f"    {'kind':10} {'count':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}"]
     for kind in (*KINDS, "all"):
         f = summary.get(kind)
         if f:
-            lines.append(f"    {kind:10} {f['count']:>7} {f['per_s']:>8} {f['p50_ms']:>8} {f['p95_ms']:>8} "
-                         f"{f['p99_ms']:>8} {f['max_ms']:>8}")
+            lines.append(
+                f"    {kind:10} {f['count']:>7} {f['per_s']:>8} {f['p50_ms']:>8} {f['p95_ms']:>8} "
+                f"{f['p99_ms']:>8} {f['max_ms']:>8}"
+            )
     return lines
 
 
 def report(results: dict) -> None:
     m, a = results["machine"], results["args"]
-    served = (f"gunicorn gthread {m['workers']} workers × {m['threads']} threads" if a["server"] == "gthread"
-              else f"gunicorn gevent {m['workers']} workers (scorekeeper/web/serving.py)")
-    print(f"load: {m['date']}  {m['machine']}, {m['cores']} cores, CPython {m['python']}; "
-          f"{served}; {m['connections']} connections saturating; "
-          f"load average {m['loadavg_before'][0]:.2f} before, {m['loadavg_after'][0]:.2f} after")
+    served = (
+        f"gunicorn gthread {m['workers']} workers × {m['threads']} threads"
+        if a["server"] == "gthread"
+        else f"gunicorn gevent {m['workers']} workers (scorekeeper/web/serving.py)"
+    )
+    print(
+        f"load: {m['date']}  {m['machine']}, {m['cores']} cores, CPython {m['python']}; "
+        f"{served}; {m['connections']} connections saturating; "
+        f"load average {m['loadavg_before'][0]:.2f} before, {m['loadavg_after'][0]:.2f} after"
+    )
     for run in results["runs"]:
         info = run["paced_info"]
         print(f"\n{run['db']}: {run['tables']} tables × {run['phones']} phones (seeded in {run['seed_s']} s)")
         how = "each phone follows a push stream" if run["model"] == "push" else "polls every 1–2 s"
-        print(f"  paced, {a['duration']} s: {how}, an event every ~{a['event_every']} s a table  "
-              f"(server CPU {info['server_cpu_s']} s, client CPU {info['client_cpu_share']:.0%}, "
-              f"request connections opened {info['reconnects']}, streams opened {info.get('streams_opened', 0)}, "
-              f"load average {info['loadavg']:.2f})")
+        print(
+            f"  paced, {a['duration']} s: {how}, an event every ~{a['event_every']} s a table  "
+            f"(server CPU {info['server_cpu_s']} s, client CPU {info['client_cpu_share']:.0%}, "
+            f"request connections opened {info['reconnects']}, streams opened {info.get('streams_opened', 0)}, "
+            f"load average {info['loadavg']:.2f})"
+        )
         print("\n".join(table_lines(run["paced"])))
         if "slow_by_2s" in info:
             print(f"  requests over 100 ms, by 2-second bin from the start: {info['slow_by_2s']}")
         u = run["update"]
         if u:
-            print(f"  update latency, a tap acknowledged → another phone shows it: {u['count']} sightings, "
-                  f"p50 {u['p50_ms']} ms, p95 {u['p95_ms']} ms, p99 {u['p99_ms']} ms, max {u['max_ms']} ms")
+            print(
+                f"  update latency, a tap acknowledged → another phone shows it: {u['count']} sightings, "
+                f"p50 {u['p50_ms']} ms, p95 {u['p95_ms']} ms, p99 {u['p99_ms']} ms, max {u['max_ms']} ms"
+            )
         c = run["costs"]
-        print(f"  server CPU, each kind alone back to back for {a['cost_seconds']} s: "
-              f"{c['poll']['cpu_ms']} ms a poll ({c['poll']['count']}), "
-              f"{c['append']['cpu_ms']} ms an append ({c['append']['count']})")
+        print(
+            f"  server CPU, each kind alone back to back for {a['cost_seconds']} s: "
+            f"{c['poll']['cpu_ms']} ms a poll ({c['poll']['count']}), "
+            f"{c['append']['cpu_ms']} ms an append ({c['append']['count']})"
+        )
         for name, key in (("saturated, the same mix back to back", "saturated"), ("hello ceiling", "hello")):
             info = run[f"{key}_info"]
-            print(f"  {name}, best of {a['rounds']} × {a['saturate']} s (server CPU {info['server_cpu_s']} s, "
-                  f"client CPU {info['client_cpu_share']:.0%})")
+            print(
+                f"  {name}, best of {a['rounds']} × {a['saturate']} s (server CPU {info['server_cpu_s']} s, "
+                f"client CPU {info['client_cpu_share']:.0%})"
+            )
             print("\n".join(table_lines(run[key])))
         for phase in ("paced_info", "saturated_info", "hello_info"):
             if run[phase]["errors"]:
@@ -771,13 +899,15 @@ def report(results: dict) -> None:
     print()
     for run in results["runs"]:
         worst = max((f["p99_ms"] for k, f in run["paced"].items() if k not in ("all", "stream")), default=None)
-        print(f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello "
-              f"{run['hello']['all']['per_s']} req/s = {run['ratio']:.2f} (goal ≥ 0.5); "
-              f"paced p99 {run['paced']['all']['p99_ms']} ms, worst kind p99 "
-              f"{worst} ms, appends p99 {run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms); "
-              f"update p95 {(run['update'] or {}).get('p95_ms')} ms (goal < 300 ms); "
-              f"CPU {run['costs']['append']['cpu_ms']} ms an append (goal ≤ 2), "
-              f"{run['costs']['poll']['cpu_ms']} ms a poll (goal ≤ 0.5)")
+        print(
+            f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello "
+            f"{run['hello']['all']['per_s']} req/s = {run['ratio']:.2f} (goal ≥ 0.5); "
+            f"paced p99 {run['paced']['all']['p99_ms']} ms, worst kind p99 "
+            f"{worst} ms, appends p99 {run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms); "
+            f"update p95 {(run['update'] or {}).get('p95_ms')} ms (goal < 300 ms); "
+            f"CPU {run['costs']['append']['cpu_ms']} ms an append (goal ≤ 2), "
+            f"{run['costs']['poll']['cpu_ms']} ms a poll (goal ≤ 0.5)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -785,19 +915,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--phones", type=int, default=3, help="phones following each table")
-    parser.add_argument("--event-every", type=float, default=5.0, metavar="S",
-                        help="seconds between two events of a table, on average")
+    parser.add_argument(
+        "--event-every", type=float, default=5.0, metavar="S", help="seconds between two events of a table, on average"
+    )
     parser.add_argument("--duration", type=float, default=30.0, metavar="S", help="the paced phase")
     parser.add_argument("--saturate", type=float, default=10.0, metavar="S", help="each saturated phase")
     parser.add_argument("--rounds", type=int, default=2, help="saturated rounds, mix and hello taking turns")
     parser.add_argument("--connections", type=int, default=16, help="connections of the saturated phases")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--model", choices=["push", "poll"], default="push",
-                        help="push: each phone follows its table's stream; poll: every 1–2 s (the fallback)")
-    parser.add_argument("--server", choices=["gevent", "gthread"], default="gevent",
-                        help="gevent: scorekeeper serve's configuration; gthread: the one before it")
-    parser.add_argument("--cost-seconds", type=float, default=5.0, metavar="S",
-                        help="each of the runs that measure the server CPU of one poll and of one append")
+    parser.add_argument(
+        "--model",
+        choices=["push", "poll"],
+        default="push",
+        help="push: each phone follows its table's stream; poll: every 1–2 s (the fallback)",
+    )
+    parser.add_argument(
+        "--server",
+        choices=["gevent", "gthread"],
+        default="gevent",
+        help="gevent: scorekeeper serve's configuration; gthread: the one before it",
+    )
+    parser.add_argument(
+        "--cost-seconds",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="each of the runs that measure the server CPU of one poll and of one append",
+    )
     parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 × 2 s")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     parser.add_argument("--logs", metavar="DIR", help="keep the servers' logs (and the SQLite file) in DIR")
@@ -825,12 +969,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skipping PostgreSQL, not reachable at {PG_URL}: {reason}", file=sys.stderr)
             dbs.remove("postgres")
 
-    results = {"machine": {"date": str(date.today()), "machine": platform.machine(), "cores": os.cpu_count(),
-                           "python": platform.python_version(),
-                           "workers": int(os.environ.get("SCOREKEEPER_WORKERS", "2")),
-                           "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
-                           "connections": args.connections, "loadavg_before": os.getloadavg()},
-               "args": vars(args), "runs": []}
+    results = {
+        "machine": {
+            "date": str(date.today()),
+            "machine": platform.machine(),
+            "cores": os.cpu_count(),
+            "python": platform.python_version(),
+            "workers": int(os.environ.get("SCOREKEEPER_WORKERS", "2")),
+            "threads": int(os.environ.get("SCOREKEEPER_THREADS", "4")),
+            "connections": args.connections,
+            "loadavg_before": os.getloadavg(),
+        },
+        "args": vars(args),
+        "runs": [],
+    }
     if args.logs:
         os.makedirs(args.logs, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="sk-load-") as tmp:

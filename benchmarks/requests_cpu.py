@@ -11,6 +11,7 @@ the process CPU time per request of each kind. ``--profile KIND`` prints cProfil
 cumulative view of that kind instead. This is the part of ``benchmarks/load.py``'s
 "server CPU a request" that is the app's (gunicorn adds ~0.35 ms a request).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,11 +36,13 @@ PLAYERS = ["A", "B", "C"]
 def make_tables(client, count: int, script: list[dict]) -> list[dict]:
     tables = []
     for i in range(count):
-        created = client.post("/api/v1/tables", json={"name": f"cpu {i}", "players": PLAYERS,
-                                                      "first_dealer": "A"}).get_json()
+        created = client.post(
+            "/api/v1/tables", json={"name": f"cpu {i}", "players": PLAYERS, "first_dealer": "A"}
+        ).get_json()
         key = created["edit_key"]
-        hand = client.post(f"/api/v1/tables/{created['id']}/hands", json={"log": {}},
-                           headers={"X-Table-Key": key}).get_json()["id"]
+        hand = client.post(
+            f"/api/v1/tables/{created['id']}/hands", json={"log": {}}, headers={"X-Table-Key": key}
+        ).get_json()["id"]
         t = {"id": created["id"], "key": key, "hand": hand, "seq": 0}
         for _ in range(30):
             append(client, t, script)
@@ -50,12 +53,18 @@ def make_tables(client, count: int, script: list[dict]) -> list[dict]:
 def append(client, t: dict, script: list[dict]) -> None:
     if t["seq"] >= len(script) - 2:  # keep the hand live: undo back to 30
         while t["seq"] > 30:
-            r = client.post(f"/api/v1/tables/{t['id']}/hands/{t['hand']}/undo", json={"seq": t["seq"]},
-                            headers={"X-Table-Key": t["key"]})
+            r = client.post(
+                f"/api/v1/tables/{t['id']}/hands/{t['hand']}/undo",
+                json={"seq": t["seq"]},
+                headers={"X-Table-Key": t["key"]},
+            )
             assert r.status_code == 200, r.data
             t["seq"] -= 1
-    r = client.post(f"/api/v1/tables/{t['id']}/hands/{t['hand']}/events",
-                    json={"seq": t["seq"], "event": script[t["seq"]]}, headers={"X-Table-Key": t["key"]})
+    r = client.post(
+        f"/api/v1/tables/{t['id']}/hands/{t['hand']}/events",
+        json={"seq": t["seq"], "event": script[t["seq"]]},
+        headers={"X-Table-Key": t["key"]},
+    )
     assert r.status_code == 201, r.data
     t["seq"] += 1
 
@@ -127,8 +136,14 @@ def main(argv=None) -> int:
                 conn.execute(f'create schema "{schema}"')
             url = f"{PG_URL}{'&' if '?' in PG_URL else '?'}options=-csearch_path%3D{schema}"
         try:
-            app = create_app({"DATABASE_URL": url, "SECRET_KEY": "cpu", "RATELIMIT_CREATE": "100000/hour",
-                              "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp}/limits.db"})
+            app = create_app(
+                {
+                    "DATABASE_URL": url,
+                    "SECRET_KEY": "cpu",
+                    "RATELIMIT_CREATE": "100000/hour",
+                    "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp}/limits.db",
+                }
+            )
             client = app.test_client()
             tables = make_tables(client, args.tables, script)
             kinds = [args.profile] if args.profile else list(KINDS)

@@ -4,6 +4,7 @@ Mina deals, then Jun, then Hana. 17 turns, 42 cards captured, one shake (Mina, m
 one ttadak (Jun), one sseul (Jun), Jun's go at turn 14 (three brights) and his stop at turn 17
 (four brights). Nobody else reaches the target, so the engine asks only Jun, only then.
 """
+
 from __future__ import annotations
 
 PLAYERS = ["Mina", "Jun", "Hana"]

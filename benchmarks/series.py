@@ -8,6 +8,7 @@ runs of ``--rounds`` replays each. Usage::
     python benchmarks/series.py --rounds 50 --repeat 3
     python benchmarks/series.py --short       # 2 replays: checks it works (CI)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.short:
         args.rounds, args.repeat = 2, 1
-    print(f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+    print(
+        f"date: {date.today()}  machine: {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
     for name in CASES:
         doc = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
         seconds = best_time(doc, args.rounds, args.repeat)

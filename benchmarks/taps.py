@@ -22,6 +22,7 @@ each run of one player's captures as one, is the one-phone log).
 The screen is recognised: the one-tap screen (``[data-one-tap]``) or the earlier one (pick cards,
 then the player's button; events as forms under "More events").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from benchmarks.scripted_hand import PLAYERS, PRESET, TURNS, essentials
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -84,15 +90,15 @@ class Meter:
             (confirmed or self.settled)()
             self.times.append((time.perf_counter() - start) * 1000)
             self.page.wait_for_timeout(30)  # the last response's "finished" event
-            self.bytes.append(sum(r.sizes()["responseBodySize"] for r in self._finished
-                                  if "/version" not in r.url))
+            self.bytes.append(sum(r.sizes()["responseBodySize"] for r in self._finished if "/version" not in r.url))
 
     def settled(self):
         """The server's answer is on the page: nothing on its way, nothing queued."""
         self.page.wait_for_function(
             "() => !document.documentElement.classList.contains('busy')"
             " && !document.querySelector('.pending-count')"
-            " && !document.querySelector('[data-pending]')")
+            " && !document.querySelector('[data-pending]')"
+        )
 
     def end_turn(self):
         self.max_scroll = max(self.max_scroll, self.turn_scroll)
@@ -159,8 +165,9 @@ def serve(db: Path):
 
     from scorekeeper.web import create_app
 
-    app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench", "POLL_INTERVAL_MS": 1500,
-                      "RATELIMIT_ENABLED": False})
+    app = create_app(
+        {"DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench", "POLL_INTERVAL_MS": 1500, "RATELIMIT_ENABLED": False}
+    )
     from werkzeug.serving import WSGIRequestHandler
 
     class Quiet(WSGIRequestHandler):
@@ -179,15 +186,17 @@ def run(viewport: dict | None = None) -> dict:
     server, base = serve(tmp / "taps.db")
     try:
         import urllib.request
-        body = json.dumps({"name": "taps", "players": PLAYERS, "first_dealer": PLAYERS[0],
-                           "rules": {"preset": PRESET}}).encode()
+
+        body = json.dumps(
+            {"name": "taps", "players": PLAYERS, "first_dealer": PLAYERS[0], "rules": {"preset": PRESET}}
+        ).encode()
         req = urllib.request.Request(base + "/api/v1/tables", body, {"Content-Type": "application/json"})
         created = json.load(urllib.request.urlopen(req))
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True,
-                                          has_touch=True,
-                                          locale="ko-KR")
+            context = browser.new_context(
+                viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="ko-KR"
+            )
             context.set_default_timeout(15_000)
             page = context.new_page()
             page.goto(created["edit_link"])
@@ -217,15 +226,19 @@ def run(viewport: dict | None = None) -> dict:
 
 
 # -- every player on their own phone (--seats) ----------------------------------------------------
-SEATED = ("() => { const r = document.getElementById('region');"
-          " return r && !document.documentElement.classList.contains('busy')"
-          " && !document.querySelector('.pending-count') && !document.querySelector('.queue'); }")
+SEATED = (
+    "() => { const r = document.getElementById('region');"
+    " return r && !document.documentElement.classList.contains('busy')"
+    " && !document.querySelector('.pending-count') && !document.querySelector('.queue'); }"
+)
 
 
 def _stored(base: str, created: dict, hand: int) -> list[dict]:
     import urllib.request
-    req = urllib.request.Request(f"{base}/api/v1/tables/{created['id']}/hands/{hand}/events",
-                                 headers={"X-Table-Key": created["edit_key"]})
+
+    req = urllib.request.Request(
+        f"{base}/api/v1/tables/{created['id']}/hands/{hand}/events", headers={"X-Table-Key": created["edit_key"]}
+    )
     return json.load(urllib.request.urlopen(req))["events"]
 
 
@@ -279,16 +292,18 @@ def run_seats(viewport: dict | None = None) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="taps-seats-"))
     server, base = serve(tmp / "taps.db")
     try:
-        body = json.dumps({"name": "taps", "players": PLAYERS, "first_dealer": PLAYERS[0],
-                           "rules": {"preset": PRESET}}).encode()
+        body = json.dumps(
+            {"name": "taps", "players": PLAYERS, "first_dealer": PLAYERS[0], "rules": {"preset": PRESET}}
+        ).encode()
         req = urllib.request.Request(base + "/api/v1/tables", body, {"Content-Type": "application/json"})
         created = json.load(urllib.request.urlopen(req))
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             pages, meters, seat_taps = {}, {}, 0
             for name in PLAYERS:
-                context = browser.new_context(viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True,
-                                              has_touch=True, locale="ko-KR")
+                context = browser.new_context(
+                    viewport=viewport or PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="ko-KR"
+                )
                 context.set_default_timeout(15_000)
                 page = context.new_page()
                 page.goto(created["edit_link"])  # the edit link, shared once an evening

@@ -17,6 +17,7 @@ in its key, or checked on reading it:
 - a row that changes (a table): key by what names the row and keep its version in the value,
   checking it against the row the request read.
 """
+
 from __future__ import annotations
 
 import threading

@@ -2,6 +2,7 @@
 
 The engine commands import nothing of the web app, so scoring a file starts fast.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,7 +57,7 @@ def _batches(docs: list[str], jobs: int) -> Iterator[bytes]:
     jobs = jobs or (os.cpu_count() or 1)
     if jobs <= 1 or len(docs) < PARALLEL_FROM:
         for start in range(0, len(docs), BATCH):
-            yield b"\n".join(map(_answer, docs[start:start + BATCH])) + b"\n"
+            yield b"\n".join(map(_answer, docs[start : start + BATCH])) + b"\n"
         return
     import multiprocessing
 
@@ -156,8 +157,13 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("score", help="score hand summaries (JSON, or JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE", help="a JSON file, or - for standard input")
-    p.add_argument("--jobs", type=int, default=0, metavar="N",
-                   help=f"processes for {PARALLEL_FROM}+ summaries (default: one per core; 1 = no parallelism)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"processes for {PARALLEL_FROM}+ summaries (default: one per core; 1 = no parallelism)",
+    )
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("rules", help="list the house-rule options of a preset")
@@ -175,14 +181,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", metavar="FILE")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("serve", help="run the table app", description=(
-        "Run the table app. Other phones join by the table's share link or QR code, which must use an "
-        "address they can reach: with --host 0.0.0.0 the server listens on the network and prints this "
-        "machine's Wi-Fi address (share links use it); when hosted behind a domain, set "
-        "SCOREKEEPER_PUBLIC_URL=https://your.domain so links and QR codes use it. On 127.0.0.1 (the "
-        "default) only this device can open the app, and the table page says so."))
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this device only; 0.0.0.0: phones on the Wi-Fi)")
+    p = sub.add_parser(
+        "serve",
+        help="run the table app",
+        description=(
+            "Run the table app. Other phones join by the table's share link or QR code, which must use an "
+            "address they can reach: with --host 0.0.0.0 the server listens on the network and prints this "
+            "machine's Wi-Fi address (share links use it); when hosted behind a domain, set "
+            "SCOREKEEPER_PUBLIC_URL=https://your.domain so links and QR codes use it. On 127.0.0.1 (the "
+            "default) only this device can open the app, and the table page says so."
+        ),
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this device only; 0.0.0.0: phones on the Wi-Fi)",
+    )
     p.add_argument("--port", type=int, default=5000)
     p.set_defaults(func=cmd_serve)
 

@@ -11,6 +11,7 @@ Pure: no Flask, no I/O except ``main`` reading and writing the file.
 >>> "`five_brights`" in render_options()
 True
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,6 +64,7 @@ def _allowed(spec: dataclasses.Field) -> str:
 
 # -- the cards ---------------------------------------------------------------------------
 
+
 def render_cards() -> str:
     """The 48 cards month by month, the totals by kind, and the bonus cards."""
     head = ["month", "flower 꽃", *(KIND_HEADINGS[k] for k in KINDS)]
@@ -81,23 +83,29 @@ def render_cards() -> str:
 
 # -- the presets and the options ----------------------------------------------------------
 
-def render_presets(presets: Mapping[str, Rules] | None = None,
-                   fields: Sequence[dataclasses.Field] | None = None) -> str:
+
+def render_presets(
+    presets: Mapping[str, Rules] | None = None, fields: Sequence[dataclasses.Field] | None = None
+) -> str:
     """Each preset with its label and the options where it differs from the default."""
     presets = PRESETS if presets is None else presets
     fields = dataclasses.fields(Rules) if fields is None else fields
     lines = []
     for name, rules in presets.items():
-        changed = [f"`{f.name}` {_value(getattr(rules, f.name, f.default))}" for f in fields
-                   if getattr(rules, f.name, f.default) != f.default]
+        changed = [
+            f"`{f.name}` {_value(getattr(rules, f.name, f.default))}"
+            for f in fields
+            if getattr(rules, f.name, f.default) != f.default
+        ]
         what = "; ".join(changed) if changed else "every option at its default"
         default = ", the default preset" if name == DEFAULT_PRESET else ""
         lines.append(f"- `{name}` — {PRESET_LABELS.get(name, name)}{default}: {what}.")
     return "\n".join(lines)
 
 
-def render_options(fields: Sequence[dataclasses.Field] | None = None,
-                   presets: Mapping[str, Rules] | None = None) -> str:
+def render_options(
+    fields: Sequence[dataclasses.Field] | None = None, presets: Mapping[str, Rules] | None = None
+) -> str:
     """Every option, group by group: labels, allowed values, default and each preset's value
     (bold where it differs from the default), then the meaning of each choice."""
     fields = dataclasses.fields(Rules) if fields is None else fields
@@ -131,6 +139,7 @@ SECTIONS: dict[str, Callable[[], str]] = {
 
 # -- the markers ---------------------------------------------------------------------------
 
+
 def begin_marker(name: str) -> str:
     return f"<!-- generated: {name} (scorekeeper rules-doc writes this part; do not edit it by hand) -->"
 
@@ -155,8 +164,11 @@ def rewrite(text: str, sections: Mapping[str, Callable[[], str]] | None = None) 
     return text
 
 
-def problems(text: str, fields: Iterable[dataclasses.Field] | None = None,
-             sections: Mapping[str, Callable[[], str]] | None = None) -> list[str]:
+def problems(
+    text: str,
+    fields: Iterable[dataclasses.Field] | None = None,
+    sections: Mapping[str, Callable[[], str]] | None = None,
+) -> list[str]:
     """What makes ``text`` untrue to the engine: a section missing or stale, an option never named."""
     sections = SECTIONS if sections is None else sections
     found = []
@@ -182,8 +194,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 and say why if the reference is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 and say why if the reference is stale"
+    )
     parser.add_argument("--path", type=Path, default=DOC, help=f"the reference (default {DOC})")
 
 

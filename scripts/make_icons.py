@@ -6,6 +6,7 @@ Writes icon-192.png, icon-512.png (the SVG as drawn, transparent corners) and
 icon-maskable-512.png (the art inside the maskable safe zone on a full-bleed
 background) next to the SVG. The PNGs are committed; run this after changing the SVG.
 """
+
 from __future__ import annotations
 
 import base64
@@ -16,8 +17,13 @@ from playwright.sync_api import sync_playwright
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 BACKGROUND = "#2a2420"  # the SVG's own background and the manifest's theme colour
 
 
@@ -26,9 +32,11 @@ def page_for(svg: str, size: int, maskable: bool) -> str:
     # Maskable: launchers crop to a circle of 80% of the side; the art shrinks into it.
     art = int(size * 0.8) if maskable else size
     bg = BACKGROUND if maskable else "transparent"
-    return (f"<html><body style='margin:0;background:{bg}'>"
-            f"<div style='width:{size}px;height:{size}px;display:flex;align-items:center;justify-content:center'>"
-            f"<img src='{src}' width='{art}' height='{art}'></div></body></html>")
+    return (
+        f"<html><body style='margin:0;background:{bg}'>"
+        f"<div style='width:{size}px;height:{size}px;display:flex;align-items:center;justify-content:center'>"
+        f"<img src='{src}' width='{art}' height='{art}'></div></body></html>"
+    )
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what the tests need on a bare machine (from the lock), then run the checks in steps that
-# each say whether they passed and how long they took: lint (ruff), types (mypy), engine, package
+# each say whether they passed and how long they took: lint and format (ruff), types (mypy), engine, package
 # (docstring examples, rules reference, wheel, short benchmarks), web and browser tests, with the
 # coverage of scorekeeper/ over all of them.
 # Usage: scripts/test.sh [pytest options]      every step; the options go to each pytest step
@@ -47,6 +47,7 @@ done
 
 # The habits that keep the code readable fail the run like a test (configuration in pyproject.toml).
 step lint python -m ruff check --quiet .
+step format python -m ruff format --check --quiet .
 step types python -m mypy
 if [ ${#paths[@]} -gt 0 ]; then
     step pytest python -m pytest "${paths[@]}" "${options[@]}"

@@ -3,6 +3,7 @@
 PostgreSQL: 127.0.0.1:5432, database ``test``, user ``postgres`` (trust auth), or
 ``TEST_DATABASE_URL``. Each test gets a fresh schema, dropped afterwards.
 """
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """The engine's benchmarks run in their ``--short`` mode and print their figures (the figures'
 size is for BENCHMARKS.md, not a test; ``benchmarks/load.py --short`` has its own test)."""
+
 from __future__ import annotations
 
 import re
@@ -13,18 +14,31 @@ ROOT = Path(__file__).resolve().parents[1]
 NUMBER = r"\d+(?:\.\d+)?"
 
 CASES = [
-    ("engine.py", [rf"parse\+serialise floor: +{NUMBER} s", rf"scorekeeper score --jobs 1: +{NUMBER} s .* {NUMBER}x the floor"]),
+    (
+        "engine.py",
+        [rf"parse\+serialise floor: +{NUMBER} s", rf"scorekeeper score --jobs 1: +{NUMBER} s .* {NUMBER}x the floor"],
+    ),
     ("hand.py", [rf"replay 60 events: {NUMBER} ms", rf"apply one event to a known state: median {NUMBER} ms"]),
-    ("series.py", [rf"series-3p-12-hands\.json: 13 deals, {NUMBER} ms a replay",
-                   rf"series-4p-gwangpalli\.json: 6 deals, {NUMBER} ms a replay"]),
+    (
+        "series.py",
+        [
+            rf"series-3p-12-hands\.json: 13 deals, {NUMBER} ms a replay",
+            rf"series-4p-gwangpalli\.json: 6 deals, {NUMBER} ms a replay",
+        ],
+    ),
     ("group.py", [rf"page, facts kept: median {NUMBER} ms", rf"page, warm: median {NUMBER} ms"]),
 ]
 
 
 @pytest.mark.parametrize(("script", "figures"), CASES, ids=[c[0] for c in CASES])
 def test_benchmark_short_mode_reports_its_figures(script, figures):
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--short"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), "--short"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     for figure in figures:
         assert re.search(figure, proc.stdout), (figure, proc.stdout)

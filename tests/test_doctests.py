@@ -2,6 +2,7 @@
 its answer must stay true. (Only modules that hold examples are imported: the serving
 configuration patches the standard library when imported, and the migrations need Alembic's
 context.)"""
+
 from __future__ import annotations
 
 import doctest
@@ -13,7 +14,9 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
 WITH_EXAMPLES = sorted(
     ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    for path in PACKAGE.rglob("*.py") if ">>> " in path.read_text(encoding="utf-8"))
+    for path in PACKAGE.rglob("*.py")
+    if ">>> " in path.read_text(encoding="utf-8")
+)
 
 
 def test_the_package_has_examples():

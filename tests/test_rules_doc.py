@@ -4,6 +4,7 @@ The card list and the option tables of ``scorekeeper/docs/rules.md`` are generat
 engine's data; the committed file must be exactly what the generator writes, and an option the
 engine gains must show up as a failure until the reference describes it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -37,8 +38,9 @@ def test_an_option_the_reference_lacks_is_reported():
         wild_swallow: bool = option(False, "제비 조커", "The swallow is wild", "scoring")
 
     fields = dataclasses.fields(MoreRules)
-    found = rules_reference.problems(TEXT, fields=fields,
-                              sections={"options": lambda: rules_reference.render_options(fields)})
+    found = rules_reference.problems(
+        TEXT, fields=fields, sections={"options": lambda: rules_reference.render_options(fields)}
+    )
     assert "option 'wild_swallow' is not in the reference" in found
     assert "section 'options' is stale: run `scorekeeper rules-doc`" in found
     # Regenerating adds its row (with the value each preset gives it, the default): the table is fixed.
@@ -48,17 +50,23 @@ def test_an_option_the_reference_lacks_is_reported():
 
 def test_a_preset_value_that_differs_from_the_default_is_bold():
     rows = {line.split(" | ")[0]: line for line in TEXT.splitlines() if line.startswith("| `")}
-    assert rows["| `go_bonus`"].endswith("| `plus_two_kept` | `plus_two_kept` | `plus_two_kept` | **`plus_one_each`** |")
+    assert rows["| `go_bonus`"].endswith(
+        "| `plus_two_kept` | `plus_two_kept` | `plus_two_kept` | **`plus_one_each`** |"
+    )
     assert "| 5 | 5 | **6** | **6** | **8** |" in rows["| `pi_bak_two_players`"]
 
 
 @pytest.mark.parametrize("section", sorted(rules_reference.SECTIONS))
 def test_check_fails_on_a_stale_or_missing_section(tmp_path, capsys, section):
     stale = tmp_path / "rules.md"
-    block = re.compile(re.escape(rules_reference.begin_marker(section)) + r"\n.*?" + re.escape(rules_reference.end_marker(section)),
-                       re.DOTALL)
-    stale.write_text(block.sub(lambda m: f"{rules_reference.begin_marker(section)}\n{rules_reference.end_marker(section)}", TEXT),
-                     encoding="utf-8")
+    block = re.compile(
+        re.escape(rules_reference.begin_marker(section)) + r"\n.*?" + re.escape(rules_reference.end_marker(section)),
+        re.DOTALL,
+    )
+    stale.write_text(
+        block.sub(lambda m: f"{rules_reference.begin_marker(section)}\n{rules_reference.end_marker(section)}", TEXT),
+        encoding="utf-8",
+    )
     assert main(["rules-doc", "--check", "--path", str(stale)]) == 1
     assert f"section {section!r} is stale" in capsys.readouterr().err
     assert main(["rules-doc", "--path", str(stale)]) == 0  # the generator mends it

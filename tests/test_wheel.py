@@ -1,6 +1,7 @@
 """A plain ``pip install .`` (a wheel, not the editable checkout) serves the pages and their
 static files and the rules reference: the top-level ``templates/`` and ``static/`` travel inside
 the package."""
+
 from __future__ import annotations
 
 import os
@@ -34,15 +35,32 @@ print(" ".join(from_elsewhere))
 
 def test_wheel_installs_and_serves_pages_and_static_files(tmp_path):
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--disable-pip-version-check",
-                    "-w", str(wheels), str(ROOT)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-w",
+            str(wheels),
+            str(ROOT),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
     (wheel,) = wheels.glob("scorekeeper-*.whl")
     env_dir = tmp_path / "venv"
     # The dependencies come from this interpreter's site-packages; the package itself only from the wheel.
     venv.create(env_dir, system_site_packages=True, with_pip=True)
     python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
-                    str(wheel)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check", str(wheel)],
+        check=True,
+        cwd=tmp_path,
+    )
     # The checkout must not leak in: every scorekeeper module is to come from the wheel (a package
     # missing from it would otherwise be found in the source tree through PYTHONPATH or the editable install).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

@@ -10,6 +10,7 @@ of one bonus kind; they share the code, which may then appear that many times.
 >>> CARDS["9a"].month, CARDS["9a"].kind, CARDS["11jd"].junk
 (9, 'animal', 2)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -10,6 +10,7 @@ because the contract's answers are part of what clients rely on.
 >>> are_names(["A", "B"], 2, 3), are_names(["A", "A"], 2, 3), are_names(["A", " "], 2, 3)
 (True, False, False)
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -46,8 +47,9 @@ def are_names(value: Any, least: int, most: int, sequence: type | tuple[type, ..
     return len(set(names)) == len(names)
 
 
-def players(value: Any, least: int, most: int, code: str, message: str, path: str,
-            sequence: type | tuple[type, ...] = list) -> tuple[str, ...]:
+def players(
+    value: Any, least: int, most: int, code: str, message: str, path: str, sequence: type | tuple[type, ...] = list
+) -> tuple[str, ...]:
     """The players as a tuple, or the caller's refusal."""
     if not are_names(value, least, most, sequence):
         raise EngineError(code, message, path)

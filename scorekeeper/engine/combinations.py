@@ -8,6 +8,7 @@ Each function reads a ``Pile`` (the captures counted one way) and the rules, and
 >>> three_brights(pile(["1g", "3g", "8g"]), Rules())[:2]
 ('three_brights', 3)
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -117,11 +118,11 @@ class Combination(NamedTuple):
 
 COMBINATION_RECORDS: tuple[Combination, ...] = (
     Combination("five_brights", "오광", "five brights", "five_brights", BRIGHT, five_brights, ("brights", 5)),
-    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights,
-                ("brights", 4)),
+    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights, ("brights", 4)),
     Combination("three_brights", "삼광", "three brights", None, BRIGHT, three_brights, ("brights", 3)),
-    Combination("rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights,
-                ("brights", 3)),
+    Combination(
+        "rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights, ("brights", 3)
+    ),
     Combination("animals", "열끗", "animals", None, ANIMAL, animal_count, ("animals", 5)),
     Combination("godori", "고도리", "godori", "godori", ANIMAL, godori, ("animals", 3)),
     Combination("yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori, ("animals", 4)),
@@ -133,8 +134,7 @@ COMBINATION_RECORDS: tuple[Combination, ...] = (
     Combination("junk", "피", "junk", None, JUNK, junk_count, ("junk_value", 10)),
     # VIP: 11jd and 12jd are double junk, so the junk is worth 4 at least.
     Combination("vip", "VIP 쌍피 셋", "three double junk", "vip", JUNK, vip, ("junk_value", 4), toward_target=False),
-    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, ("cards", 8),
-                toward_target=False),
+    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, ("cards", 8), toward_target=False),
 )
 """Every scoring combination, in the order score lines are listed: one record each (rules.md §3).
 

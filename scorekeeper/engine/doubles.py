@@ -5,6 +5,7 @@ to the trail (``NONE`` when it does not apply); ``payout.amount`` multiplies the
 A unit runs only for a hand its record's ``needed`` admits (the table's rules and the
 winner's declarations): that guard is written there once, and the unit checks the rest.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -89,8 +90,13 @@ def meong_dda(x: Loss) -> Steps:
     if mode == "no_animal_only" and x.lost.pile.animals:
         return NONE
     if x.rules.meong_dda_per_animal and animals > 7:  # ×2 at 7, again for each animal beyond
-        return (Step(MEONG_DDA[0].id if mode == "every_loser" else "meong_bak", factor=2 ** (animals - 6),
-                     detail=(("animals", animals),)),)
+        return (
+            Step(
+                MEONG_DDA[0].id if mode == "every_loser" else "meong_bak",
+                factor=2 ** (animals - 6),
+                detail=(("animals", animals),),
+            ),
+        )
     return MEONG_DDA if mode == "every_loser" else MEONG_BAK
 
 
@@ -166,26 +172,66 @@ class Double(NamedTuple):
 
 
 DOUBLES: tuple[Double, ...] = (
-    Double("shake", "흔들기", "shake", "shake_rain_paulownia_x4", "declaration", shakes,
-           lambda f, r, w: bool(f.shakes.get(w)) or (r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w)))),
-    Double("bomb", "폭탄", "bomb", "bomb_doubles", "declaration", bombs,
-           lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w))),
+    Double(
+        "shake",
+        "흔들기",
+        "shake",
+        "shake_rain_paulownia_x4",
+        "declaration",
+        shakes,
+        lambda f, r, w: bool(f.shakes.get(w)) or (r.shake_bomb_once and r.bomb_doubles and bool(f.bombs.get(w))),
+    ),
+    Double(
+        "bomb",
+        "폭탄",
+        "bomb",
+        "bomb_doubles",
+        "declaration",
+        bombs,
+        lambda f, r, w: r.bomb_doubles and not r.shake_bomb_once and bool(f.bombs.get(w)),
+    ),
     Double("gwang_bak", "광박", "gwang-bak", None, "pile", gwang_bak),
     Double("pi_bak", "피박", "pi-bak", None, "pile", pi_bak),
-    Double("meong_dda", "멍따", "meong-dda", "meong_dda", "pile", meong_dda,
-           lambda f, r, w: r.meong_dda != "off"),
-    Double("meong_bak_five", "멍박 (열끗 5장 이상)", "meong-bak: 5+ animals, this loser none", "meong_bak_five",
-           "pile", meong_bak_five, lambda f, r, w: r.meong_bak_five),
+    Double("meong_dda", "멍따", "meong-dda", "meong_dda", "pile", meong_dda, lambda f, r, w: r.meong_dda != "off"),
+    Double(
+        "meong_bak_five",
+        "멍박 (열끗 5장 이상)",
+        "meong-bak: 5+ animals, this loser none",
+        "meong_bak_five",
+        "pile",
+        meong_bak_five,
+        lambda f, r, w: r.meong_bak_five,
+    ),
     Double("tti_bak", "띠박", "tti-bak", "tti_bak", "pile", tti_bak, lambda f, r, w: r.tti_bak),
-    Double("nagari_carry", "나가리 배", "nagari carry", "nagari_carry_stacks", "hand", nagari_carry,
-           lambda f, r, w: f.nagari_carry > 0),
-    Double("go_bak", "고박", "go-bak", None, "go", go_bak,
-           lambda f, r, w: any(n for p, n in f.gos.items() if p != w)),
-    Double("mission", "미션", "mission", "missions", "hand", mission,
-           lambda f, r, w: f.mission > 1 and f.mission_by in (None, w)),  # another's mission: no ×
+    Double(
+        "nagari_carry",
+        "나가리 배",
+        "nagari carry",
+        "nagari_carry_stacks",
+        "hand",
+        nagari_carry,
+        lambda f, r, w: f.nagari_carry > 0,
+    ),
+    Double("go_bak", "고박", "go-bak", None, "go", go_bak, lambda f, r, w: any(n for p, n in f.gos.items() if p != w)),
+    Double(
+        "mission",
+        "미션",
+        "mission",
+        "missions",
+        "hand",
+        mission,
+        lambda f, r, w: f.mission > 1 and f.mission_by in (None, w),
+    ),  # another's mission: no ×
     Double("weol_yak", "월약", "weol-yak", "weol_yak", "hand", weol_yak, lambda f, r, w: w in f.weol_yak),
-    Double("double_joker", "더블 조커", "double joker", "double_jokers", "pile", double_joker,
-           lambda f, r, w: r.double_jokers > 0),
+    Double(
+        "double_joker",
+        "더블 조커",
+        "double joker",
+        "double_jokers",
+        "pile",
+        double_joker,
+        lambda f, r, w: r.double_jokers > 0,
+    ),
 )
 """Every double of rules.md §5, in the order a payment's trail lists them: one record each."""
 STEP_WORDS.update((d.id, (d.ko, d.en)) for d in DOUBLES)  # the trail's words for the doubles' steps

@@ -3,6 +3,7 @@
 Every refusal of rules.md §12 has a code here; tests assert the code, the UI
 shows the message. ``path`` points into the input (``captures.B[0]``).
 """
+
 from __future__ import annotations
 
 ERROR_CODES: dict[str, str] = {
@@ -59,7 +60,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_draw": "The draw for dealer needs one card of the 48 from each player (night or day).",
     "draw_tie": "Players drew cards of the same rank: they draw again.",
     "series_finished": "The series already has all its hands: no more hands.",
-    "bad_hand_record": "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.",
+    "bad_hand_record": 'A hand record is {"summary": {...}} or {"log": {"events": [...]}}.',
     "hand_players_mismatch": "The hand's players are not the players who play it.",
     "hand_field_mismatch": "A field the series supplies (dealer, rules, carry, chip value) differs.",
     "hand_not_finished": "A live hand log that has not ended yet.",
@@ -70,7 +71,7 @@ ERROR_CODES: dict[str, str] = {
     "choices_after_nagari": "After a nagari the same three play again: no choosing.",
     "bad_shown": "Cards shown by a sitter out of turn, of the wrong shape, or not bright/11jd/12jd/9a/joker.",
     "unbalanced": "Balances that do not add up to zero.",
-    "bad_replay_document": "A replay document has \"events\" (a hand log) or \"hands\" (a series).",
+    "bad_replay_document": 'A replay document has "events" (a hand log) or "hands" (a series).',
     # A group's payments (engine/group.py).
     "bad_payment": "A payment's points are not a whole number above zero.",
     "payment_stranger": "A payment from or to someone who is not one of the group's players.",

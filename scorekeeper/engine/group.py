@@ -15,6 +15,7 @@ Pure functions over JSON-ready data, so that the web layer can keep each evening
 >>> [t.to_json(100) for t in owed({"A": 30, "B": -10, "C": -20}, [{"from": "C", "to": "A", "points": 5}])]
 [{'from': 'C', 'to': 'A', 'points': 15, 'money': 1500}, {'from': 'B', 'to': 'A', 'points': 10, 'money': 1000}]
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,12 +37,24 @@ SUFFERED = {
 }
 FACTS_FORMAT = 1  # bumped when what ``evening_facts`` answers changes: facts kept before are computed again
 COUNTERS = (
-    "hands", "wins", "stops", "points_won", "points_lost", "net", "gos", "go_hands", "go_wins",
-    "shakes", "bombs", "nagari", *SUFFERED,
+    "hands",
+    "wins",
+    "stops",
+    "points_won",
+    "points_lost",
+    "net",
+    "gos",
+    "go_hands",
+    "go_wins",
+    "shakes",
+    "bombs",
+    "nagari",
+    *SUFFERED,
 )
 
 
 # -- one evening -------------------------------------------------------------------------------
+
 
 def evening_facts(series: Any) -> dict[str, Any]:
     """An evening (``engine.series.Series``) as the facts the group's statistics read."""
@@ -55,18 +68,40 @@ def evening_facts(series: Any) -> dict[str, Any]:
         gos = {p: int(n) for p, n in (summary.get("gos") or {}).items() if n}
         shakes = {p: len(m) for p, m in (summary.get("shakes") or {}).items() if m}
         bombs = {p: len(m) for p, m in (summary.get("bombs") or {}).items() if m}
-        hands.append({
-            "n": deal.number, "players": list(deal.seating.players), "outcome": deal.outcome.get("type"),
-            "winners": list(deal.winners), "net": {p: v for p, v in deal.net.items() if v},
-            "payments": [{"from": e.payer, "to": e.payee, "points": e.points, "kind": e.kind,
-                          "steps": sorted({s.get("id") for s in e.trail if isinstance(s, dict)} - {None})}
-                         for e in deal.entries],
-            "gos": gos, "shakes": shakes, "bombs": bombs,
-        })
+        hands.append(
+            {
+                "n": deal.number,
+                "players": list(deal.seating.players),
+                "outcome": deal.outcome.get("type"),
+                "winners": list(deal.winners),
+                "net": {p: v for p, v in deal.net.items() if v},
+                "payments": [
+                    {
+                        "from": e.payer,
+                        "to": e.payee,
+                        "points": e.points,
+                        "kind": e.kind,
+                        "steps": sorted({s.get("id") for s in e.trail if isinstance(s, dict)} - {None}),
+                    }
+                    for e in deal.entries
+                ],
+                "gos": gos,
+                "shakes": shakes,
+                "bombs": bombs,
+            }
+        )
     best = _best_hands(series)
-    return {"format": FACTS_FORMAT, "players": list(config.players), "balances": dict(series.balances),
-            "chip_value": config.chip_value, "played": series.played, "hands": hands, "best": best,
-            "stats": player_stats(hands, {"": best}), "head_to_head": head_to_head(hands)}
+    return {
+        "format": FACTS_FORMAT,
+        "players": list(config.players),
+        "balances": dict(series.balances),
+        "chip_value": config.chip_value,
+        "played": series.played,
+        "hands": hands,
+        "best": best,
+        "stats": player_stats(hands, {"": best}),
+        "head_to_head": head_to_head(hands),
+    }
 
 
 def evening_summary(facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,9 +120,15 @@ def _best_hands(series: Any) -> dict[str, dict[str, Any]]:
         net = deal.net
         for p in deal.winners:
             if net.get(p, 0) > 0 and (p not in best or net[p] > best[p]["points"]):
-                best[p] = {"points": net[p], "hand": deal.number, "trail": [
-                    {"from": e.payer, "points": e.points, "trail": list(e.trail)}
-                    for e in deal.entries if e.payee == p]}
+                best[p] = {
+                    "points": net[p],
+                    "hand": deal.number,
+                    "trail": [
+                        {"from": e.payer, "points": e.points, "trail": list(e.trail)}
+                        for e in deal.entries
+                        if e.payee == p
+                    ],
+                }
     return best
 
 
@@ -95,8 +136,13 @@ def _summary_of(record: dict, deal: Any, config: Any) -> dict:
     """The contract summary of a hand record: given (quick entry) or the live log's own."""
     if "summary" in record:
         return record["summary"] if isinstance(record["summary"], dict) else {}
-    setup = {"players": list(deal.seating.players), "dealer": deal.dealer, "rules": config.rules_doc,
-             "nagari_carry": deal.carry, "chip_value": config.chip_value}
+    setup = {
+        "players": list(deal.seating.players),
+        "dealer": deal.dealer,
+        "rules": config.rules_doc,
+        "nagari_carry": deal.carry,
+        "chip_value": config.chip_value,
+    }
 
     try:
         return replay(HandSetup.from_json(setup), record["log"]["events"]).summary()
@@ -105,6 +151,7 @@ def _summary_of(record: dict, deal: Any, config: Any) -> dict:
 
 
 # -- statistics --------------------------------------------------------------------------------
+
 
 @dataclass
 class Biggest:
@@ -139,8 +186,9 @@ def _count_hand(r: dict[str, Any], p: str, hand: Mapping[str, Any], biggest: dic
     r["bombs"] += hand["bombs"].get(p, 0)
 
 
-def player_stats(hands: Iterable[Mapping[str, Any]],
-                 best: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+def player_stats(
+    hands: Iterable[Mapping[str, Any]], best: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, dict[str, Any]]:
     """Per player over ``hands`` (each an ``evening_facts`` hand, with ``"evening"`` added).
 
     ``best`` (evening id → that evening's ``"best"``) gives the biggest hand its trail.
@@ -285,8 +333,10 @@ def all_hands(evenings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 # -- balances and debts ------------------------------------------------------------------------
 
-def running_balances(players: Sequence[str], evenings: Sequence[Mapping[str, Any]],
-                     chip_value: float) -> list[dict[str, Any]]:
+
+def running_balances(
+    players: Sequence[str], evenings: Sequence[Mapping[str, Any]], chip_value: float
+) -> list[dict[str, Any]]:
     """Each evening with its own result and the group's balances after it (points and money).
 
     Money of an evening is at its own chip value; the running money adds those up.
@@ -300,9 +350,16 @@ def running_balances(players: Sequence[str], evenings: Sequence[Mapping[str, Any
         for p, v in facts["balances"].items():
             points[p] = points.get(p, 0) + v
             cash[p] = cash.get(p, 0) + money(v, chip)
-        out.append({"id": ev["id"], "date": ev["date"], "result": dict(facts["balances"]),
-                    "result_money": {p: money(v, chip) for p, v in facts["balances"].items()},
-                    "balances": dict(points), "balances_money": {p: _tidy(v) for p, v in cash.items()}})
+        out.append(
+            {
+                "id": ev["id"],
+                "date": ev["date"],
+                "result": dict(facts["balances"]),
+                "result_money": {p: money(v, chip) for p, v in facts["balances"].items()},
+                "balances": dict(points),
+                "balances_money": {p: _tidy(v) for p, v in cash.items()},
+            }
+        )
     return out
 
 
@@ -343,8 +400,15 @@ def owed(balances: Mapping[str, int], payments: Iterable[Mapping[str, Any]]) -> 
     return [Owed(t.payer, t.payee, t.points) for t in settle_up(unsettled(balances, payments))]
 
 
-def check_payment(players: Sequence[str], balances: Mapping[str, int], payments: Iterable[Mapping[str, Any]],
-                  payer: Any, payee: Any, points: Any, beyond: bool = False) -> None:
+def check_payment(
+    players: Sequence[str],
+    balances: Mapping[str, int],
+    payments: Iterable[Mapping[str, Any]],
+    payer: Any,
+    payee: Any,
+    points: Any,
+    beyond: bool = False,
+) -> None:
     """Refuse a payment that cannot be (``EngineError``, coded): to oneself, from or to a stranger,
     not a whole number of points above zero, or more than is owed unless ``beyond`` says so."""
     if not isinstance(points, int) or isinstance(points, bool):
@@ -359,6 +423,8 @@ def check_payment(players: Sequence[str], balances: Mapping[str, int], payments:
     left = unsettled(balances, payments)
     room = min(-left.get(payer, 0), left.get(payee, 0))
     if points > room and not beyond:
-        raise EngineError("payment_beyond_owed",
-                          f"{payer} owes {payee} at most {max(room, 0)} points now: say beyond_owed to record more.",
-                          "points")
+        raise EngineError(
+            "payment_beyond_owed",
+            f"{payer} owes {payee} at most {max(room, 0)} points now: say beyond_owed to record more.",
+            "points",
+        )

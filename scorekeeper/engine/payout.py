@@ -6,6 +6,7 @@ Korean and English label, the option it depends on, category) whose small unit
 answers the steps it adds. ``settle`` picks the cup/bridge counting for each player
 (§5 item 5), applies dok-bak (§5.1) and adds the fixed payments (§6.4).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -20,12 +21,26 @@ from .summary.facts import Dokbak, DokbakReason, HandFacts, OutcomeType
 from .trail import NOTE_LABELS, STEP_LABELS, Payment, Settlement, Step, Steps, money, note
 
 __all__ = [
-    "DOUBLES", "NOTE_LABELS", "STEP_LABELS", "Double", "Loss", "Payment", "Settlement", "Step", "amount",
-    "go_bonus", "go_doubling", "money", "note", "settle", "stop_needs",
+    "DOUBLES",
+    "NOTE_LABELS",
+    "STEP_LABELS",
+    "Double",
+    "Loss",
+    "Payment",
+    "Settlement",
+    "Step",
+    "amount",
+    "go_bonus",
+    "go_doubling",
+    "money",
+    "note",
+    "settle",
+    "stop_needs",
 ]
 
 
 # -- the go bonus and the go doubling (rules.md §5 item 2) ----------------------------
+
 
 def go_bonus(gos: int, rules: Rules) -> int:
     """Points added for the winner's gos."""
@@ -74,6 +89,7 @@ def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]]) -> tuple[int, tupl
 
 
 # -- a stop ------------------------------------------------------------------------
+
 
 class _Choice(NamedTuple):
     """The winner's counting and each loser's answer to it (the dicts are filled in by ``_choose``)."""
@@ -137,11 +153,14 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
     lifted = _go_bak_lifted(facts, winner)
     cap = rules.payment_cap
     if rules.cup_counting == "score":  # the higher score first (bipark, many tables), then the larger total
+
         def rank(c: _Choice) -> tuple[int, int]:
             return c.won.points, c.capped_total(cap)
     else:  # the larger total, a tie to the higher score (rules.md §5 item 5)
+
         def rank(c: _Choice) -> tuple[int, int]:
             return c.capped_total(cap), c.won.points
+
     units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
     best: _Choice | None = None
@@ -152,8 +171,7 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
                 lost = ways[0]
                 owed = amount(Loss(facts, rules, winner, won, loser, lost, lifted), units)
             else:
-                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost)
-                           for lost in ways]
+                options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost) for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
         if best is None or rank(choice) > rank(best):
@@ -237,11 +255,21 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
         go_bak_rule = rules.go_bak_three_players if dokbak.reason is DokbakReason.GO_BAK else "dok_bak"
         if go_bak_rule == "times_players":  # own amount × the number of players, the other pays nothing
             n = len(facts.players)
-            payments.append(Payment(dokbak.player, winner, own * n, "stop",
-                                    (*trail, Step("go_bak", factor=n, detail=(("players", n),)))))
+            payments.append(
+                Payment(
+                    dokbak.player, winner, own * n, "stop", (*trail, Step("go_bak", factor=n, detail=(("players", n),)))
+                )
+            )
         else:
-            share = Step("dok_bak", value=covered, detail=(
-                ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+            share = Step(
+                "dok_bak",
+                value=covered,
+                detail=(
+                    ("player", other),
+                    ("reason", dokbak.reason.value),
+                    ("trail", [s.to_json() for s in other_trail]),
+                ),
+            )
             total, steps = own + covered, (*trail, share)
             if go_bak_rule == "dok_bak_doubled":  # the whole, doubled
                 total, steps = total * 2, (*steps, Step("go_bak", factor=2))
@@ -258,8 +286,9 @@ def _times_players_each(rules: Rules, dokbak: Dokbak) -> bool:
     return dokbak.reason is DokbakReason.GO_BAK and rules.go_bak_three_players == "times_players_each"
 
 
-def _times_players_each_pay(facts: HandFacts, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
-                            go_bak: str, cap: int) -> list[Payment]:
+def _times_players_each_pay(
+    facts: HandFacts, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]], go_bak: str, cap: int
+) -> list[Payment]:
     """고박, both losers paying: the go-sayer their own amount × the players, the other loser their own
     (michaeldslim's reading); each capped where the table plays a cap."""
     n = len(facts.players)
@@ -281,8 +310,14 @@ def capped(owed: tuple[int, tuple[Step, ...]], cap: int) -> tuple[int, tuple[Ste
     return cap, (*trail, Step("payment_cap", value=cap, detail=(("before", points),)))
 
 
-def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tuple[int, tuple[Step, ...]]],
-                 dokbak: Dokbak | None, notes: list[dict]) -> list[Payment]:
+def _capped_stop(
+    facts: HandFacts,
+    rules: Rules,
+    winner: str,
+    owed: dict[str, tuple[int, tuple[Step, ...]]],
+    dokbak: Dokbak | None,
+    notes: list[dict],
+) -> list[Payment]:
     """The stop's payments under a cap: each loser's amount is capped after every double, go-bak's
     included; a dok-bak payer pays each share it takes over, each share capped (fixed payments are
     never capped: they are not paid here). Kept apart so that a table without a cap is untouched."""
@@ -304,8 +339,11 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
             covered, other_trail = covered * 2, other_trail + double
         own, trail = capped((own, trail), cap)
         covered, other_trail = capped((covered, other_trail), cap)
-        share = Step("dok_bak", value=covered, detail=(
-            ("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])))
+        share = Step(
+            "dok_bak",
+            value=covered,
+            detail=(("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])),
+        )
         notes.append(note("dok_bak", other))
         return [Payment(dokbak.player, winner, own + covered, "stop", (*trail, share))]
     payments = []
@@ -318,8 +356,10 @@ def _capped_stop(facts: HandFacts, rules: Rules, winner: str, owed: dict[str, tu
 
 # -- fixed payments and instant wins (rules.md §8) ---------------------------------
 
-def fixed_from_each(facts: HandFacts, player: str, kind: str, points: int,
-                    payers: tuple[str, ...] | None = None) -> list[Payment]:
+
+def fixed_from_each(
+    facts: HandFacts, player: str, kind: str, points: int, payers: tuple[str, ...] | None = None
+) -> list[Payment]:
     """Each opponent (or each of ``payers``) pays ``player`` a fixed amount, never multiplied."""
     payers = facts.opponents(player) if payers is None else payers
     return [Payment(p, player, points, kind, (Step(kind, value=points),)) for p in payers if points]

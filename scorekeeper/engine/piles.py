@@ -10,6 +10,7 @@ may be counted as junk: ``counted_as_junk`` moves them.
 >>> codes_of(p.mask)
 ['1g', '1j1', '3g', '9a']
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -94,7 +95,12 @@ SETS = {name: mask_of(c.code for c in DECK if c.ribbon_set == name) for name in 
 VIP_CARDS = mask_of((CUP, *DOUBLE_JUNK))
 PALSSARI = _kind_mask(lambda c: c.month in (4, 7))
 B_CUP, B_BRIDGE, B_RAIN_BRIGHT, B_RAIN_ANIMAL, B_RAIN_RIBBON = (
-    BIT[CUP], BIT[BRIDGE], BIT[RAIN_BRIGHT], BIT[RAIN_ANIMAL], BIT[RAIN_RIBBON])
+    BIT[CUP],
+    BIT[BRIDGE],
+    BIT[RAIN_BRIGHT],
+    BIT[RAIN_ANIMAL],
+    BIT[RAIN_RIBBON],
+)
 B_FLEXIBLE = B_CUP | B_BRIDGE
 
 
@@ -124,9 +130,12 @@ class Pile(NamedTuple):
 
 
 COUNTED_AS = {
-    (held, as_junk): tuple((code, JUNK if as_junk & bit else ANIMAL)
-                           for code, bit in ((CUP, B_CUP), (BRIDGE, B_BRIDGE)) if held & bit)
-    for held in (0, B_CUP, B_BRIDGE, B_FLEXIBLE) for as_junk in (0, B_CUP, B_BRIDGE, B_FLEXIBLE) if as_junk & ~held == 0
+    (held, as_junk): tuple(
+        (code, JUNK if as_junk & bit else ANIMAL) for code, bit in ((CUP, B_CUP), (BRIDGE, B_BRIDGE)) if held & bit
+    )
+    for held in (0, B_CUP, B_BRIDGE, B_FLEXIBLE)
+    for as_junk in (0, B_CUP, B_BRIDGE, B_FLEXIBLE)
+    if as_junk & ~held == 0
 }
 
 
@@ -143,8 +152,7 @@ def flexible_cards(mask: int, rules: Rules) -> tuple[int, ...]:
 _BONUS_VALUE = {code: card.junk for code, card in BONUS_CARDS.items()}
 
 
-def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0,
-         as_junk: Iterable[str] = ()) -> Pile:
+def pile(codes: Iterable[str], rules: Rules | None = None, extra_junk: int = 0, as_junk: Iterable[str] = ()) -> Pile:
     """Sort ``codes`` by kind, counting the cards in ``as_junk`` as junk."""
     rules = rules or Rules()
     codes = tuple(codes)
@@ -178,5 +186,6 @@ def counted_as_junk(base: Pile, way: int, rules: Rules) -> Pile:
     if not way:
         return base
     value = base.junk_value + (rules.cup_junk_value if way & B_CUP else 0) + (2 if way & B_BRIDGE else 0)
-    return new_tuple(Pile, (base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask,
-                            base.bonus, way))
+    return new_tuple(
+        Pile, (base.brights, base.animals & ~way, base.ribbons, base.junk | way, value, base.mask, base.bonus, way)
+    )

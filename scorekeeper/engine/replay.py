@@ -4,6 +4,7 @@ A document with ``events`` is a live hand log (``engine.hand``); a document with
 ``hands`` is a series (``engine.series``). Either answers a JSON object with
 ``"ok"``; a refused document answers ``{"ok": false, "errors": [...]}``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,8 +19,9 @@ def replay_document(doc: Any) -> dict[str, Any]:
         return replay_hand_document(doc)
     if isinstance(doc, dict) and "hands" in doc:
         return replay_series_document(doc)
-    return _error("bad_replay_document",
-                  "A replay document is a hand log (with \"events\") or a series (with \"hands\").", "")
+    return _error(
+        "bad_replay_document", 'A replay document is a hand log (with "events") or a series (with "hands").', ""
+    )
 
 
 def _error(code: str, message: str, path: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ Every point where the source texts or real tables differ is an option here
 >>> rules_from("pagat", {"five_brights": 20}).five_brights
 20
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,12 +41,20 @@ CHOICE_LABELS = {
     "dok_bak_doubled": "독박 2배: 고한 사람이 다 내고 2배 · the go-sayer pays both, doubled",
     "times_players": "고한 사람 혼자 자기 몫 × 인원 · the go-sayer alone pays own amount × players",
     "times_players_each": "고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫 · the go-sayer pays own amount × players, "
-                          "the other loser their own",
+    "the other loser their own",
 }
 
 
-def option(default: Any, ko: str, en: str, group: str, *, choices: tuple[str, ...] | None = None,
-           lo: float | None = None, hi: float | None = None) -> Any:
+def option(
+    default: Any,
+    ko: str,
+    en: str,
+    group: str,
+    *,
+    choices: tuple[str, ...] | None = None,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> Any:
     """A rules field with its bilingual label, its group on the rules sheet and its bounds."""
     meta = {"ko": ko, "en": en, "group": group, "choices": choices, "lo": lo, "hi": hi}
     return field(default=default, metadata=meta)
@@ -61,68 +70,118 @@ class Rules:
     four_brights_with_rain: int = option(4, "비 포함 사광", "Four brights including rain (12g)", "scoring", lo=0, hi=50)
     five_brights: int = option(15, "오광", "Five brights", "scoring", lo=0, hi=100)
     godori: int = option(5, "고도리", "Godori (three birds)", "scoring", lo=0, hi=50)
-    four_birds: bool = option(False, "육도리·비도리 (제비 포함)", "Four-bird rule: swallow 12a is a bird (6 / 4)", "scoring")
-    rain_ribbon_counts: bool = option(True, "비띠도 띠로 셈 (아니면 피 한 장)", "Rain ribbon 12r counts as a ribbon (else as one junk)", "scoring")
+    four_birds: bool = option(
+        False, "육도리·비도리 (제비 포함)", "Four-bird rule: swallow 12a is a bird (6 / 4)", "scoring"
+    )
+    rain_ribbon_counts: bool = option(
+        True, "비띠도 띠로 셈 (아니면 피 한 장)", "Rain ribbon 12r counts as a ribbon (else as one junk)", "scoring"
+    )
     cup_flexible: bool = option(True, "국진 열끗/쌍피 선택", "Sake cup 9a counts as animal or junk", "scoring")
     cup_junk_value: int = option(2, "국진을 피로 셀 때 값", "Sake cup as junk is worth", "scoring", lo=1, hi=2)
-    cup_counting: str = option("payment", "이긴 사람의 국진 셈", "How the winner's cup 9a is counted", "scoring",
-                               choices=CUP_COUNTING)
+    cup_counting: str = option(
+        "payment", "이긴 사람의 국진 셈", "How the winner's cup 9a is counted", "scoring", choices=CUP_COUNTING
+    )
     bridge_flexible: bool = option(False, "난초 열끗 쌍피 선택", "Bridge 5a counts as animal or double junk", "scoring")
-    vip: bool = option(False, "VIP (국진·똥쌍피·비쌍피) +3", "VIP: cup as junk + 11jd + 12jd, +3 (not toward target)", "scoring")
+    vip: bool = option(
+        False, "VIP (국진·똥쌍피·비쌍피) +3", "VIP: cup as junk + 11jd + 12jd, +3 (not toward target)", "scoring"
+    )
     palssari: bool = option(False, "팔싸리 +8", "Palssari: all of months 4 and 7, +8 (not toward target)", "scoring")
     # -- bonus cards (rules.md §1) --
     bonus_two_junk: int = option(1, "쌍피 보너스 장수", "Two-junk jokers (b2) in the deck", "bonus", lo=0, hi=4)
     bonus_three_junk: int = option(1, "쓰리피 보너스 장수", "Three-junk jokers (b3) in the deck", "bonus", lo=0, hi=4)
-    boss_junk_jokers: int = option(0, "보스피 조커", "Boss-junk jokers (bb): each opponent gives a junk", "bonus", lo=0, hi=4)
+    boss_junk_jokers: int = option(
+        0, "보스피 조커", "Boss-junk jokers (bb): each opponent gives a junk", "bonus", lo=0, hi=4
+    )
     double_jokers: int = option(0, "더블 조커", "Double jokers (bd): owner wins double", "bonus", lo=0, hi=4)
-    bright_protection_jokers: int = option(0, "광 보호 조커", "Bright-protection jokers (bp): no gwang-bak", "bonus", lo=0, hi=4)
+    bright_protection_jokers: int = option(
+        0, "광 보호 조커", "Bright-protection jokers (bp): no gwang-bak", "bonus", lo=0, hi=4
+    )
     # -- go (rules.md §4, §5) --
     go_bonus: str = option("plus_two_kept", "고 가산점", "Go bonus", "go", choices=GO_BONUS)
     go_doubling: str = option("double_per_go", "3고부터 배수", "Doubling from the third go", "go", choices=GO_DOUBLING)
-    reverse_go: int = option(0, "역고 배수 (0은 없음)",
-                             "Reverse go (yeok-go): a winner who said go after an opponent's go gets this factor "
-                             "instead of the go doubling (0: off)", "go", lo=0, hi=16)
+    reverse_go: int = option(
+        0,
+        "역고 배수 (0은 없음)",
+        "Reverse go (yeok-go): a winner who said go after an opponent's go gets this factor "
+        "instead of the go doubling (0: off)",
+        "go",
+        lo=0,
+        hi=16,
+    )
     point_multiplier: int = option(1, "점수 곱하기", "Point multiplier (score + go bonus)", "go", lo=1, hi=100)
     # -- doubles (rules.md §5) --
     shake_rain_paulownia_x4: bool = option(False, "똥·비 흔들기 4배", "Shake of month 11 or 12 counts ×4", "doubles")
     bomb_doubles: bool = option(False, "폭탄도 흔들기처럼 2배", "Bomb doubles like a shake", "doubles")
     bomb_takes_junk: bool = option(False, "폭탄 피 한 장", "Bomb takes one junk from each opponent", "doubles")
-    shake_bomb_once: bool = option(False, "흔들기·폭탄은 몇 번이든 한 번만 2배",
-                                   "Shakes and bombs double once in all, however many", "doubles")
+    shake_bomb_once: bool = option(
+        False, "흔들기·폭탄은 몇 번이든 한 번만 2배", "Shakes and bombs double once in all, however many", "doubles"
+    )
     bomb_after_shake: bool = option(False, "흔든 달 폭탄 허용", "Bomb allowed for a month already shaken", "doubles")
-    pi_bak_two_players: int = option(5, "피박 기준 (2인)", "Pi-bak below this junk, two players", "doubles", lo=0, hi=30)
-    pi_bak_three_players: int = option(5, "피박 기준 (3인)", "Pi-bak below this junk, three players", "doubles", lo=0, hi=30)
-    pi_bak_exempt_no_junk: bool = option(False, "피 없으면 피박 면제", "A loser with no junk is exempt from pi-bak", "doubles")
+    pi_bak_two_players: int = option(
+        5, "피박 기준 (2인)", "Pi-bak below this junk, two players", "doubles", lo=0, hi=30
+    )
+    pi_bak_three_players: int = option(
+        5, "피박 기준 (3인)", "Pi-bak below this junk, three players", "doubles", lo=0, hi=30
+    )
+    pi_bak_exempt_no_junk: bool = option(
+        False, "피 없으면 피박 면제", "A loser with no junk is exempt from pi-bak", "doubles"
+    )
     meong_dda: str = option("every_loser", "멍따", "Meong-dda (winner with 7+ animals)", "doubles", choices=MEONG_DDA)
-    meong_dda_per_animal: bool = option(False, "멍따: 7장 넘는 열끗마다 또 2배",
-                                        "Meong-dda doubles again for each animal beyond 7", "doubles")
-    meong_bak_five: bool = option(False, "멍박: 열끗 5장 이상으로 나면 열끗 없는 사람 2배",
-                                  "Meong-bak: winner with 5+ animals, a loser with none ×2 (stacks with meong-dda)",
-                                  "doubles")
+    meong_dda_per_animal: bool = option(
+        False, "멍따: 7장 넘는 열끗마다 또 2배", "Meong-dda doubles again for each animal beyond 7", "doubles"
+    )
+    meong_bak_five: bool = option(
+        False,
+        "멍박: 열끗 5장 이상으로 나면 열끗 없는 사람 2배",
+        "Meong-bak: winner with 5+ animals, a loser with none ×2 (stacks with meong-dda)",
+        "doubles",
+    )
     tti_bak: bool = option(False, "띠박", "Tti-bak (loser without ribbons)", "doubles")
     go_bak_two_players: bool = option(False, "고박 (2인) 2배", "Go-bak with two players: ×2", "doubles")
-    go_bak_three_players: str = option("dok_bak", "고박 (3인)", "Go-bak with three players", "doubles", choices=GO_BAK_THREE)
+    go_bak_three_players: str = option(
+        "dok_bak", "고박 (3인)", "Go-bak with three players", "doubles", choices=GO_BAK_THREE
+    )
     oe_myeon: bool = option(True, "외면 독박", "Oe-myeon dok-bak", "doubles")
-    nagari_carry_stacks: bool = option(True, "나가리 누적 (2, 4, 8배)", "Consecutive nagari stack (×2, ×4, ×8)", "doubles")
+    nagari_carry_stacks: bool = option(
+        True, "나가리 누적 (2, 4, 8배)", "Consecutive nagari stack (×2, ×4, ×8)", "doubles"
+    )
     missions: bool = option(False, "미션 배수", "Mission multiplier (2× to 9×)", "doubles")
     weol_yak: bool = option(False, "월약 4배", "Weol-yak: all four of a month on the first turn ×4", "doubles")
-    empty_pile_pays_nothing: bool = option(False, "먹은 패 없으면 면제", "A loser with no captured cards pays nothing", "doubles")
-    payment_cap: int = option(0, "상한가: 한 판에 한 사람이 내는 최대 점수 (0은 없음)",
-                              "Payment cap: the most one loser pays for a hand, after every double (0: none)",
-                              "doubles", lo=0, hi=100000)
+    empty_pile_pays_nothing: bool = option(
+        False, "먹은 패 없으면 면제", "A loser with no captured cards pays nothing", "doubles"
+    )
+    payment_cap: int = option(
+        0,
+        "상한가: 한 판에 한 사람이 내는 최대 점수 (0은 없음)",
+        "Payment cap: the most one loser pays for a hand, after every double (0: none)",
+        "doubles",
+        lo=0,
+        hi=100000,
+    )
     # -- fixed payments (rules.md §8), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
     three_ppuk: int = option(5, "삼뻑", "Three ppuk in a hand", "fixed", lo=0, hi=1000)
-    chongtong_zero_still_wins: bool = option(False, "총통이 0점이어도 총통으로 판이 끝남",
-                                             "A chongtong worth 0 still ends the hand (0 is not off)", "fixed")
+    chongtong_zero_still_wins: bool = option(
+        False, "총통이 0점이어도 총통으로 판이 끝남", "A chongtong worth 0 still ends the hand (0 is not off)", "fixed"
+    )
     first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
-    consecutive_ppuk: int = option(0, "연뻑 (첫뻑 대신)", "Consecutive ppuk: a ppuk on each of the first two turns, "
-                                   "paid instead of the first-turn ppuk", "fixed", lo=0, hi=1000)
+    consecutive_ppuk: int = option(
+        0,
+        "연뻑 (첫뻑 대신)",
+        "Consecutive ppuk: a ppuk on each of the first two turns, paid instead of the first-turn ppuk",
+        "fixed",
+        lo=0,
+        hi=1000,
+    )
     first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)
     first_turn_chok: int = option(0, "첫 쪽", "First-turn chok", "fixed", lo=0, hi=1000)
-    first_turn_four: int = option(0, "첫 턴 한 달 네 장", "First-turn capture of all four of a month", "fixed", lo=0, hi=1000)
+    first_turn_four: int = option(
+        0, "첫 턴 한 달 네 장", "First-turn capture of all four of a month", "fixed", lo=0, hi=1000
+    )
     boar_pot: int = option(0, "첫 턴 멧돼지", "First-turn capture of the boar 7a", "fixed", lo=0, hi=1000)
-    void_deal_chongtong: bool = option(False, "바닥 총통은 선 승리", "Four of a month on the table: the dealer wins", "fixed")
+    void_deal_chongtong: bool = option(
+        False, "바닥 총통은 선 승리", "Four of a month on the table: the dealer wins", "fixed"
+    )
     # -- gwangpalli (rules.md §10) --
     sitter_pay_per_card: int = option(2, "광팔기 장당", "Gwangpalli: points per card shown", "gwangpalli", lo=0, hi=100)
     sitter_paid_at_end: bool = option(False, "광값은 진 사람이 끝에", "Gwangpalli: losers pay at the end", "gwangpalli")
@@ -236,13 +295,9 @@ def check_option(name: str, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
             raise EngineError("bad_option", f"Option {name} takes a whole number.", path)
         if not meta["lo"] <= value <= meta["hi"]:
-            raise EngineError(
-                "bad_option", f"Option {name} takes a number from {meta['lo']} to {meta['hi']}.", path
-            )
+            raise EngineError("bad_option", f"Option {name} takes a number from {meta['lo']} to {meta['hi']}.", path)
     elif value not in meta["choices"]:
-        raise EngineError(
-            "bad_option", f"Option {name} takes one of {', '.join(meta['choices'])}.", path
-        )
+        raise EngineError("bad_option", f"Option {name} takes one of {', '.join(meta['choices'])}.", path)
     return value
 
 

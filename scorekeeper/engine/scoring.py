@@ -11,6 +11,7 @@ flexible cards (the cup ``9a``, and the bridge ``5a`` where the rules allow).
 >>> s.points, [line.id for line in s.lines]
 (8, ['three_brights', 'godori'])
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -80,7 +81,9 @@ class Score(NamedTuple):
             "lines": [line.to_json() for line in lines] if lines else [],
             "counted_as": dict(COUNTED_AS[mask & B_FLEXIBLE, as_junk & B_FLEXIBLE]) if mask & B_FLEXIBLE else {},
             "counts": {
-                BRIGHT: brights.bit_count(), ANIMAL: animals.bit_count(), RIBBON: ribbons.bit_count(),
+                BRIGHT: brights.bit_count(),
+                ANIMAL: animals.bit_count(),
+                RIBBON: ribbons.bit_count(),
                 JUNK: junk_value,
             },
         }
@@ -147,9 +150,14 @@ def _plan(rules: Rules) -> _Plan:
     shared = _SHARED.get(scoring)
     if shared is None:
         runs = _gated(rules.vip, rules.palssari, rules.four_birds)
-        shared = _SHARED.put(scoring, _Plan(
-            rules, tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
-            tuple(run for run in runs if run[0] >= _MASKED_GATES)))
+        shared = _SHARED.put(
+            scoring,
+            _Plan(
+                rules,
+                tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
+                tuple(run for run in runs if run[0] >= _MASKED_GATES),
+            ),
+        )
     return _PLANS.put(id(rules), _Plan(rules, shared.masked, shared.rest))
 
 
@@ -161,8 +169,9 @@ def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:
             continue
         hit = unit(p, rules)
         if hit and hit[1]:
-            lines.append(new_tuple(Line, (hit[0], hit[1], category, hit[2], counts,
-                                          p.bonus if hit[0] == "junk" else ())))
+            lines.append(
+                new_tuple(Line, (hit[0], hit[1], category, hit[2], counts, p.bonus if hit[0] == "junk" else ()))
+            )
     return tuple(lines)
 
 

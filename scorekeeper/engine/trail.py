@@ -7,6 +7,7 @@ Every score and payment carries its trail of reasons ; the labels are bilingual.
 >>> money(12, 100), money(3, 0.5)
 (1200, 1.5)
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -1,4 +1,5 @@
 """Alembic environment: run with the connection the app hands over, or a URL."""
+
 from __future__ import annotations
 
 from alembic import context
@@ -13,8 +14,10 @@ target_metadata = Base.metadata
 
 def run_migrations_offline() -> None:
     context.configure(
-        url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
-        literal_binds=True, render_as_batch=True,
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -1,4 +1,5 @@
 """Database engines and sessions, for SQLite (embedded default) and PostgreSQL."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -22,7 +23,7 @@ def normalise_url(url: str | URL) -> URL:
     """Any SQLAlchemy URL; ``postgres://`` and ``postgresql://`` use psycopg 3."""
     text = url if isinstance(url, str) else url.render_as_string(hide_password=False)
     if text.startswith("postgres://"):
-        text = "postgresql://" + text[len("postgres://"):]
+        text = "postgresql://" + text[len("postgres://") :]
     parsed = make_url(text)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -80,6 +81,7 @@ def _ping_after_idle(engine: Engine) -> None:
     may have been closed by the server, a restart or a proxy, and is pinged, and replaced when
     dead (``DisconnectionError`` makes the pool open a new one).
     """
+
     @event.listens_for(engine, "checkin")
     def _checked_in(_dbapi_connection, record):
         record.info["sk_idle_since"] = time.monotonic()

@@ -4,6 +4,7 @@ Writers lock the group (``lock_group``): SQLite takes its write lock at BEGIN, P
 group's row, so two phones recording payments are served one after the other and the second is
 checked against the first.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,12 +41,19 @@ def create_group(session: Session, name: str, settings: dict[str, Any], players:
     edit, view = new_secret(), new_secret()
     while view == edit:  # pragma: no cover - 128 random bits each
         view = new_secret()
-    group = Group(public_id=new_secret(9), edit_secret=edit, view_secret=view,
-                  name=CONTROL.sub("", name)[:120], settings=settings, version=1)
+    group = Group(
+        public_id=new_secret(9),
+        edit_secret=edit,
+        view_secret=view,
+        name=CONTROL.sub("", name)[:120],
+        settings=settings,
+        version=1,
+    )
     session.add(group)
     session.flush()
-    session.add_all([GroupPlayer(group_id=group.id, name=p, colour=colour_for(i), position=i)
-                     for i, p in enumerate(players)])
+    session.add_all(
+        [GroupPlayer(group_id=group.id, name=p, colour=colour_for(i), position=i) for i, p in enumerate(players)]
+    )
     session.commit()
     return group
 
@@ -68,19 +76,20 @@ def recent_groups(session: Session, public_ids: list[str]) -> list[Group]:
 
 
 def players(session: Session, group: Group) -> list[GroupPlayer]:
-    return list(session.scalars(select(GroupPlayer).where(GroupPlayer.group_id == group.id)
-                                .order_by(GroupPlayer.position)))
+    return list(
+        session.scalars(select(GroupPlayer).where(GroupPlayer.group_id == group.id).order_by(GroupPlayer.position))
+    )
 
 
 def evenings(session: Session, group: Group) -> list[Table]:
     """The group's tables, oldest first."""
-    return list(session.scalars(select(Table).where(Table.group_id == group.id)
-                                .order_by(Table.created_at, Table.id)))
+    return list(session.scalars(select(Table).where(Table.group_id == group.id).order_by(Table.created_at, Table.id)))
 
 
 def payments(session: Session, group: Group) -> list[GroupPayment]:
-    return list(session.scalars(select(GroupPayment).where(GroupPayment.group_id == group.id)
-                                .order_by(GroupPayment.id)))
+    return list(
+        session.scalars(select(GroupPayment).where(GroupPayment.group_id == group.id).order_by(GroupPayment.id))
+    )
 
 
 def lock_group(session: Session, group: Group) -> int:
@@ -100,8 +109,12 @@ def add_players(session: Session, group: Group, names: list[str]) -> list[str]:
     known = {p.name for p in players(session, group)}
     start = len(known)
     new = [n for n in dict.fromkeys(names) if n not in known]
-    session.add_all([GroupPlayer(group_id=group.id, name=n, colour=colour_for(start + i), position=start + i)
-                     for i, n in enumerate(new)])
+    session.add_all(
+        [
+            GroupPlayer(group_id=group.id, name=n, colour=colour_for(start + i), position=start + i)
+            for i, n in enumerate(new)
+        ]
+    )
     if new:
         touch(session, group)
     return new
@@ -151,6 +164,7 @@ def add_payment(session: Session, group: Group, payer: str, payee: str, points: 
 
 # -- each evening's facts, kept with its table's version -----------------------------------------
 
+
 def kept_facts(session: Session, table_ids: list[int]) -> dict[int, tuple[int, dict[str, Any]]]:
     """The facts kept for these tables, with the version each was kept at.
 
@@ -159,8 +173,11 @@ def kept_facts(session: Session, table_ids: list[int]) -> dict[int, tuple[int, d
     """
     if not table_ids:
         return {}
-    rows = session.execute(select(EveningFacts.table_id, EveningFacts.version, type_coerce(EveningFacts.facts, Text))
-                           .where(EveningFacts.table_id.in_(table_ids)))
+    rows = session.execute(
+        select(EveningFacts.table_id, EveningFacts.version, type_coerce(EveningFacts.facts, Text)).where(
+            EveningFacts.table_id.in_(table_ids)
+        )
+    )
     return {tid: (version, loads(facts) if isinstance(facts, str | bytes) else facts) for tid, version, facts in rows}
 
 
@@ -181,26 +198,45 @@ def insert_group(session: Session, name: str, settings: dict[str, Any], roster: 
     """A new group (fresh id and secrets) with its roster (``(name, colour)``), flushed, not committed:
     an import adds its evenings and payments, checks them, then commits or rolls back."""
     edit, view = new_secret(), new_secret()
-    group = Group(public_id=new_secret(9), edit_secret=edit, view_secret=view, name=CONTROL.sub("", name)[:120],
-                  settings=settings, version=1)
+    group = Group(
+        public_id=new_secret(9),
+        edit_secret=edit,
+        view_secret=view,
+        name=CONTROL.sub("", name)[:120],
+        settings=settings,
+        version=1,
+    )
     session.add(group)
     session.flush()
     session.add_all([GroupPlayer(group_id=group.id, name=n, colour=c, position=i) for i, (n, c) in enumerate(roster)])
     return group
 
 
-def insert_evening(session: Session, group: Group, title: str, config: dict[str, Any],
-                   records: list[dict[str, Any]], when: datetime | None
-                   ) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
+def insert_evening(
+    session: Session,
+    group: Group,
+    title: str,
+    config: dict[str, Any],
+    records: list[dict[str, Any]],
+    when: datetime | None,
+) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
     """A table of ``group`` (fresh id and secrets) holding ``records`` (as ``rows.insert_table``
     takes them), made ``when``; flushed, not committed. Answers the table, its rows and logs."""
-    table = Table(public_id=new_secret(9), edit_secret=new_secret(), view_secret=new_secret(),
-                  title=CONTROL.sub("", title)[:120], config=config, group_id=group.id,
-                  **({"created_at": when} if when else {}))
+    table = Table(
+        public_id=new_secret(9),
+        edit_secret=new_secret(),
+        view_secret=new_secret(),
+        title=CONTROL.sub("", title)[:120],
+        config=config,
+        group_id=group.id,
+        **({"created_at": when} if when else {}),
+    )
     session.add(table)
     session.flush()
-    rows = [Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
-            for i, r in enumerate(records)]
+    rows = [
+        Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
+        for i, r in enumerate(records)
+    ]
     session.add_all(rows)
     session.flush()
     logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True) if row.kind == "log"}
@@ -210,5 +246,6 @@ def insert_evening(session: Session, group: Group, title: str, config: dict[str,
 
 def insert_payments(session: Session, group: Group, pays: list[tuple[str, str, int]]) -> None:
     """Payments ``(payer, payee, points)`` of a group being imported; not committed."""
-    session.add_all([GroupPayment(group_id=group.id, payer=a, payee=b, points=v, created_at=utcnow())
-                     for a, b, v in pays])
+    session.add_all(
+        [GroupPayment(group_id=group.id, payer=a, payee=b, points=v, created_at=utcnow()) for a, b, v in pays]
+    )

@@ -3,6 +3,7 @@
 Several gunicorn workers may start at once: SQLite migrates under a file lock
 beside the database, PostgreSQL under an advisory lock.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -67,5 +68,3 @@ def upgrade(engine: Engine, revision: str = "head") -> str | None:
 
 def needs_upgrade(engine: Engine) -> bool:
     return current_revision(engine) != head_revision(engine)
-
-

@@ -1,4 +1,5 @@
 """Tables (series), their hand records and the event logs of live hands."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -41,10 +42,13 @@ class Table(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # The group (모임) whose evening this is, if any (migration 0003).
     group_id: Mapped[int | None] = mapped_column(
-        ForeignKey("sk_groups.id", ondelete="SET NULL"), nullable=True, index=True, default=None)
+        ForeignKey("sk_groups.id", ondelete="SET NULL"), nullable=True, index=True, default=None
+    )
 
     hands: Mapped[list[Hand]] = relationship(
-        back_populates="table", order_by="Hand.position", cascade="all, delete-orphan",
+        back_populates="table",
+        order_by="Hand.position",
+        cascade="all, delete-orphan",
         passive_deletes=True,
     )
 
@@ -72,7 +76,9 @@ class Hand(Base):
 
     table: Mapped[Table] = relationship(back_populates="hands")
     events: Mapped[list[Event]] = relationship(
-        back_populates="hand", order_by="Event.seq", cascade="all, delete-orphan",
+        back_populates="hand",
+        order_by="Event.seq",
+        cascade="all, delete-orphan",
         passive_deletes=True,
     )
 

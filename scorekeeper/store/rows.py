@@ -6,6 +6,7 @@ table are served one after the other and the loser sees the winner's change.
 What a write checks (the engine's answer, a stale version) is ``tables.writes``'s:
 the row writers here store what they are given, in the write the caller began.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,27 +33,43 @@ EDIT, VIEW = "edit", "view"
 _TABLE = select(Table).where(Table.public_id == bindparam("public_id"))
 _TABLE_ROW = select(*Table.__table__.columns).where(Table.__table__.c.public_id == bindparam("public_id"))
 _POLL = select(Table.id, Table.public_id, Table.edit_secret, Table.view_secret, Table.version).where(
-    Table.public_id == bindparam("public_id"))
-_RETITLE = update(Table).where(Table.id == bindparam("table_id")).values(
-    title=bindparam("title"), config=bindparam("config"))
+    Table.public_id == bindparam("public_id")
+)
+_RETITLE = (
+    update(Table).where(Table.id == bindparam("table_id")).values(title=bindparam("title"), config=bindparam("config"))
+)
 _LOCK = select(Table.version).where(Table.id == bindparam("table_id")).with_for_update()
 _HANDS = select(Hand).where(Hand.table_id == bindparam("table_id")).order_by(Hand.position)
 # Under the write lock: what another writer committed meanwhile, not this session's copies.
 _HANDS_FRESH = _HANDS.execution_options(populate_existing=True)
 _EVENTS = select(Event.event).where(Event.hand_id == bindparam("hand_id")).order_by(Event.seq)
-_TOUCH = (update(Table).where(Table.id == bindparam("table_id"))
-          .values(version=Table.version + 1, updated_at=bindparam("now")).returning(Table.version))
-_ADD_EVENT = insert(Event).values(hand_id=bindparam("of_hand"), seq=bindparam("at_seq"),
-                                  event=bindparam("the_event"), version=bindparam("made_version"),
-                                  created_at=bindparam("now"))
-_APPENDED_SINCE = select(Event.version, Event.seq, Event.event).where(
-    Event.hand_id == bindparam("hand_id"), Event.version > bindparam("after"),
-    Event.version <= bindparam("upto")).order_by(Event.version)
+_TOUCH = (
+    update(Table)
+    .where(Table.id == bindparam("table_id"))
+    .values(version=Table.version + 1, updated_at=bindparam("now"))
+    .returning(Table.version)
+)
+_ADD_EVENT = insert(Event).values(
+    hand_id=bindparam("of_hand"),
+    seq=bindparam("at_seq"),
+    event=bindparam("the_event"),
+    version=bindparam("made_version"),
+    created_at=bindparam("now"),
+)
+_APPENDED_SINCE = (
+    select(Event.version, Event.seq, Event.event)
+    .where(
+        Event.hand_id == bindparam("hand_id"), Event.version > bindparam("after"), Event.version <= bindparam("upto")
+    )
+    .order_by(Event.version)
+)
 _HAND_CHANGED = update(Hand).where(Hand.id == bindparam("hand_id")).values(updated_at=bindparam("now"))
-_VERSIONS = select(Table.public_id, Table.version).where(
-    Table.public_id.in_(bindparam("public_ids", expanding=True)))
-_EVENTS_OF = select(Event.hand_id, Event.event).where(
-    Event.hand_id.in_(bindparam("hand_ids", expanding=True))).order_by(Event.hand_id, Event.seq)
+_VERSIONS = select(Table.public_id, Table.version).where(Table.public_id.in_(bindparam("public_ids", expanding=True)))
+_EVENTS_OF = (
+    select(Event.hand_id, Event.event)
+    .where(Event.hand_id.in_(bindparam("hand_ids", expanding=True)))
+    .order_by(Event.hand_id, Event.seq)
+)
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -87,26 +104,30 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
     return table
 
 
-def insert_table(session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]]
-                 ) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
+def insert_table(
+    session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]]
+) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
     """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs,
     flushed, not committed (the caller checks them, then ``commit`` or rolls back).
 
     Each record is ``{"kind", "summary", "seating", "events"}``. Answers the table, its rows and logs.
     """
     edit, view = new_secret(), new_secret()
-    table = Table(public_id=new_secret(9), edit_secret=edit, view_secret=view,
-                  title=CONTROL.sub("", title)[:120], config=config)
+    table = Table(
+        public_id=new_secret(9), edit_secret=edit, view_secret=view, title=CONTROL.sub("", title)[:120], config=config
+    )
     session.add(table)
     session.flush()
-    rows = [Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
-            for i, r in enumerate(records)]
+    rows = [
+        Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
+        for i, r in enumerate(records)
+    ]
     session.add_all(rows)
     session.flush()
-    logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True)
-            if row.kind == "log"}
-    session.add_all([Event(hand_id=hand_id, seq=i, event=e)
-                     for hand_id, log in logs.items() for i, e in enumerate(log)])
+    logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True) if row.kind == "log"}
+    session.add_all(
+        [Event(hand_id=hand_id, seq=i, event=e) for hand_id, log in logs.items() for i, e in enumerate(log)]
+    )
     return table, rows, logs
 
 
@@ -235,9 +256,11 @@ def _in_write_transaction(session: Session) -> bool:
 
 TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed
 NOTIFY_CHANNEL = "scorekeeper_tables"
-_TOUCH_NOTIFY = text("WITH moved AS (UPDATE sk_tables SET version = version + 1, updated_at = :now "
-                     "WHERE id = :table_id RETURNING version) "
-                     "SELECT version FROM moved, pg_notify(:channel, :prefix || version)")
+_TOUCH_NOTIFY = text(
+    "WITH moved AS (UPDATE sk_tables SET version = version + 1, updated_at = :now "
+    "WHERE id = :table_id RETURNING version) "
+    "SELECT version FROM moved, pg_notify(:channel, :prefix || version)"
+)
 
 
 def touch(session: Session, table: Table) -> int:
@@ -251,8 +274,9 @@ def touch(session: Session, table: Table) -> int:
     conn = session.connection()
     params = {"table_id": table.id, "now": utcnow()}
     if conn.dialect.name == "postgresql":  # the version moved and announced in one round trip
-        version = conn.execute(_TOUCH_NOTIFY, params | {"channel": NOTIFY_CHANNEL,
-                                                        "prefix": f"{table.public_id}:"}).scalar_one()
+        version = conn.execute(
+            _TOUCH_NOTIFY, params | {"channel": NOTIFY_CHANNEL, "prefix": f"{table.public_id}:"}
+        ).scalar_one()
     else:
         version = conn.execute(_TOUCH, params).scalar_one()
     set_committed_value(table, "version", version)
@@ -260,8 +284,11 @@ def touch(session: Session, table: Table) -> int:
     return version
 
 
-_NEW_SECRETS = update(Table).where(Table.id == bindparam("table_id")).values(
-    edit_secret=bindparam("edit"), view_secret=bindparam("view"))
+_NEW_SECRETS = (
+    update(Table)
+    .where(Table.id == bindparam("table_id"))
+    .values(edit_secret=bindparam("edit"), view_secret=bindparam("view"))
+)
 ROTATABLE = ("edit", "view", "both")
 
 
@@ -302,8 +329,9 @@ def hands(session: Session, table: Table, fresh: bool = False) -> list[Hand]:
     return list(session.scalars(_HANDS_FRESH if fresh else _HANDS, {"table_id": table.id}))
 
 
-def new_hand(table: Table, existing: list[Hand], kind: str, summary: dict[str, Any] | None,
-             seating: dict[str, Any] | None) -> Hand:
+def new_hand(
+    table: Table, existing: list[Hand], kind: str, summary: dict[str, Any] | None, seating: dict[str, Any] | None
+) -> Hand:
     """A hand row after ``existing`` (not yet in the session: ``save_hand`` adds it)."""
     position = (existing[-1].position + 1) if existing else 0
     return Hand(table_id=table.id, position=position, kind=kind, summary=summary, seating=seating)
@@ -340,8 +368,9 @@ def event_count(session: Session, hand: Hand) -> int:
     return session.scalar(select(func.count()).select_from(Event).where(Event.hand_id == hand.id)) or 0
 
 
-def add_events(session: Session, table: Table, hand: Hand, start: int, new: list[dict[str, Any]],
-               version_each: bool = False) -> None:
+def add_events(
+    session: Session, table: Table, hand: Hand, start: int, new: list[dict[str, Any]], version_each: bool = False
+) -> None:
     """Store ``new`` as events ``start …`` of the hand's log, in the write begun by ``lock_table``.
 
     The table's version moves once, and each row is marked with it; with ``version_each``, once per
@@ -354,8 +383,10 @@ def add_events(session: Session, table: Table, hand: Hand, start: int, new: list
     for i, event in enumerate(new):
         if version is None or version_each:
             version = touch(session, table)
-        conn.execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": start + i, "the_event": event,
-                                  "made_version": version, "now": now})
+        conn.execute(
+            _ADD_EVENT,
+            {"of_hand": hand.id, "at_seq": start + i, "the_event": event, "made_version": version, "now": now},
+        )
     conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
 
 
@@ -368,8 +399,9 @@ def replace_last_event(session: Session, table: Table, hand: Hand, seq: int, eve
     now = utcnow()
     touch(session, table)
     session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq == seq))
-    session.connection().execute(_ADD_EVENT, {"of_hand": hand.id, "at_seq": seq, "the_event": event,
-                                              "made_version": None, "now": now})
+    session.connection().execute(
+        _ADD_EVENT, {"of_hand": hand.id, "at_seq": seq, "the_event": event, "made_version": None, "now": now}
+    )
     session.connection().execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
 
 
@@ -386,8 +418,9 @@ def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
     return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))
 
 
-def appended_since(session: Session, hand_id: int, known_version: int, known_length: int,
-                   version: int) -> list[dict[str, Any]] | None:
+def appended_since(
+    session: Session, hand_id: int, known_version: int, known_length: int, version: int
+) -> list[dict[str, Any]] | None:
     """The events appended to the hand's log after ``known_version``, up to ``version``, when
     every change of the table between them was such an append; else None (read it all again).
 

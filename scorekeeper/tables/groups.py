@@ -6,6 +6,7 @@ never replays every hand of every evening. The group's figures are then the engi
 functions of those facts and the payments, kept per process for the group's inputs (the
 versions of its tables and of the group itself), compared whole at every view.
 """
+
 from __future__ import annotations
 
 import threading
@@ -59,9 +60,13 @@ class GroupState:
 
 # -- creating ---------------------------------------------------------------------------------
 
+
 def checked_players(value: Any, path: str = "players") -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(p, str) for p in value) \
-            or not MIN_PLAYERS <= len(value) <= MAX_GROUP_PLAYERS:
+    if (
+        not isinstance(value, list)
+        or not all(isinstance(p, str) for p in value)
+        or not MIN_PLAYERS <= len(value) <= MAX_GROUP_PLAYERS
+    ):
         raise EngineError("bad_value", f"players lists {MIN_PLAYERS} to {MAX_GROUP_PLAYERS} names.", path)
     out = [names.normal_name(p) for p in value]
     for i, p in enumerate(out):
@@ -90,6 +95,7 @@ def create(session: Session, doc: dict[str, Any]) -> Group:
 
 
 # -- reading ----------------------------------------------------------------------------------
+
 
 def load(session: Session, group: Group) -> GroupState:
     roster = store.players(session, group)
@@ -147,8 +153,13 @@ _MEMO_SIZE = 200
 def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupPayment]) -> tuple[tuple, tuple]:
     """The group's key in the memo, and its inputs: every change of the group, of one of its
     tables (the table's version) or of its payments makes other inputs."""
-    inputs = (group.version, tuple(p.name for p in roster), tuple((t.id, t.version, t.created_at) for t in tables),
-              tuple((p.id, p.payer, p.payee, p.points) for p in pays), tuple(sorted(group.settings.items(), key=str)))
+    inputs = (
+        group.version,
+        tuple(p.name for p in roster),
+        tuple((t.id, t.version, t.created_at) for t in tables),
+        tuple((p.id, p.payer, p.payee, p.points) for p in pays),
+        tuple(sorted(group.settings.items(), key=str)),
+    )
     return (group.id, group.public_id), inputs
 
 
@@ -165,8 +176,7 @@ def _figures(state: GroupState) -> dict[str, Any]:
     by_month: dict[str, list[dict[str, Any]]] = {}
     for ev in evs:
         by_month.setdefault(ev["date"][:7], []).append(ev)
-    months = {m: engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month)
-              for m, month in by_month.items()}
+    months = {m: engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month) for m, month in by_month.items()}
     return {
         "balances": balances,
         "payments": pays,
@@ -183,8 +193,15 @@ def _figures(state: GroupState) -> dict[str, Any]:
 def payment_json(p: GroupPayment, chip_value: float) -> dict[str, Any]:
     from ..engine.payout import money
 
-    return {"id": p.id, "from": p.payer, "to": p.payee, "points": p.points, "money": money(p.points, chip_value),
-            "key": p.key, "at": p.created_at.isoformat() if p.created_at else None}
+    return {
+        "id": p.id,
+        "from": p.payer,
+        "to": p.payee,
+        "points": p.points,
+        "money": money(p.points, chip_value),
+        "key": p.key,
+        "at": p.created_at.isoformat() if p.created_at else None,
+    }
 
 
 def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
@@ -195,15 +212,29 @@ def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
 
 # -- writing ----------------------------------------------------------------------------------
 
-def record_payment(session: Session, state: GroupState, payer: Any, payee: Any, points: Any,
-                   key: str | None = None, beyond: bool = False) -> tuple[GroupPayment, bool]:
+
+def record_payment(
+    session: Session,
+    state: GroupState,
+    payer: Any,
+    payee: Any,
+    points: Any,
+    key: str | None = None,
+    beyond: bool = False,
+) -> tuple[GroupPayment, bool]:
     """Record a payment (coded refusals: ``engine.group.check_payment``); (payment, newly recorded)."""
     balances = state.figures["balances"]
 
     def validate(stored: list[GroupPayment]) -> None:
-        engine.check_payment(state.players, balances,
-                             [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored],
-                             payer, payee, points, beyond)
+        engine.check_payment(
+            state.players,
+            balances,
+            [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored],
+            payer,
+            payee,
+            points,
+            beyond,
+        )
 
     engine.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
     store.lock_group(session, state.group)

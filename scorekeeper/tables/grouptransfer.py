@@ -5,6 +5,7 @@ The export is ``{"group": {"name", "players": [{"name", "colour"}], "settings"},
 group with new secrets (and new tables), every evening replayed and every payment checked as when
 it was recorded; a refusal stores nothing.
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -33,17 +34,23 @@ def export(session: Session, state: service.GroupState) -> dict[str, Any]:
         doc = dict(ev.table.config)
         doc["hands"] = [record_of(h, t.logs.get(h.id)) for h in t.hands]
         evenings.append({"date": ev.table.created_at.isoformat(), **doc})
-    return {"format": FORMAT, "group": {"name": state.group.name, "settings": state.group.settings,
-                                        "players": [{"name": p, "colour": state.colours.get(p, "")}
-                                                    for p in state.players]},
-            "evenings": evenings,
-            "payments": [{"from": p.payer, "to": p.payee, "points": p.points} for p in state.payments]}
+    return {
+        "format": FORMAT,
+        "group": {
+            "name": state.group.name,
+            "settings": state.group.settings,
+            "players": [{"name": p, "colour": state.colours.get(p, "")} for p in state.players],
+        },
+        "evenings": evenings,
+        "payments": [{"from": p.payer, "to": p.payee, "points": p.points} for p in state.payments],
+    }
 
 
 def import_group(session: Session, doc: Any) -> Group:
     if not isinstance(doc, dict) or not isinstance(doc.get("group"), dict):
-        raise EngineError("bad_series", "A group export is {\"group\": {...}, \"evenings\": [...], "
-                          "\"payments\": [...]}.", "group")
+        raise EngineError(
+            "bad_series", 'A group export is {"group": {...}, "evenings": [...], "payments": [...]}.', "group"
+        )
     head = doc["group"]
     name = head.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > 120:
@@ -52,8 +59,10 @@ def import_group(session: Session, doc: Any) -> Group:
     if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
         raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
     players = service.checked_players([p.get("name") for p in roster_doc], "group.players")
-    colours = [p.get("colour") if isinstance(p.get("colour"), str) and len(p["colour"]) <= 16
-               else store.colour_for(i) for i, p in enumerate(roster_doc)]
+    colours = [
+        p.get("colour") if isinstance(p.get("colour"), str) and len(p["colour"]) <= 16 else store.colour_for(i)
+        for i, p in enumerate(roster_doc)
+    ]
     settings = service.checked_settings(head.get("settings") or {}, players)
     evs_doc = doc.get("evenings", [])
     if not isinstance(evs_doc, list) or len(evs_doc) > MAX_EVENINGS:
@@ -66,8 +75,11 @@ def import_group(session: Session, doc: Any) -> Group:
         title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k != "date"})
         unknown = [p for p in config["players"] if p not in players]
         if unknown:
-            raise EngineError("bad_series_players", f"{unknown[0]!r} played an evening but is not in the group.",
-                              f"evenings[{i}].players")
+            raise EngineError(
+                "bad_series_players",
+                f"{unknown[0]!r} played an evening but is not in the group.",
+                f"evenings[{i}].players",
+            )
         evenings.append((title, config, rows, when))
     pays = doc.get("payments", [])
     if not isinstance(pays, list):
@@ -85,8 +97,7 @@ def import_group(session: Session, doc: Any) -> Group:
         for j, pay in enumerate(pays):
             if not isinstance(pay, dict):
                 raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
-            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"),
-                                 beyond=True)
+            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), beyond=True)
             checked.append((pay["from"], pay["to"], pay["points"]))
         store.insert_payments(session, group, checked)
         session.commit()

@@ -6,6 +6,7 @@ refused them with a 500. A body nested thousands deep raised ``RecursionError`` 
 before any view ran. Both are refused here, at the door, with a coded error; the app's JSON
 provider (``web.security``) uses the same parser, so Flask-WTF reading a JSON body gets the same answer.
 """
+
 from __future__ import annotations
 
 import json

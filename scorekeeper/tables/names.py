@@ -7,6 +7,7 @@ or a bidi override/isolate, which turns the text after it around on every screen
 CSV. Refused too (``duplicate_player``): two names that read the same, compared after NFKC
 and case folding, so "José" typed two ways, "Mina"/"MINA" or full-width "Ｍｉｎａ" are one name.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -63,8 +64,9 @@ def check_names(names: list[str], path: str = "players") -> None:
             raise CodedRefusal("bad_player_name", why, f"{path}[{i}]")
         key = same_name_key(name)
         if key in seen:
-            raise CodedRefusal("duplicate_player", f"{name!r} reads the same as player {seen[key] + 1}'s name.",
-                               f"{path}[{i}]")
+            raise CodedRefusal(
+                "duplicate_player", f"{name!r} reads the same as player {seen[key] + 1}'s name.", f"{path}[{i}]"
+            )
         seen[key] = i
 
 
@@ -74,8 +76,11 @@ def normalised_settings(doc: Any) -> Any:
     The names also appear as the first dealer and as keys of the draw: those are normalised
     the same way, so that they still name the players.
     """
-    if not isinstance(doc, dict) or not isinstance(doc.get("players"), list) \
-            or not all(isinstance(p, str) for p in doc["players"]):
+    if (
+        not isinstance(doc, dict)
+        or not isinstance(doc.get("players"), list)
+        or not all(isinstance(p, str) for p in doc["players"])
+    ):
         return doc
     out = dict(doc, players=[normal_name(p) for p in doc["players"]])
     check_names(out["players"])
@@ -87,7 +92,8 @@ def normalised_settings(doc: Any) -> Any:
         if isinstance(draw.get("cards"), dict):
             draw["cards"] = {normal_name(k): v for k, v in draw["cards"].items()}
         if isinstance(draw.get("redraws"), list):
-            draw["redraws"] = [{normal_name(k): v for k, v in r.items()} if isinstance(r, dict) else r
-                               for r in draw["redraws"]]
+            draw["redraws"] = [
+                {normal_name(k): v for k, v in r.items()} if isinstance(r, dict) else r for r in draw["redraws"]
+            ]
         out["draw"] = draw
     return out

@@ -10,6 +10,7 @@ door is the model plus how it words each problem and which it reports first.
 The engine's series (``engine.series``) reads the same records again when it replays them, as the
 pure engine it is: these checks only refuse, at the door, what the hand rows cannot keep.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -3,6 +3,7 @@
 A ``CodedRefusal`` is answered like an engine refusal (422, ``{"code", "message", "path"}``);
 the web layer maps HTTP errors onto the same codes (``web.errors``).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Literal, NotRequired, TypedDict, cast

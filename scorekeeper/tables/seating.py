@@ -1,4 +1,5 @@
 """Who plays the next hand: everyone at two or three, by choice at four to seven."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

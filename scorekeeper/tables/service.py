@@ -5,6 +5,7 @@ module's records and replays them; an unfinished live hand (the last record)
 is replayed by the hand module on top of the series before it. Nothing here
 computes a score or a payment.
 """
+
 from __future__ import annotations
 
 import threading
@@ -144,10 +145,10 @@ def _replay_hand(hand: Hand, setup: dict[str, Any], events: list[dict]) -> HandS
     """``hand_engine.replay``, continued from the last replay of this hand's log when it grew."""
     key = ("hand", hand.id)
     hit = _memo.get(key)
-    if hit is not None and hit[0][0] == setup and events[:len(hit[0][1])] == hit[0][1]:
+    if hit is not None and hit[0][0] == setup and events[: len(hit[0][1])] == hit[0][1]:
         state = hit[1]
         try:
-            for event in events[len(hit[0][1]):]:
+            for event in events[len(hit[0][1]) :]:
                 state = hand_engine.apply(state, event)
         except EngineError:
             state = None  # replayed whole below, for the refusal's path
@@ -163,8 +164,9 @@ def _remember_hand(hand: Hand, setup: dict[str, Any], events: list[dict], state:
     _remember(("hand", hand.id), (setup, list(events)), state)
 
 
-def _replay_live(table: Table, config: SeriesConfig, hands: list[Hand], logs: dict[int, list[dict]],
-                 records: list[dict]) -> TableState | None:
+def _replay_live(
+    table: Table, config: SeriesConfig, hands: list[Hand], logs: dict[int, list[dict]], records: list[dict]
+) -> TableState | None:
     """The usual case, a live hand last at a table of two or three: each record replayed once.
 
     Anything else (a finished or refused hand, seating choices) answers None, for ``replay``

@@ -7,6 +7,7 @@ with ``choices``/``shown`` when four or more sit at the table. An import
 them through the engine exactly as the app checks a change of hands, and a refused document
 stores nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,7 +33,7 @@ def parse_json(data: bytes) -> Any:
 
 
 def _record_is(_key: str, at: str) -> tuple[str, str, str]:
-    return "bad_hand_record", "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}.", at
+    return "bad_hand_record", 'A hand record is {"summary": {...}} or {"log": {"events": [...]}}.', at
 
 
 def _seating_is(_key: str, at: str) -> tuple[str, str, str]:
@@ -41,14 +42,18 @@ def _seating_is(_key: str, at: str) -> tuple[str, str, str]:
 
 # An export's hand record (``records.HandRecord``), refused as imports always have been: its shape first.
 EXPORT_DOOR = Door(
-    HandRecord, ("shape", "unknown", "choices", "shown", "summary", "log"), {
+    HandRecord,
+    ("shape", "unknown", "choices", "shown", "summary", "log"),
+    {
         "shape": _record_is,
         "unknown": lambda key, at: ("bad_hand_record", f"Unknown field {key!r} in the hand record.", f"{at}.{key}"),
-        "choices": _seating_is, "shown": _seating_is,
+        "choices": _seating_is,
+        "shown": _seating_is,
         "summary": lambda _key, at: ("bad_summary", "A hand summary is a JSON object.", f"{at}.summary"),
-        "log": lambda _key, at: ("bad_hand_record", "A live hand is {\"log\": {\"events\": [{...}, ...]}}.",
-                                 f"{at}.log"),
-    }, empty_seating_is_none=True)
+        "log": lambda _key, at: ("bad_hand_record", 'A live hand is {"log": {"events": [{...}, ...]}}.', f"{at}.log"),
+    },
+    empty_seating_is_none=True,
+)
 
 
 def _row(record: Any, path: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ neither locks, checks or writes rows itself, so a rule of what may be stored hol
 Each function is one transaction (``store.lock_table`` … ``store.commit``); a refusal at any
 point rolls it back.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
@@ -26,9 +27,22 @@ from . import service, transfer
 from .refusals import Conflict, NotLive, Refused, Stale, WriteRefused
 from .service import Live, TableState
 
-__all__ = ["KEEP", "WriteRefused", "add_hand", "append_event", "configure", "create_table", "delete_hand",
-           "edit_hand", "end_series", "import_table", "replace_last_event", "rotate_keys", "seat_tap_event",
-           "undo"]
+__all__ = [
+    "KEEP",
+    "WriteRefused",
+    "add_hand",
+    "append_event",
+    "configure",
+    "create_table",
+    "delete_hand",
+    "edit_hand",
+    "end_series",
+    "import_table",
+    "replace_last_event",
+    "rotate_keys",
+    "seat_tap_event",
+    "undo",
+]
 
 Event = dict[str, Any]
 
@@ -74,6 +88,7 @@ def _live(state: TableState, hand_id: int) -> Live:
 
 
 # -- tables ------------------------------------------------------------------------------------
+
 
 def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
     """A new table with fresh secrets, its settings checked by the engine; committed."""
@@ -128,8 +143,15 @@ def rotate_keys(session: Session, table: Table, which: str) -> tuple[str, str]:
 
 # -- hand records ------------------------------------------------------------------------------
 
-def add_hand(session: Session, state: TableState, kind: str, summary: dict[str, Any] | None,
-             seating: dict[str, Any] | None = None, expected_count: int | None = None) -> Hand:
+
+def add_hand(
+    session: Session,
+    state: TableState,
+    kind: str,
+    summary: dict[str, Any] | None,
+    seating: dict[str, Any] | None = None,
+    expected_count: int | None = None,
+) -> Hand:
     """Append a hand record (a quick-entry summary, or a live hand started: ``kind`` "log"), if the
     table still has ``expected_count`` hands; the series with it must replay. The new row."""
     with _writing(session, state.table) as table:
@@ -139,13 +161,14 @@ def add_hand(session: Session, state: TableState, kind: str, summary: dict[str, 
         hand = store.new_hand(table, existing, kind, summary, seating)
         service.check_rows(session, table, [*existing, hand])
         store.save_hand(session, table, hand)
-        _commit(session, recount=lambda: Conflict("Someone else added a hand first.",
-                                                  len(store.hands(session, table)), "count"))
+        _commit(
+            session,
+            recount=lambda: Conflict("Someone else added a hand first.", len(store.hands(session, table)), "count"),
+        )
     return hand
 
 
-def _current(records: list[Hand], hand: Hand,
-             expected_version: str | Collection[str] | None) -> Hand:
+def _current(records: list[Hand], hand: Hand, expected_version: str | Collection[str] | None) -> Hand:
     """The hand as stored now, read under the write lock; deleted, a ``Conflict``; changed since
     ``expected_version`` (one or several, ``*``: any), ``Stale``."""
     target = next((h for h in records if h.id == hand.id), None)
@@ -158,9 +181,14 @@ def _current(records: list[Hand], hand: Hand,
     return target
 
 
-def edit_hand(session: Session, state: TableState, hand: Hand, summary: dict[str, Any] | _Keep | None = KEEP,
-              seating: dict[str, Any] | _Keep | None = KEEP,
-              expected_version: str | Collection[str] | None = None) -> Hand:
+def edit_hand(
+    session: Session,
+    state: TableState,
+    hand: Hand,
+    summary: dict[str, Any] | _Keep | None = KEEP,
+    seating: dict[str, Any] | _Keep | None = KEEP,
+    expected_version: str | Collection[str] | None = None,
+) -> Hand:
     """Change a hand record's summary or seating (its events stay); the series after it must replay.
 
     ``expected_version`` is the ``store.hand_version`` the edit was made against: when the hand
@@ -175,13 +203,13 @@ def edit_hand(session: Session, state: TableState, hand: Hand, summary: dict[str
             target.seating = seating
         service.check_rows(session, table, records)
         store.save_hand(session, table, target)
-        _commit(session, recount=lambda: Conflict("Someone else added a hand first.",
-                                                  len(store.hands(session, table))))
+        _commit(session, recount=lambda: Conflict("Someone else added a hand first.", len(store.hands(session, table))))
     return target
 
 
-def delete_hand(session: Session, state: TableState, hand: Hand,
-                expected_version: str | Collection[str] | None = None) -> None:
+def delete_hand(
+    session: Session, state: TableState, hand: Hand, expected_version: str | Collection[str] | None = None
+) -> None:
     """Delete a hand and its log, if the series without it replays; ``expected_version`` as for
     ``edit_hand``."""
     try:
@@ -196,6 +224,7 @@ def delete_hand(session: Session, state: TableState, hand: Hand,
 
 
 # -- a live hand's log -------------------------------------------------------------------------
+
 
 def _log(session: Session, state: TableState, live: Live, loaded: int) -> list[Event]:
     """The live hand's log under the write lock: the one loaded when the table's version is still
@@ -214,8 +243,9 @@ def _after(live: Live, log: list[Event], state: HandState | None, events: list[E
     return hand_engine.replay(HandSetup.from_json(live.setup), events)
 
 
-def append_event(session: Session, state: TableState, hand_id: int, seq: int, event: Event,
-                 then: str | None = None) -> TableState:
+def append_event(
+    session: Session, state: TableState, hand_id: int, seq: int, event: Event, then: str | None = None
+) -> TableState:
     """Store ``event`` as number ``seq`` of the live hand's log (another length: ``Conflict``).
 
     ``then`` ("go" or "stop") with an end of turn is the player's answer said in the same tap,
@@ -239,8 +269,15 @@ def append_event(session: Session, state: TableState, hand_id: int, seq: int, ev
     return service.appended(session, state, log + new, now)
 
 
-def seat_tap_event(session: Session, state: TableState, hand_id: int, event: Event, skip: bool = False,
-                   expected_seq: int | None = None, seen: int | None = None) -> tuple[TableState, str | None]:
+def seat_tap_event(
+    session: Session,
+    state: TableState,
+    hand_id: int,
+    event: Event,
+    skip: bool = False,
+    expected_seq: int | None = None,
+    seen: int | None = None,
+) -> tuple[TableState, str | None]:
     """A seat phone's tap (``engine.live.turns.seat_tap``): the turn ends it passes, then the tap,
     stored after whatever the other phones stored first (its player's capture does not depend on
     the log the phone saw). Answers the new state and who must first say go or stop, when the tap
@@ -256,8 +293,11 @@ def seat_tap_event(session: Session, state: TableState, hand_id: int, event: Eve
         log = _log(session, state, live, loaded)
         if expected_seq is not None and expected_seq != len(log):
             raise Conflict(EVENT_FIRST, len(log), "seq")
-        now = live.state if log is live.events or log == live.events else \
-            hand_engine.replay(HandSetup.from_json(live.setup), log)
+        now = (
+            live.state
+            if log is live.events or log == live.events
+            else hand_engine.replay(HandSetup.from_json(live.setup), log)
+        )
         late = seen is not None and ended_since(log, seen, event.get("player", ""))
         tap = seat_tap(now, event, skip, late)
         if tap.waiting is not None:

@@ -4,6 +4,7 @@
 the database and applies the migrations on first start. It refuses Flask's debug
 mode unless ``DEVELOPMENT`` is set: the debugger runs any code a visitor sends.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -17,16 +18,19 @@ from . import config as settings
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the environment's settings."""
-    app = Flask(__name__, instance_relative_config=True,
-                template_folder=_shipped("templates"), static_folder=_shipped("static"))
+    app = Flask(
+        __name__, instance_relative_config=True, template_folder=_shipped("templates"), static_folder=_shipped("static")
+    )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(settings.defaults(app.instance_path))
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config:
         app.config.from_mapping(test_config)
     if app.debug and not app.config.get("DEVELOPMENT"):
-        raise RuntimeError("Flask debug mode is on outside development: unset FLASK_DEBUG/SCOREKEEPER_DEBUG, "
-                           "or set SCOREKEEPER_DEVELOPMENT=1 on your own machine (never on a server).")
+        raise RuntimeError(
+            "Flask debug mode is on outside development: unset FLASK_DEBUG/SCOREKEEPER_DEBUG, "
+            "or set SCOREKEEPER_DEVELOPMENT=1 on your own machine (never on a server)."
+        )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 

@@ -3,6 +3,7 @@
 Every unknown id and wrong secret is counted against the client's guessing budget
 (``limits.refused_key``); a read-only secret asking to edit is not a guess.
 """
+
 from __future__ import annotations
 
 from flask import abort, g

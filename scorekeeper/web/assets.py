@@ -7,6 +7,7 @@
   a changed file has a new digest, hence a new URL. Any other request for it (no or an
   old digest) is answered ``no-cache``, so nothing stale is ever kept.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -17,8 +18,16 @@ from flask import Flask, current_app, request
 from flask_compress import Compress
 
 IMMUTABLE = "public, max-age=31536000, immutable"
-COMPRESSED = ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-              "application/manifest+json", "image/svg+xml", "text/plain"]
+COMPRESSED = [
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+    "text/plain",
+]
 
 
 def init_app(app: Flask) -> None:

@@ -4,6 +4,7 @@ Presentation only: which card is which comes from ``engine.cards``; this module
 adds the CSS classes and the short Korean words the card faces print (templates mark
 them lang="ko"). A card's name in words is ``terms.card_name``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -2,6 +2,7 @@
 
 Only geometry: the balances after each hand come from the series module.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,8 +60,10 @@ def balance_chart(players, classes: dict[str, str], history: list[dict[str, int]
     for k, p in enumerate(players):
         # Equal balances would draw one line over another: each earlier player at the same value
         # moves this point 3 px down, so every line stays visible (the labels give the values).
-        pts = [(x(i), round(y(row[p]) + 3 * sum(1 for q in players[:k] if row[q] == row[p]), 1))
-               for i, row in enumerate(series)]
+        pts = [
+            (x(i), round(y(row[p]) + 3 * sum(1 for q in players[:k] if row[q] == row[p]), 1))
+            for i, row in enumerate(series)
+        ]
         lines.append(Line(p, classes[p], " ".join(f"{a},{b}" for a, b in pts), pts[-1], series[-1][p]))
     ticks = [(y(v), v) for v in range(lo, hi + 1, step)]
     every = max(1, n // 8)

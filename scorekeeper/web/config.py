@@ -19,6 +19,7 @@
 - ``SCOREKEEPER_DEVELOPMENT``: allow Flask's debug mode (refused otherwise: its debugger runs code).
 - Any other ``SCOREKEEPER_<NAME>`` sets Flask config ``NAME`` (JSON-decoded when it parses).
 """
+
 from __future__ import annotations
 
 import os
@@ -54,8 +55,9 @@ def defaults(instance_path: str) -> dict:
         "DEVELOPMENT": env_flag("SCOREKEEPER_DEVELOPMENT", False),
         "RATELIMIT_ENABLED": True,
         # Counts every worker process shares (limitstore.py); redis://… to share them between servers.
-        "RATELIMIT_STORAGE_URI": (os.environ.get("RATELIMIT_STORAGE_URI")
-                                  or f"sqlite:///{Path(instance_path) / 'ratelimits.db'}"),
+        "RATELIMIT_STORAGE_URI": (
+            os.environ.get("RATELIMIT_STORAGE_URI") or f"sqlite:///{Path(instance_path) / 'ratelimits.db'}"
+        ),
         "RATELIMIT_STRATEGY": "moving-window",
         "RATELIMIT_CREATE": "30/hour",
         "RATELIMIT_GUESS": "20/minute",

@@ -1,4 +1,5 @@
 """The store, wired into the app: one engine per app, one session per request."""
+
 from __future__ import annotations
 
 import contextlib

@@ -4,6 +4,7 @@ Every refusal answers ``{"ok": false, "errors": [{"code", "message", "path"}]}``
 in JSON; the codes of the web layer are ``WEB_ERROR_CODES``, those of the engine
 ``scorekeeper.engine.errors.ERROR_CODES``.
 """
+
 from __future__ import annotations
 
 import logging
@@ -18,10 +19,14 @@ from ..tables.refusals import WEB_ERROR_CODES, CodedRefusal  # noqa: F401  (the 
 from .catalogue.i18n import gettext as _
 
 _BY_STATUS = {
-    400: ("bad_request", "err_bad_request"), 401: ("no_access", "err_no_access"),
-    403: ("read_only", "err_forbidden"), 404: ("not_found", "err_not_found"),
-    405: ("method_not_allowed", "err_method"), 409: ("conflict", "err_conflict"),
-    413: ("too_large", "err_too_large"), 429: ("rate_limited", "err_rate"),
+    400: ("bad_request", "err_bad_request"),
+    401: ("no_access", "err_no_access"),
+    403: ("read_only", "err_forbidden"),
+    404: ("not_found", "err_not_found"),
+    405: ("method_not_allowed", "err_method"),
+    409: ("conflict", "err_conflict"),
+    413: ("too_large", "err_too_large"),
+    429: ("rate_limited", "err_rate"),
 }
 log = logging.getLogger(__name__)
 
@@ -41,8 +46,15 @@ def error_response(status: int, code: str, message: str, path: str = "", extra: 
 
 
 # Faults of the database, not of the request: the same request may succeed in a moment.
-DB_FAULTS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.InternalError, sa_exc.TimeoutError,
-             sa_exc.PendingRollbackError, sqlite3.OperationalError, sqlite3.InterfaceError)
+DB_FAULTS = (
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.InternalError,
+    sa_exc.TimeoutError,
+    sa_exc.PendingRollbackError,
+    sqlite3.OperationalError,
+    sqlite3.InterfaceError,
+)
 RETRY_AFTER_S = {503: 2, 507: 60}
 
 

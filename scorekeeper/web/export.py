@@ -1,5 +1,6 @@
 """A table exported: the series document (``scorekeeper replay`` reads it back) and the ledger as a
 spreadsheet (CSV) whose cells no spreadsheet runs as formulas."""
+
 from __future__ import annotations
 
 import csv
@@ -51,8 +52,18 @@ def ledger_csv(state: TableState) -> str:
     w.writerow([*head, _("csv_money", c=cfg.currency), _("csv_trail")])
     for e in state.series.ledger:
         row = e.to_json(cfg.chip_value)
-        w.writerow([row["hand"], terms.kind_label(row["kind"]), terms.reason_label(row["reason"]), row["from"],
-                    row["to"], row["points"], row["money"], terms.trail_text(row["trail"])])
+        w.writerow(
+            [
+                row["hand"],
+                terms.kind_label(row["kind"]),
+                terms.reason_label(row["reason"]),
+                row["from"],
+                row["to"],
+                row["points"],
+                row["money"],
+                terms.trail_text(row["trail"]),
+            ]
+        )
     w.writerow([])
     w.writerow([_("csv_player"), _("csv_balance"), _("csv_money", c=cfg.currency)])
     money = state.series.to_json()["balances_money"]

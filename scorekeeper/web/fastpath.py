@@ -14,6 +14,7 @@ answer kept. Everything else, every refusal included, goes on to Flask, which an
 always did and counts what it refuses. ``tests/web/test_fastpath.py`` holds each answer given
 here to Flask's for the same request: status, headers and bytes.
 """
+
 from __future__ import annotations
 
 import re
@@ -31,8 +32,15 @@ from .security import default_headers
 _VERSION = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/version")
 _EVENTS = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/hands/([1-9][0-9]{0,8})/events")
 # Headers that change an answer here: left to Flask.
-_NOT_PLAIN = ("HTTP_COOKIE", "HTTP_RANGE", "HTTP_IF_RANGE", "HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH",
-              "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE")
+_NOT_PLAIN = (
+    "HTTP_COOKIE",
+    "HTTP_RANGE",
+    "HTTP_IF_RANGE",
+    "HTTP_IF_MATCH",
+    "HTTP_IF_NONE_MATCH",
+    "HTTP_IF_MODIFIED_SINCE",
+    "HTTP_IF_UNMODIFIED_SINCE",
+)
 _JSON = "application/json"
 
 
@@ -110,9 +118,11 @@ class FastPath:
     @staticmethod
     def _headers(environ: dict, encoding: str | None) -> list[tuple[str, str]]:
         # In the order Flask's hooks give them (``security._headers``, Flask-Compress).
-        headers = [("Content-Type", _JSON), ("Vary", "Accept-Encoding"),
-                   *default_headers(environ["PATH_INFO"], environ.get("wsgi.url_scheme") == "https")]
+        headers = [
+            ("Content-Type", _JSON),
+            ("Vary", "Accept-Encoding"),
+            *default_headers(environ["PATH_INFO"], environ.get("wsgi.url_scheme") == "https"),
+        ]
         if encoding is not None:
             headers += [("Content-Encoding", encoding), ("Date", http_date())]
         return headers
-

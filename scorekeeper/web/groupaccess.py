@@ -5,6 +5,7 @@ by its share link). A table's secrets are never looked at here: a table's key ne
 group, and a group's read-only key never writes. Refused ids and keys count against the
 guessing budget, as a table's do.
 """
+
 from __future__ import annotations
 
 from flask import abort, g, request, session

@@ -1,4 +1,5 @@
 """A join code typed or pasted on the home page: ``id.key``, or a whole share link."""
+
 from __future__ import annotations
 
 

@@ -25,6 +25,7 @@ file on a full or read-only disk), the request is answered as if no budget were 
 fault is logged (once a minute). The store is a guard, not a dependency: an evening's taps and
 polls matter more than counting guesses at 128-bit secrets for the minutes it is down.
 """
+
 from __future__ import annotations
 
 import logging
@@ -41,8 +42,18 @@ from . import limitstore  # noqa: F401 - registers the sqlite:// storage with ``
 from .catalogue.i18n import gettext as _
 from .errors import error_response
 
-CREATING = frozenset({"tables.new", "tables.import_table", "api.create_table", "api.import_table",
-                      "api.create_group", "api.import_group", "groups.new", "groups.import_group"})
+CREATING = frozenset(
+    {
+        "tables.new",
+        "tables.import_table",
+        "api.create_table",
+        "api.import_table",
+        "api.create_group",
+        "api.import_group",
+        "groups.new",
+        "groups.import_group",
+    }
+)
 IMPORTING = frozenset({"tables.import_table", "api.import_table"})
 log = logging.getLogger(__name__)
 _FAULT_LOG_EVERY_S = 60.0
@@ -87,7 +98,8 @@ class Budgets:
 
     def __init__(self, app: Flask):
         self.limiter: RateLimiter = STRATEGIES[app.config["RATELIMIT_STRATEGY"]](
-            storage_from_string(app.config["RATELIMIT_STORAGE_URI"]))
+            storage_from_string(app.config["RATELIMIT_STORAGE_URI"])
+        )
         self.config = app.config  # read at each request: a budget may be changed while serving
         prefix = app.config.get("RATELIMIT_KEY_PREFIX") or ""
         self.prefix: tuple[str, ...] = (prefix,) if prefix else ()

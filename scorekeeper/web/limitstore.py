@@ -14,6 +14,7 @@ machines share counts through Redis instead (``RATELIMIT_STORAGE_URI=redis://…
 Only what the app's strategy (``moving-window``) and the rate limiter need is kept: one row per
 acquired entry, with the time it expires; expired rows are deleted as new ones are written.
 """
+
 from __future__ import annotations
 
 import os
@@ -106,20 +107,21 @@ class SQLiteFileStorage(Storage, MovingWindowSupport):
             return False
 
         def acquire(conn, now):
-            (held,) = conn.execute("select count(*) from entries where key = ? and at > ?",
-                                   (key, now - expiry)).fetchone()
+            (held,) = conn.execute(
+                "select count(*) from entries where key = ? and at > ?", (key, now - expiry)
+            ).fetchone()
             if held + amount > limit:
                 return False
-            conn.executemany("insert into entries (key, at, expires) values (?, ?, ?)",
-                             [(key, now, now + expiry)] * amount)
+            conn.executemany(
+                "insert into entries (key, at, expires) values (?, ?, ?)", [(key, now, now + expiry)] * amount
+            )
             return True
 
         return self._write(acquire)
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()
-        oldest, held = self._read("select min(at), count(*) from entries where key = ? and at > ?",
-                                  (key, now - expiry))
+        oldest, held = self._read("select min(at), count(*) from entries where key = ? and at > ?", (key, now - expiry))
         return (oldest if held else now), held
 
     # -- fixed-window counters (the other strategies' primitives) --------------------------------
@@ -127,8 +129,11 @@ class SQLiteFileStorage(Storage, MovingWindowSupport):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         def add(conn, now):
             conn.execute("delete from counters where key = ? and expires <= ?", (key, now))
-            conn.execute("insert into counters (key, value, expires) values (?, ?, ?) "
-                         "on conflict (key) do update set value = value + excluded.value", (key, amount, now + expiry))
+            conn.execute(
+                "insert into counters (key, value, expires) values (?, ?, ?) "
+                "on conflict (key) do update set value = value + excluded.value",
+                (key, amount, now + expiry),
+            )
             return conn.execute("select value from counters where key = ?", (key,)).fetchone()[0]
 
         return self._write(add)
@@ -145,9 +150,16 @@ class SQLiteFileStorage(Storage, MovingWindowSupport):
         return self._read("select 1", ()) == (1,)
 
     def reset(self) -> int | None:
-        return self._write(lambda conn, _now: conn.execute("delete from entries").rowcount
-                           + conn.execute("delete from counters").rowcount)
+        return self._write(
+            lambda conn, _now: (
+                conn.execute("delete from entries").rowcount + conn.execute("delete from counters").rowcount
+            )
+        )
 
     def clear(self, key: str) -> None:
-        self._write(lambda conn, _now: (conn.execute("delete from entries where key = ?", (key,)),
-                                        conn.execute("delete from counters where key = ?", (key,))))
+        self._write(
+            lambda conn, _now: (
+                conn.execute("delete from entries where key = ?", (key,)),
+                conn.execute("delete from counters where key = ?", (key,)),
+            )
+        )

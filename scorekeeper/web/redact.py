@@ -8,6 +8,7 @@ puts a filter on those loggers that rewrites each record before any handler sees
 >>> redact('"GET /j/Ab3_x/s3cr3t-key HTTP/1.1" 302 -')
 '"GET /j/Ab3_x/[redacted] HTTP/1.1" 302 -'
 """
+
 from __future__ import annotations
 
 import logging
@@ -17,8 +18,11 @@ MASK = "[redacted]"
 # The secret is the path segment after the table id; it ends at a space, a query, a quote or the end.
 _SHARE_PATH = re.compile(r"(/g?j/[^/\s?#\"']+/)[^\s?#\"'/]+")  # a table's /j/, a group's /gj/
 # "X-Table-Key: v", "x-table-key=v", "'HTTP_X_TABLE_KEY': 'v'" and the like.
-_KEY_HEADER = re.compile(r"((?:X[-_](?:Table|Group)[-_]Key|HTTP_X_(?:TABLE|GROUP)_KEY)[\"']?\s*[:=]\s*[\"']?)"
-                         r"[^\s,;\"'}&]+", re.I)
+_KEY_HEADER = re.compile(
+    r"((?:X[-_](?:Table|Group)[-_]Key|HTTP_X_(?:TABLE|GROUP)_KEY)[\"']?\s*[:=]\s*[\"']?)"
+    r"[^\s,;\"'}&]+",
+    re.I,
+)
 # The loggers that write request lines; the app's own loggers never write a path or a header.
 LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error")
 

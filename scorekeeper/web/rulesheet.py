@@ -1,5 +1,6 @@
 """The rules sheet: every option of a table's rules, grouped, with its value and whether it differs
 from the preset's."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,13 @@ def rules_sheet(config_rules: dict) -> list[tuple[str, list[dict[str, Any]]]]:
     base = rules_from(preset)
     groups: dict[str, list[dict]] = {grp: [] for grp in OPTION_GROUPS}
     for name, spec in OPTIONS.items():
-        groups.setdefault(spec.metadata["group"], []).append({
-            "name": name, "ko": spec.metadata["ko"], "en": spec.metadata["en"],
-            "value": getattr(rules, name), "changed": getattr(rules, name) != getattr(base, name),
-        })
+        groups.setdefault(spec.metadata["group"], []).append(
+            {
+                "name": name,
+                "ko": spec.metadata["ko"],
+                "en": spec.metadata["en"],
+                "value": getattr(rules, name),
+                "changed": getattr(rules, name) != getattr(base, name),
+            }
+        )
     return [(grp, rows) for grp, rows in groups.items() if rows]

@@ -5,6 +5,7 @@ itself (``engine.hand_turns``). A seat is a choice of the phone, not a secret: a
 may edit the table may take any seat (a seat link is the edit link with the seat named), and
 one seat may be taken on several phones. Nothing is stored in the database.
 """
+
 from __future__ import annotations
 
 from flask import session

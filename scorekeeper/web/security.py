@@ -12,6 +12,7 @@ the read-only one. A phone that opened a share link keeps the secret in its
 signed session cookie; API clients send it in ``X-Table-Key``. Secrets are
 compared in constant time (``store.tables.access_level``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,17 +30,19 @@ csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
 MAX_REMEMBERED = 24  # tables a phone keeps access to in its cookie
 
-CSP = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 
 HSTS = "max-age=31536000"  # a year; not includeSubDomains: the app may live on someone else's domain
@@ -56,8 +59,12 @@ class _SessionInterface(SecureCookieSessionInterface):
     def should_set_cookie(self, app: Flask, session) -> bool:
         if session.modified:
             return True
-        if (request.endpoint in KEEP_COOKIE or request.endpoint == "static" or request.headers.get("X-Partial")
-                or request.path.startswith("/api/")):
+        if (
+            request.endpoint in KEEP_COOKIE
+            or request.endpoint == "static"
+            or request.headers.get("X-Partial")
+            or request.path.startswith("/api/")
+        ):
             return False
         # The browser says what a request is for: only a page opened (a navigation) refreshes the
         # cookie; the service worker's fetches of the app shell at install come from an old page.
@@ -122,7 +129,8 @@ def init_app(app: Flask) -> None:
     if proxies:
         # Flask's documented way to wrap its WSGI app in middleware (mypy sees a method replaced).
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
     app.wsgi_app = _SchemeOfTheSocket(app.wsgi_app)  # type: ignore[method-assign]
     app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config.get("TRUSTED_HOSTS"))
     app.session_interface = _SessionInterface()
@@ -141,8 +149,12 @@ def _body_limit() -> None:
 
 # Added to every response that has not set them itself. Share links carry secrets in their
 # path: never pass a URL on as a referrer.
-DEFAULT_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
-                   ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"))
+DEFAULT_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "no-referrer"),
+)
 
 
 def default_headers(path: str, secure: bool) -> list[tuple[str, str]]:

@@ -2,6 +2,7 @@
 
 The serving model (gevent workers) and its settings are ``serving``'s, shared with the Procfile.
 """
+
 from __future__ import annotations
 
 from gunicorn.app.base import BaseApplication
@@ -49,8 +50,10 @@ def join_hint(host: str) -> str | None:
     from .sharing import is_loopback
 
     if is_loopback(host):
-        return ("other phones cannot reach 127.0.0.1: run `scorekeeper serve --host 0.0.0.0` to let phones on "
-                "this Wi-Fi join, or set SCOREKEEPER_PUBLIC_URL when hosted")
+        return (
+            "other phones cannot reach 127.0.0.1: run `scorekeeper serve --host 0.0.0.0` to let phones on "
+            "this Wi-Fi join, or set SCOREKEEPER_PUBLIC_URL when hosted"
+        )
     return None
 
 

@@ -12,6 +12,7 @@ The Procfile reads this module as gunicorn's configuration (``-c python:…``); 
 passes the same settings (``options``). Gunicorn's access log stays off: share links carry
 secrets in their paths.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,18 @@ def post_worker_init(_worker) -> None:
     baseserver.BaseServer.max_accept = 1
 
 
-NAMES = ("worker_class", "workers", "worker_connections", "timeout", "graceful_timeout", "keepalive",
-         "accesslog", "errorlog", "loglevel", "post_worker_init")
+NAMES = (
+    "worker_class",
+    "workers",
+    "worker_connections",
+    "timeout",
+    "graceful_timeout",
+    "keepalive",
+    "accesslog",
+    "errorlog",
+    "loglevel",
+    "post_worker_init",
+)
 
 
 def options() -> dict:

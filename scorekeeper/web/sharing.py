@@ -8,6 +8,7 @@ open only on their own phone or laptop. The base of a share link is, in order:
 3. this machine's LAN address, when the server answers there (``scorekeeper serve --host 0.0.0.0``);
 4. the loopback address, and the page warns that no other phone can use it.
 """
+
 from __future__ import annotations
 
 import io
@@ -82,20 +83,25 @@ def rebase(url: str, base: str) -> str:
 
 # -- a table's share links and their QR codes ----------------------------------------------
 
+
 def share_links(state: TableState) -> dict[str, Any]:
     """The view (and, for an editor, edit) link from an address other phones can reach."""
     t = state.table
     base, loopback = share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
     links: dict[str, Any] = {"loopback": loopback}
-    links["view"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.view_secret,
-                                           _external=True), base)
+    links["view"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.view_secret, _external=True), base)
     if g.get("table_level") == EDIT:
-        links["edit"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
-                                               _external=True), base)
+        links["edit"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret, _external=True), base)
         # One seat link per player: the edit link that also says whose phone it opens on.
-        links["seats"] = [(name, rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret,
-                                                        seat=name, _external=True), base))
-                          for name in state.config.players]
+        links["seats"] = [
+            (
+                name,
+                rebase(
+                    url_for("tables.enter", public_id=t.public_id, key=t.edit_secret, seat=name, _external=True), base
+                ),
+            )
+            for name in state.config.players
+        ]
     return links
 
 
@@ -103,6 +109,7 @@ def share_links(state: TableState) -> dict[str, Any]:
 def qr_svg(text: str) -> str:
     """A QR code as SVG markup, for the share section (kept: 5-10 ms of CPU each, on every page)."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True,
-                                     svgclass="qr", lineclass=None, omitsize=False)
+    segno.make(text, error="m").save(
+        out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, svgclass="qr", lineclass=None, omitsize=False
+    )
     return out.getvalue().decode()

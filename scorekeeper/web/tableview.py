@@ -1,5 +1,6 @@
 """The table page's view model: what its template shows, gathered from the table's replayed state,
 and whether a script asked for the page's fragment only."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,10 +25,18 @@ def table_view(state: TableState) -> dict[str, Any]:
     history = [d.balances for d in s.deals if d.counted or d.entries]
     nxt = s.next
     return {
-        "state": state, "table": state.table, "series": s, "config": cfg, "classes": classes,
-        "hands": list(zip(state.hands, s.deals)), "live": state.live, "problem": state.problem,
-        "hand_number": s.played + (0 if s.finished else 1), "next": nxt,
-        "settle": s.settle_up(), "chart": balance_chart(cfg.players, classes, history),
+        "state": state,
+        "table": state.table,
+        "series": s,
+        "config": cfg,
+        "classes": classes,
+        "hands": list(zip(state.hands, s.deals)),
+        "live": state.live,
+        "problem": state.problem,
+        "hand_number": s.played + (0 if s.finished else 1),
+        "next": nxt,
+        "settle": s.settle_up(),
+        "chart": balance_chart(cfg.players, classes, history),
         "preset_label": terms.preset_label(cfg.rules_doc.get("preset", "pagat")),
         "changed": cfg.rules_doc.get("options") or {},
         "money": lambda v: money_text(v, cfg.currency),

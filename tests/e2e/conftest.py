@@ -4,6 +4,7 @@ The app runs in a background thread (werkzeug's server) on a fresh SQLite file.
 ``playwright install`` is never used: the browser is ``/usr/bin/chromium``.
 Screenshots go to ``test-artifacts/`` (git-ignored).
 """
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,13 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 
@@ -46,9 +52,15 @@ def live_server(tmp_path_factory):
     # The rate limits count this session's tables only: the instance's own count outlives the run,
     # and a morning of e2e runs from 127.0.0.1 would otherwise end in 429 at table creation.
     # The whole e2e session makes more tables than a person would in an hour: its own create limit.
-    app = create_app({"DATABASE_URL": f"sqlite:///{path}", "SECRET_KEY": "e2e", "POLL_INTERVAL_MS": 700,
-                      "RATELIMIT_STORAGE_URI": f"sqlite:///{path.parent / 'ratelimits.db'}",
-                      "RATELIMIT_CREATE": "500/hour"})
+    app = create_app(
+        {
+            "DATABASE_URL": f"sqlite:///{path}",
+            "SECRET_KEY": "e2e",
+            "POLL_INTERVAL_MS": 700,
+            "RATELIMIT_STORAGE_URI": f"sqlite:///{path.parent / 'ratelimits.db'}",
+            "RATELIMIT_CREATE": "500/hour",
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_quiet_handler())
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -75,8 +87,9 @@ def new_context(browser):
     made = []
 
     def make(locale: str = "en-US", **options):
-        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                      locale=locale, **options)
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale=locale, **options
+        )
         context.set_default_timeout(10_000)
         made.append(context)
         return context

@@ -1,5 +1,6 @@
 """Issue 22 in Chromium at 390×844: 월약 offered in one tap once the log shows it, and the mission
 form asking who completed it."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,7 @@
 """Issue 19 in Chromium at 390×844: a group created, tonight's table started from it in one tap,
 a hand, a transfer of what is owed marked paid with one tap ("보냈어요"); the group page, the new
 evening, the statistics and the shared picture screenshotted in Korean and English."""
+
 from __future__ import annotations
 
 import os
@@ -11,10 +12,16 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-SHOTS = Path(os.environ.get("SCOREKEEPER_GROUP_SHOTS",
-                            Path(__file__).resolve().parents[2] / "test-artifacts" / "group"))
-STOP = {"captures": {"지영": ["1g", "3g", "8g", "11g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2",
-                             "5j1", "5j2"]}, "gos": {"지영": 1}, "outcome": {"type": "stop", "winner": "지영"}}
+SHOTS = Path(
+    os.environ.get("SCOREKEEPER_GROUP_SHOTS", Path(__file__).resolve().parents[2] / "test-artifacts" / "group")
+)
+STOP = {
+    "captures": {
+        "지영": ["1g", "3g", "8g", "11g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"]
+    },
+    "gos": {"지영": 1},
+    "outcome": {"type": "stop", "winner": "지영"},
+}
 
 
 def snap(page, name: str, full_page: bool = True):
@@ -45,8 +52,9 @@ def test_group_evening_and_a_transfer_marked_paid(new_context, live_server, lang
     expect(page.locator("#standings")).to_contain_text("동수")
     table_id = page.url.rstrip("/").split("/t/")[1]
     # A hand through the API with the table's edit key (the quick entry is issue 13's journey).
-    r = page.request.post(f"{live_server}/api/v1/tables/{table_id}/hands",
-                          data={"summary": STOP}, headers={"X-CSRFToken": _csrf(page)})
+    r = page.request.post(
+        f"{live_server}/api/v1/tables/{table_id}/hands", data={"summary": STOP}, headers={"X-CSRFToken": _csrf(page)}
+    )
     assert r.status == 201, r.text()
 
     page.goto(group_url)

@@ -1,4 +1,5 @@
 """The journeys of issue 4 in Chromium at 390×844: what a person at the table does."""
+
 from __future__ import annotations
 
 import re
@@ -54,7 +55,13 @@ def capture(page, player: str, cards):
         try:
             expect(card).to_be_disabled(timeout=3000)
         except AssertionError:
-            print("DEBUG", code, log, page.evaluate("() => JSON.stringify(localStorage)"), page.locator("#region").inner_text()[:800])
+            print(
+                "DEBUG",
+                code,
+                log,
+                page.evaluate("() => JSON.stringify(localStorage)"),
+                page.locator("#region").inner_text()[:800],
+            )
             raise
         expect(card).to_be_disabled()
         expect(card).not_to_have_class(re.compile(r"\bpend\b"))
@@ -227,15 +234,18 @@ def test_second_phone_follows_and_viewer_is_refused(new_context, live_server, sh
     if not token:
         viewer.goto(table_url)
         token = viewer.locator("input[name=csrf_token]").first.get_attribute("value")
-    r = viewer.request.post(hand_url + "/events", form={"csrf_token": token, "seq": "1", "type": "nagari"},
-                            max_redirects=0)
+    r = viewer.request.post(
+        hand_url + "/events", form={"csrf_token": token, "seq": "1", "type": "nagari"}, max_redirects=0
+    )
     assert r.status == 403
     viewer.goto(hand_url)
     expect(points(viewer, "Jun")).to_have_text("5")
     friend.close()
 
 
-@pytest.mark.parametrize(("locale", "words"), [("ko-KR", ("새 방 만들기", "English")), ("en-US", ("Start a table", "한국어"))])
+@pytest.mark.parametrize(
+    ("locale", "words"), [("ko-KR", ("새 방 만들기", "English")), ("en-US", ("Start a table", "한국어"))]
+)
 def test_korean_and_english(new_context, live_server, shot, locale, words):
     page = new_context(locale=locale).new_page()
     page.goto(live_server + "/")

@@ -4,6 +4,7 @@ Taps made offline wait on the phone as "pending" and reach the server in order w
 connection is back; a conflict with another phone's events is resolved by the server's
 log and shown, never dropped silently; the service worker reloads the live hand offline.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,9 @@ def edit_link(page) -> str:
 def api_events(base: str, hand_url: str, key: str) -> list[dict]:
     """The hand's stored log, read by the API (not through the browser)."""
     public_id, hand = hand_url.split("/t/")[1].split("/hands/")
-    request = urllib.request.Request(f"{base}/api/v1/tables/{public_id}/hands/{hand}/events",
-                                     headers={"X-Table-Key": key})
+    request = urllib.request.Request(
+        f"{base}/api/v1/tables/{public_id}/hands/{hand}/events", headers={"X-Table-Key": key}
+    )
     with urllib.request.urlopen(request, timeout=5) as response:
         return json.load(response)["events"]
 
@@ -63,8 +65,9 @@ def wait_saved(page):
 
 
 def worker_ready(page):
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10_000
+    )
 
 
 def test_taps_offline_wait_and_are_sent_in_order(new_context, live_server, shot):
@@ -278,7 +281,7 @@ def test_offline_reload_keeps_the_hand_and_the_pending_taps(new_context, live_se
     page.reload()
     expect(page.locator(".scores [data-player=Mina]")).to_be_visible()
     expect(card(page, "1g")).to_be_disabled()  # the saved tap
-    expect(pending(page)).to_have_text("1")    # the pending one
+    expect(pending(page)).to_have_text("1")  # the pending one
     expect(page.locator(".picker [data-card='3g'].pend")).to_be_visible()
     expect(page.locator("#queue")).to_contain_text("연결이 없습니다")
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -293,8 +296,10 @@ def test_taps_waiting_for_another_hand_are_pointed_at(page, live_server):
     """Pending taps of a hand not on screen are never forgotten quietly: the table's pages link to it."""
     table_url = create_table(page, live_server)
     public_id = table_url.rsplit("/", 1)[1]
-    page.evaluate("k => localStorage.setItem(k, JSON.stringify([{id: 'x', seq: 0, event: {type: 'nagari'}}]))",
-                  f"sk.q.{public_id}.7")
+    page.evaluate(
+        "k => localStorage.setItem(k, JSON.stringify([{id: 'x', seq: 0, event: {type: 'nagari'}}]))",
+        f"sk.q.{public_id}.7",
+    )
     page.reload()
     expect(page.locator("main > p.refusal a")).to_have_attribute("href", f"/t/{public_id}/hands/7")
     expect(page.locator("main > p.refusal")).to_have_text("Taps not sent yet on this phone: open that hand")
@@ -309,9 +314,9 @@ def test_taps_while_an_answer_is_slow_or_the_server_fails_are_kept(new_context, 
     hand_url = page.url
     held = []
     page.route("**/t/*/hands/*/events", lambda route: held.append(route), times=1)
-    pick(page, "Mina", ["1g"])          # its answer is slow to come
+    pick(page, "Mina", ["1g"])  # its answer is slow to come
     page.wait_for_function("() => document.documentElement.classList.contains('busy')")
-    pick(page, "Mina", ["3g"])          # tapped meanwhile: queued behind it, not ignored
+    pick(page, "Mina", ["3g"])  # tapped meanwhile: queued behind it, not ignored
     expect(page.locator(".picker [data-card='3g'].pend")).to_be_visible()
     expect(page.locator(".turn-bar .pending-count")).to_contain_text("1")
     held[0].continue_()
@@ -340,8 +345,12 @@ def test_a_tap_the_database_could_not_store_is_kept_and_sent_again(new_context, 
     hand_url = page.url
 
     def answering(status):
-        return lambda route: route.fulfill(status=status, body="<!doctype html><p data-code='unavailable'>down</p>",
-                                           content_type="text/html", headers={"Retry-After": "1"})
+        return lambda route: route.fulfill(
+            status=status,
+            body="<!doctype html><p data-code='unavailable'>down</p>",
+            content_type="text/html",
+            headers={"Retry-After": "1"},
+        )
 
     expected: list = []
     for status, code in ((503, "1g"), (507, "3g")):
@@ -366,13 +375,18 @@ def test_worker_keeps_the_shell_under_its_version_and_drops_old_ones(new_context
     page.reload()  # now through the worker, which keeps the page
     page.wait_for_function("() => caches.keys().then(k => k.includes('sk-pages'))")
     assert f"sk-shell-{version}" in page.evaluate("() => caches.keys()")
-    kept = page.evaluate(f"() => caches.open('sk-shell-{version}').then(c => c.keys())"
-                         ".then(k => k.map(r => new URL(r.url).pathname))")
+    kept = page.evaluate(
+        f"() => caches.open('sk-shell-{version}').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))"
+    )
     assert {"/static/app.js", "/static/app.css", "/static/icon-192.png", "/manifest.webmanifest"} <= set(kept)
 
     # A new version (the shell changed) activates at once and deletes the old shell cache.
-    context.route("**/sw.js", lambda route: route.fulfill(status=200, body=script.replace(version, "0123456789ab"),
-                                                          headers={"Content-Type": "text/javascript"}))
+    context.route(
+        "**/sw.js",
+        lambda route: route.fulfill(
+            status=200, body=script.replace(version, "0123456789ab"), headers={"Content-Type": "text/javascript"}
+        ),
+    )
     page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
     page.wait_for_function("() => caches.keys().then(k => k.includes('sk-shell-0123456789ab'))", timeout=10_000)
     page.wait_for_function(f"() => caches.keys().then(k => !k.includes('sk-shell-{version}'))", timeout=10_000)

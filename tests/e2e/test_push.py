@@ -4,6 +4,7 @@ A second phone sees a tap within 300 ms of the tapping phone's acknowledged answ
 server restart the phones reconnect by themselves and catch up with every change made
 meanwhile, with nothing missed.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,16 +35,25 @@ class Served:
     def __init__(self, tmp_path: Path):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'push.db'}", "SECRET_KEY": "push-e2e",
-                                 "PYTHONPATH": str(ROOT), "SCOREKEEPER_WORKERS": "2",
-                                 # this run's own rate-limit counts, not the instance's (see conftest.live_server)
-                                 "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}"}
+        self.env = os.environ | {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'push.db'}",
+            "SECRET_KEY": "push-e2e",
+            "PYTHONPATH": str(ROOT),
+            "SCOREKEEPER_WORKERS": "2",
+            # this run's own rate-limit counts, not the instance's (see conftest.live_server)
+            "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}",
+        }
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(self.port)],
-                                     env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(self.port)],
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         wait_up(f"{self.base}/healthz", self.proc)
 
     def kill(self) -> None:
@@ -62,8 +72,12 @@ def served(tmp_path):
 
 
 def api(served: Served, method: str, path: str, key: str, body: dict | None = None) -> dict:
-    req = urllib.request.Request(served.base + path, method=method, headers={
-        "X-Table-Key": key, "Content-Type": "application/json"}, data=None if body is None else json.dumps(body).encode())
+    req = urllib.request.Request(
+        served.base + path,
+        method=method,
+        headers={"X-Table-Key": key, "Content-Type": "application/json"},
+        data=None if body is None else json.dumps(body).encode(),
+    )
     with urllib.request.urlopen(req, timeout=5) as r:
         return json.loads(r.read())
 
@@ -100,8 +114,10 @@ def test_second_phone_sees_a_tap_within_300_ms(new_context, served):
     lags = []
     for player, cards in [("Jun", ["2a"]), ("Jun", ["4a"]), ("Jun", ["8a"]), ("Hana", ["1g"]), ("Mina", ["3g"])]:
         watch_changes(friend)
-        host.evaluate("() => { window.skAnswered = null; document.addEventListener('sk:swapped', "
-                      "() => { window.skAnswered = window.skAnswered || Date.now(); }, {once: true}); }")
+        host.evaluate(
+            "() => { window.skAnswered = null; document.addEventListener('sk:swapped', "
+            "() => { window.skAnswered = window.skAnswered || Date.now(); }, {once: true}); }"
+        )
         capture(host, player, cards)
         host.wait_for_function("() => window.skAnswered !== null")
         friend.wait_for_function("() => window.skSeen !== null", timeout=5000)
@@ -134,10 +150,13 @@ def test_phones_catch_up_after_a_server_restart(new_context, served):
     # Changes the phones did not see happen: made as soon as the server is back.
     state = api(served, "GET", f"/api/v1/tables/{table_id}/hands/{hand_id}/events", key)
     seq = state["seq"]
-    for event in ({"type": "capture", "player": "Hana", "cards": ["1g"]},
-                  {"type": "capture", "player": "Hana", "cards": ["3g"]}):
-        answer = api(served, "POST", f"/api/v1/tables/{table_id}/hands/{hand_id}/events", key,
-                     {"seq": seq, "event": event})
+    for event in (
+        {"type": "capture", "player": "Hana", "cards": ["1g"]},
+        {"type": "capture", "player": "Hana", "cards": ["3g"]},
+    ):
+        answer = api(
+            served, "POST", f"/api/v1/tables/{table_id}/hands/{hand_id}/events", key, {"seq": seq, "event": event}
+        )
         seq = answer["seq"]
     version = answer["version"]
 

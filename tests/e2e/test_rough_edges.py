@@ -1,4 +1,5 @@
 """The live hand's rough edges of issue 20, in Chromium at 390×844, Korean and English."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,9 @@ COVERED = """() => [...document.querySelectorAll(
 
 
 def live_hand(page, base: str, lang: str, players=("Mina", "Jun", "Hana")) -> dict:
-    body = json.dumps({"players": list(players), "first_dealer": players[0],
-                       "rules": {"preset": "korean-common"}}).encode()
+    body = json.dumps(
+        {"players": list(players), "first_dealer": players[0], "rules": {"preset": "korean-common"}}
+    ).encode()
     request = urllib.request.Request(base + "/api/v1/tables", body, {"Content-Type": "application/json"})
     created = json.load(urllib.request.urlopen(request, timeout=5))
     page.goto(created["edit_link"])
@@ -36,8 +38,9 @@ def live_hand(page, base: str, lang: str, players=("Mina", "Jun", "Hana")) -> di
 
 
 def settled(page):
-    page.wait_for_function("() => !document.documentElement.classList.contains('busy')"
-                           " && !document.querySelector('.pending-count')")
+    page.wait_for_function(
+        "() => !document.documentElement.classList.contains('busy') && !document.querySelector('.pending-count')"
+    )
 
 
 def scripted_taps(turns):
@@ -138,11 +141,14 @@ def test_quick_entry_owner_badge_leaves_the_mark_readable(new_context, live_serv
     for code in ("1r", "1g", "11jd"):
         page.locator(f".grid7 .hc[data-code='{code}']").click()
         expect(page.locator(f".grid7 .hc[data-code='{code}'] .owner")).not_to_be_empty()
-        overlap = page.evaluate("""code => {
+        overlap = page.evaluate(
+            """code => {
           const card = document.querySelector(`.grid7 .hc[data-code='${code}']`);
           const a = card.querySelector('.mk').getBoundingClientRect(), b = card.querySelector('.owner').getBoundingClientRect();
           return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-        }""", code)
+        }""",
+            code,
+        )
         assert overlap == 0, code
 
 

@@ -1,5 +1,6 @@
 """Issue 13 in Chromium at 390×844: quick entry in ten taps, the result, between hands,
 ending a series early, a finished series; screenshots of each screen in both languages."""
+
 from __future__ import annotations
 
 import os
@@ -90,7 +91,9 @@ def test_between_hands_and_ending_early(page, live_server):
     expect(page.locator("#preview")).to_contain_text("No payment", timeout=5000)
     page.locator("button[value=save]").tap()
     # Between hands: the next dealer and the nagari carry are stated, the next hand one tap away.
-    expect(page.locator("#next-hand")).to_contain_text("Hand 2 · dealer Mina")  # a nagari is a hand; the same dealer deals again
+    expect(page.locator("#next-hand")).to_contain_text(
+        "Hand 2 · dealer Mina"
+    )  # a nagari is a hand; the same dealer deals again
     expect(page.locator("#next-hand")).to_contain_text("nagari ×2")
     page.locator("#next-hand .btn.primary, #next-hand button.primary").first.tap()
     expect(page.locator("h1")).to_contain_text("Quick entry")
@@ -186,7 +189,7 @@ def test_offline_page_speaks_the_phones_language(new_context, live_server, lang,
     page.goto(live_server + "/healthz")
     sw = page.request.get(live_server + "/sw.js").text()
     start = sw.index("function offlinePage")
-    fn = sw[start:sw.index("\n}\n", start) + 2]
+    fn = sw[start : sw.index("\n}\n", start) + 2]
     config = re.search(r"var SK = (\{.*?\});\n", sw).group(1)
     html = page.evaluate(f"""async () => {{ var SK = {config}; var self = {{navigator: {{language: '{locale}'}}}};
         {fn}; return await offlinePage().text(); }}""")

@@ -1,4 +1,5 @@
 """Every player on their own phone (issue 20): three seat-bound browser contexts, one hand."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ def make_table(base: str, players, preset: str = "pagat") -> dict:
 
 
 def stored(base: str, created: dict, hand: int) -> list[dict]:
-    request = urllib.request.Request(f"{base}/api/v1/tables/{created['id']}/hands/{hand}/events",
-                                     headers={"X-Table-Key": created["edit_key"]})
+    request = urllib.request.Request(
+        f"{base}/api/v1/tables/{created['id']}/hands/{hand}/events", headers={"X-Table-Key": created["edit_key"]}
+    )
     return json.load(urllib.request.urlopen(request, timeout=5))["events"]
 
 
@@ -85,5 +87,8 @@ def test_the_next_players_tap_waits_for_the_go_or_stop_and_lands_after_it(new_co
     expect(b.locator("#queue")).to_have_count(0)
     expect(b.locator("#queue-notes")).to_have_count(0)  # no "another phone changed it" for a tap that waited
     log = stored(live_server, created, hand)
-    assert log[3:] == [{"type": "end_turn", "player": "A"}, {"type": "go", "player": "A"},
-                       {"type": "capture", "player": "B", "cards": ["2j1"]}]
+    assert log[3:] == [
+        {"type": "end_turn", "player": "A"},
+        {"type": "go", "player": "A"},
+        {"type": "capture", "player": "B", "cards": ["2j1"]},
+    ]

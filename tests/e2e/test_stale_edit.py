@@ -4,6 +4,7 @@ The first save is stored; the second phone's save, made against the hand as it w
 page that says so, shows the hand as stored now and keeps everything that phone entered; saving
 again replaces it on purpose. Nothing is lost silently.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,9 +19,12 @@ STOP_A = {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "wi
 
 
 def _api(base: str, method: str, path: str, body=None, key=None):
-    req = urllib.request.Request(base + "/api/v1" + path, method=method,
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"} | ({"X-Table-Key": key} if key else {}))
+    req = urllib.request.Request(
+        base + "/api/v1" + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"} | ({"X-Table-Key": key} if key else {}),
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.loads(r.read())
 
@@ -61,9 +65,17 @@ def test_a_stale_edit_is_shown_and_nothing_is_lost(new_context, live_server):
     for code in BRIGHTS:
         expect(second.locator(f"input[name='entries-2-cards'][value='{code}']")).to_be_checked()
         expect(second.locator(f".one-picker [data-code='{code}'] .owner")).to_have_text("C")
-    assert _api(live_server, "GET", f"/tables/{made['id']}/hands/{hand}", key=made["edit_key"])["summary"][
-        "outcome"]["winner"] == "B"  # the first phone's edit stands
+    assert (
+        _api(live_server, "GET", f"/tables/{made['id']}/hands/{hand}", key=made["edit_key"])["summary"]["outcome"][
+            "winner"
+        ]
+        == "B"
+    )  # the first phone's edit stands
     second.locator("button[value=save]").click()  # now on purpose
     expect(second.locator("h1")).to_contain_text("result")
-    assert _api(live_server, "GET", f"/tables/{made['id']}/hands/{hand}", key=made["edit_key"])["summary"][
-        "outcome"]["winner"] == "C"
+    assert (
+        _api(live_server, "GET", f"/tables/{made['id']}/hands/{hand}", key=made["edit_key"])["summary"]["outcome"][
+            "winner"
+        ]
+        == "C"
+    )

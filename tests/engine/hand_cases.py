@@ -1,4 +1,5 @@
 """The live hand's compact notation for tests: cap("A", "1g 1j1"), END, E("go", player="A")."""
+
 from __future__ import annotations
 
 import copy

@@ -4,6 +4,7 @@ With the pagat preset, ``WIN3`` (hong-dan, 3 points) makes each loser of a
 three-player hand pay 3 and ``WIN2`` (hong-dan + cheong-dan + 6 ribbons, 8 points)
 makes the loser of a two-player hand pay 8: no double applies to either.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,9 @@ WIN2 = ["1r", "2r", "3r", "6r", "9r", "10r"]
 
 def stop(winner: str, cards: list[str] | None = None, **extra: Any) -> dict:
     """A hand won by a stop; ``extra`` goes into the summary, or the record for choices/shown."""
-    record: dict = {"summary": {"captures": {winner: list(cards or WIN3)},
-                                "outcome": {"type": "stop", "winner": winner}}}
+    record: dict = {
+        "summary": {"captures": {winner: list(cards or WIN3)}, "outcome": {"type": "stop", "winner": winner}}
+    }
     return _extra(record, extra)
 
 

@@ -1,5 +1,6 @@
 """The flags each event kind declares (passes_turn, asks_decision, ends_hand, while_deciding) are
 what its handler does: the page's offline queue trusts them instead of replaying the log."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,8 +30,12 @@ SCENES = [
     ("chongtong", two(), [], E("chongtong", player="A", month=1)),
     ("four_on_table", two(), [], E("four_on_table", month=1)),
     ("nagari", two(), [], E("nagari")),
-    ("weol_yak", HandSetup.create(["A", "B"], "A", "pagat", {"weol_yak": True}), [cap("A", "1g 1r 1j1 1j2")],
-     E("weol_yak", player="A")),
+    (
+        "weol_yak",
+        HandSetup.create(["A", "B"], "A", "pagat", {"weol_yak": True}),
+        [cap("A", "1g 1r 1j1 1j2")],
+        E("weol_yak", player="A"),
+    ),
     ("mission", HandSetup.create(["A", "B"], "A", "pagat", MISSIONS), [], E("mission", multiplier=2)),
 ]
 

@@ -1,4 +1,5 @@
 """The group's statistics, balances and debts (engine/group.py): tables of cases and properties."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,11 @@ from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.series import config_from, play
 
 GO_PIBAK = [
-    {"type": "capture", "player": "A",
-     "cards": ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"]},
+    {
+        "type": "capture",
+        "player": "A",
+        "cards": ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"],
+    },
     {"type": "end_turn", "player": "A"},
     {"type": "go", "player": "A"},
     {"type": "capture", "player": "B", "cards": ["6j1", "6j2", "7j1", "7j2", "8j1"]},
@@ -23,14 +27,21 @@ GO_PIBAK = [
     {"type": "stop", "player": "A"},
 ]
 BRIGHTS_B = {"captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}
-GO_B = {"captures": {"B": ["1g", "3g", "8g", "11g"]}, "gos": {"B": 1}, "shakes": {"B": [5]},
-        "outcome": {"type": "stop", "winner": "B"}}
+GO_B = {
+    "captures": {"B": ["1g", "3g", "8g", "11g"]},
+    "gos": {"B": 1},
+    "shakes": {"B": [5]},
+    "outcome": {"type": "stop", "winner": "B"},
+}
 NAGARI = {"outcome": {"type": "nagari"}}
 
 
 def evening(records, players=("A", "B", "C"), dealer="A", chip=100):
-    return group.evening_facts(play(config_from({"players": list(players), "first_dealer": dealer,
-                                                 "chip_value": chip, "length": None}), records))
+    return group.evening_facts(
+        play(
+            config_from({"players": list(players), "first_dealer": dealer, "chip_value": chip, "length": None}), records
+        )
+    )
 
 
 def stats_of(*evenings):
@@ -41,8 +52,14 @@ def stats_of(*evenings):
 def test_a_live_hand_counts_as_much_as_a_quick_entry():
     """The live log's go, gwang-bak and pi-bak are read as a quick-entry summary's would be."""
     s = stats_of(evening([{"log": {"events": GO_PIBAK}}]))
-    assert (s["A"]["hands"], s["A"]["wins"], s["A"]["stops"], s["A"]["gos"], s["A"]["go_hands"],
-            s["A"]["go_wins"]) == (1, 1, 1, 1, 1, 1)
+    assert (s["A"]["hands"], s["A"]["wins"], s["A"]["stops"], s["A"]["gos"], s["A"]["go_hands"], s["A"]["go_wins"]) == (
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+    )
     assert (s["B"]["gwang_bak"], s["B"]["pi_bak"]) == (1, 0)
     assert (s["C"]["gwang_bak"], s["C"]["pi_bak"]) == (1, 1)
     assert s["A"]["points_won"] == 36 and s["C"]["points_lost"] == 24
@@ -51,13 +68,17 @@ def test_a_live_hand_counts_as_much_as_a_quick_entry():
     assert any(step["id"] == "pi_bak" for t in s["A"]["biggest"]["trail"] for step in t["trail"])
 
 
-@pytest.mark.parametrize(("records", "player", "expected"), [
-    ([{"summary": BRIGHTS_B}], "B", {"hands": 1, "wins": 1, "win_rate": 1.0, "stops": 1, "gos": 0}),
-    ([{"summary": BRIGHTS_B}], "A", {"hands": 1, "wins": 0, "win_rate": 0.0, "gwang_bak": 1, "pi_bak": 0}),
-    ([{"summary": GO_B}], "B", {"gos": 1, "go_hands": 1, "go_wins": 1, "shakes": 1, "bombs": 0}),
-    ([{"summary": NAGARI}, {"summary": BRIGHTS_B}], "C", {"hands": 2, "nagari": 1, "wins": 0}),
-    ([{"summary": BRIGHTS_B}, {"summary": BRIGHTS_B}], "B", {"hands": 2, "wins": 2, "win_rate": 1.0}),
-], ids=["winner", "gwang-bak-suffered", "go-and-shake", "nagari", "two-wins"])
+@pytest.mark.parametrize(
+    ("records", "player", "expected"),
+    [
+        ([{"summary": BRIGHTS_B}], "B", {"hands": 1, "wins": 1, "win_rate": 1.0, "stops": 1, "gos": 0}),
+        ([{"summary": BRIGHTS_B}], "A", {"hands": 1, "wins": 0, "win_rate": 0.0, "gwang_bak": 1, "pi_bak": 0}),
+        ([{"summary": GO_B}], "B", {"gos": 1, "go_hands": 1, "go_wins": 1, "shakes": 1, "bombs": 0}),
+        ([{"summary": NAGARI}, {"summary": BRIGHTS_B}], "C", {"hands": 2, "nagari": 1, "wins": 0}),
+        ([{"summary": BRIGHTS_B}, {"summary": BRIGHTS_B}], "B", {"hands": 2, "wins": 2, "win_rate": 1.0}),
+    ],
+    ids=["winner", "gwang-bak-suffered", "go-and-shake", "nagari", "two-wins"],
+)
 def test_counters(records, player, expected):
     got = stats_of(evening(records))[player]
     assert {k: got[k] for k in expected} == expected
@@ -92,17 +113,20 @@ def test_months_and_running_balances():
     assert ledger[1]["balances_money"]["B"] == b * 100 + b * 50  # each evening at its own chip value
 
 
-@pytest.mark.parametrize(("payer", "payee", "points", "beyond", "code"), [
-    ("A", "A", 1, False, "payment_to_self"),
-    ("A", "B", -1, False, "bad_payment"),
-    ("A", "B", 0, False, "bad_payment"),
-    ("A", "B", 1.5, False, "bad_payment"),
-    ("A", "B", True, False, "bad_payment"),
-    ("A", "Z", 1, False, "payment_stranger"),
-    (3, "B", 1, False, "payment_stranger"),
-    ("A", "B", 11, False, "payment_beyond_owed"),
-    ("B", "A", 1, False, "payment_beyond_owed"),  # B owes nothing
-])
+@pytest.mark.parametrize(
+    ("payer", "payee", "points", "beyond", "code"),
+    [
+        ("A", "A", 1, False, "payment_to_self"),
+        ("A", "B", -1, False, "bad_payment"),
+        ("A", "B", 0, False, "bad_payment"),
+        ("A", "B", 1.5, False, "bad_payment"),
+        ("A", "B", True, False, "bad_payment"),
+        ("A", "Z", 1, False, "payment_stranger"),
+        (3, "B", 1, False, "payment_stranger"),
+        ("A", "B", 11, False, "payment_beyond_owed"),
+        ("B", "A", 1, False, "payment_beyond_owed"),  # B owes nothing
+    ],
+)
 def test_refused_payments(payer, payee, points, beyond, code):
     with pytest.raises(EngineError) as err:
         group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], payer, payee, points, beyond)
@@ -113,8 +137,9 @@ def test_payments_taken():
     group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], "A", "B", 10)
     group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], "A", "B", 99, beyond=True)
     with pytest.raises(EngineError):  # once paid, nothing more is owed
-        group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [{"from": "A", "to": "B", "points": 10}],
-                            "A", "B", 1)
+        group.check_payment(
+            ["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [{"from": "A", "to": "B", "points": 10}], "A", "B", 1
+        )
 
 
 def test_a_payment_never_changes_what_was_won():
@@ -135,8 +160,9 @@ def evenings_and_payments(draw):
         values = draw(st.lists(st.integers(-500, 500), min_size=len(players) - 1, max_size=len(players) - 1))
         bal = dict(zip(players, [*values, -sum(values)], strict=True))
         evenings.append({"id": str(i), "date": "2026-11-01", "facts": {"balances": bal, "hands": []}})
-    pays = draw(st.lists(st.tuples(st.sampled_from(players), st.sampled_from(players), st.integers(1, 300)),
-                         max_size=6))
+    pays = draw(
+        st.lists(st.tuples(st.sampled_from(players), st.sampled_from(players), st.integers(1, 300)), max_size=6)
+    )
     return players, evenings, [{"from": a, "to": b, "points": v} for a, b, v in pays if a != b]
 
 
@@ -159,9 +185,19 @@ def test_balances_sum_to_zero_and_owed_settles_them_less_payments(case):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.sampled_from([BRIGHTS_B, GO_B, NAGARI,
-                                 {"captures": {"C": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "C"}}]),
-                max_size=8))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                BRIGHTS_B,
+                GO_B,
+                NAGARI,
+                {"captures": {"C": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "C"}},
+            ]
+        ),
+        max_size=8,
+    )
+)
 def test_stats_add_up_with_the_series(summaries):
     facts = evening([{"summary": s} for s in summaries])
     s = stats_of(facts)
@@ -177,8 +213,9 @@ def test_a_gwangpalli_evening_counts_who_played():
 
     from scorekeeper.engine.series import series_from_document
 
-    doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "replay" / "series-4p-gwangpalli.json")
-                     .read_text())
+    doc = json.loads(
+        (Path(__file__).resolve().parents[2] / "examples" / "replay" / "series-4p-gwangpalli.json").read_text()
+    )
     series = series_from_document(doc)
     facts = group.evening_facts(series)
     s = stats_of(facts)
@@ -196,7 +233,12 @@ def test_the_same_hand_live_or_quick_entry_gives_the_same_statistics():
     assert stats_of(evening([{"log": {"events": GO_PIBAK}}])) == stats_of(evening([{"summary": quick}]))
 
 
-SUMMARIES = [BRIGHTS_B, GO_B, NAGARI, {"captures": {"C": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "C"}}]
+SUMMARIES = [
+    BRIGHTS_B,
+    GO_B,
+    NAGARI,
+    {"captures": {"C": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "C"}},
+]
 
 
 @settings(max_examples=40, deadline=None)
@@ -204,10 +246,11 @@ SUMMARIES = [BRIGHTS_B, GO_B, NAGARI, {"captures": {"C": ["1g", "3g", "8g"]}, "o
 def test_evenings_summed_up_are_their_hands_counted_together(evenings):
     """A group's statistics are each evening's summed (``merge_stats``): the same as counting
     every hand of every evening at once, biggest hand and head to head included."""
-    evs = [{"id": f"e{i}", "date": "2026-11-01", "facts": evening([{"summary": s} for s in records])}
-           for i, records in enumerate(evenings)]
+    evs = [
+        {"id": f"e{i}", "date": "2026-11-01", "facts": evening([{"summary": s} for s in records])}
+        for i, records in enumerate(evenings)
+    ]
     at_once = group.player_stats(group.all_hands(evs), {e["id"]: e["facts"]["best"] for e in evs})
     summed = group.merge_stats((e["id"], e["facts"]["stats"]) for e in evs)
     assert summed == at_once
-    assert group.merge_head_to_head(e["facts"]["head_to_head"] for e in evs) == group.head_to_head(
-        group.all_hands(evs))
+    assert group.merge_head_to_head(e["facts"]["head_to_head"] for e in evs) == group.head_to_head(group.all_hands(evs))

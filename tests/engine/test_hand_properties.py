@@ -4,6 +4,7 @@ A log is built by a random walk: at each step an event is drawn that suits the s
 more often than not (a capture of free cards, the player on turn saying go …); the
 refused ones are left out of the log, as the app leaves them out of its store.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,17 +25,45 @@ SETUPS = [
     HandSetup.create(["A", "B", "C"], "C", "korean-common", {"first_turn_chok": 3}),
     HandSetup.create(["A", "B"], "B", "ogb-matgo"),
     HandSetup.create(["A", "B"], "A", "encyclopedia", {"target_two_players": 3, "boss_junk_jokers": 1}),
-    HandSetup.create(["A", "B", "C"], "B", "pagat", {  # the issue-8 house rules
-        "weol_yak": True, "missions": True, "reverse_go": 4, "meong_bak_five": True, "shake_bomb_once": True,
-        "go_bak_three_players": "dok_bak_doubled", "bridge_flexible": True, "meong_dda_per_animal": True}),
-    HandSetup.create(["A", "B", "C"], "A", "korean-common", {  # the issue-22 house rules
-        "payment_cap": 30, "cup_counting": "score", "consecutive_ppuk": 14, "go_bak_three_players": "times_players_each",
-        "missions": True, "weol_yak": True}),
+    HandSetup.create(
+        ["A", "B", "C"],
+        "B",
+        "pagat",
+        {  # the issue-8 house rules
+            "weol_yak": True,
+            "missions": True,
+            "reverse_go": 4,
+            "meong_bak_five": True,
+            "shake_bomb_once": True,
+            "go_bak_three_players": "dok_bak_doubled",
+            "bridge_flexible": True,
+            "meong_dda_per_animal": True,
+        },
+    ),
+    HandSetup.create(
+        ["A", "B", "C"],
+        "A",
+        "korean-common",
+        {  # the issue-22 house rules
+            "payment_cap": 30,
+            "cup_counting": "score",
+            "consecutive_ppuk": 14,
+            "go_bak_three_players": "times_players_each",
+            "missions": True,
+            "weol_yak": True,
+        },
+    ),
 ]
 CODES = [c.code for c in DECK]
 # Turn events weigh most, as at a real table; the deal events are rare.
-KINDS = (["capture"] * 16 + ["end_turn"] * 14 + ["take_junk"] * 6 + ["decide"] * 3
-         + ["ppuk", "shake", "bomb", "showdown", "oe_myeon", "wild", "fact"] * 2 + ["rare"])
+KINDS = (
+    ["capture"] * 16
+    + ["end_turn"] * 14
+    + ["take_junk"] * 6
+    + ["decide"] * 3
+    + ["ppuk", "shake", "bomb", "showdown", "oe_myeon", "wild", "fact"] * 2
+    + ["rare"]
+)
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -89,14 +118,35 @@ def events_for(draw, state: HandState) -> dict:
     if kind == "oe_myeon":
         return {"type": "oe_myeon", "player": player, "last_card": draw(st.booleans())}
     if kind == "fact":
-        return draw(st.sampled_from([{"type": "weol_yak", "player": player},
-                                     {"type": "mission", "multiplier": draw(st.integers(1, 10))},
-                                     {"type": "mission", "multiplier": draw(st.integers(2, 9)), "player": player}]))
+        return draw(
+            st.sampled_from(
+                [
+                    {"type": "weol_yak", "player": player},
+                    {"type": "mission", "multiplier": draw(st.integers(1, 10))},
+                    {"type": "mission", "multiplier": draw(st.integers(2, 9)), "player": player},
+                ]
+            )
+        )
     if kind == "rare":  # rare at a table: the end declared, or the deal's instant ends
-        return draw(st.sampled_from([{"type": "nagari"}, {"type": "chongtong", "player": player, "month": month},
-                                     {"type": "four_on_table", "month": month}]))
-    return draw(st.sampled_from([{"type": "draw"}, {"type": "capture", "player": "Z", "cards": ["1g"]},
-                                 {"type": "shake", "player": player, "month": 13}, "junk"]))
+        return draw(
+            st.sampled_from(
+                [
+                    {"type": "nagari"},
+                    {"type": "chongtong", "player": player, "month": month},
+                    {"type": "four_on_table", "month": month},
+                ]
+            )
+        )
+    return draw(
+        st.sampled_from(
+            [
+                {"type": "draw"},
+                {"type": "capture", "player": "Z", "cards": ["1g"]},
+                {"type": "shake", "player": player, "month": 13},
+                "junk",
+            ]
+        )
+    )
 
 
 @st.composite

@@ -1,4 +1,5 @@
 """The turn passing by itself at a seat-bound table (engine/hand_turns.py)."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,15 +25,19 @@ def land(state, event, skip=False):
     return stored, tap.state, tap.waiting
 
 
-@pytest.mark.parametrize("log, event, passes", [
-    pytest.param([], cap("A", "1j1"), [], id="on-turn-passes-nothing"),
-    pytest.param([], cap("B", "1j1"), [E("end_turn", player="A")], id="next-player-ends-the-turn-before"),
-    pytest.param([cap("A", "2j1")], E("shake", player="B", month=3), [E("end_turn", player="A")],
-                 id="an-event-passes-too"),
-    pytest.param([], E("weol_yak", player="B"), [], id="a-fact-passes-nothing"),
-    pytest.param([], E("end_turn", player="A"), [], id="end-turn-itself"),
-    pytest.param([], E("mission", multiplier=2), [], id="no-player"),
-])
+@pytest.mark.parametrize(
+    "log, event, passes",
+    [
+        pytest.param([], cap("A", "1j1"), [], id="on-turn-passes-nothing"),
+        pytest.param([], cap("B", "1j1"), [E("end_turn", player="A")], id="next-player-ends-the-turn-before"),
+        pytest.param(
+            [cap("A", "2j1")], E("shake", player="B", month=3), [E("end_turn", player="A")], id="an-event-passes-too"
+        ),
+        pytest.param([], E("weol_yak", player="B"), [], id="a-fact-passes-nothing"),
+        pytest.param([], E("end_turn", player="A"), [], id="end-turn-itself"),
+        pytest.param([], E("mission", multiplier=2), [], id="no-player"),
+    ],
+)
 def test_which_turns_a_seat_tap_passes(log, event, passes):
     assert list(seat_tap(replay(three(), log), event).passes) == passes
 

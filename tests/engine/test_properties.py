@@ -1,4 +1,5 @@
 """Invariants of the engine, over many generated hands (Hypothesis)."""
+
 import copy
 
 from hypothesis import HealthCheck, given, settings
@@ -17,14 +18,22 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 @st.composite
 def house_rules(draw) -> dict:
     """Some of the issue-8 house rules turned on (they must keep every invariant)."""
-    return draw(st.fixed_dictionaries({}, optional={
-        "meong_bak_five": st.booleans(), "shake_bomb_once": st.booleans(), "meong_dda_per_animal": st.booleans(),
-        "reverse_go": st.sampled_from([0, 2, 4]),
-        "go_bak_three_players": st.sampled_from(["dok_bak", "double_own", "dok_bak_doubled", "times_players",
-                                                 "times_players_each"]),
-        "payment_cap": st.sampled_from([0, 10, 40, 200]),  # issue 22: 상한가
-        "cup_counting": st.sampled_from(["payment", "score"]),
-    }))
+    return draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "meong_bak_five": st.booleans(),
+                "shake_bomb_once": st.booleans(),
+                "meong_dda_per_animal": st.booleans(),
+                "reverse_go": st.sampled_from([0, 2, 4]),
+                "go_bak_three_players": st.sampled_from(
+                    ["dok_bak", "double_own", "dok_bak_doubled", "times_players", "times_players_each"]
+                ),
+                "payment_cap": st.sampled_from([0, 10, 40, 200]),  # issue 22: 상한가
+                "cup_counting": st.sampled_from(["payment", "score"]),
+            },
+        )
+    )
 
 
 @st.composite
@@ -47,8 +56,13 @@ def finished_hands(draw):
             if extra == 0:
                 break
             extra -= 1
-    doc = {"rules": {"preset": preset, "options": draw(house_rules())}, "players": players, "captures": captures,
-           "nagari_carry": draw(st.integers(0, 3)), "chip_value": draw(st.sampled_from([0, 100, 250]))}
+    doc = {
+        "rules": {"preset": preset, "options": draw(house_rules())},
+        "players": players,
+        "captures": captures,
+        "nagari_carry": draw(st.integers(0, 3)),
+        "chip_value": draw(st.sampled_from([0, 100, 250])),
+    }
     if winner is None:
         doc["outcome"] = {"type": "nagari"}
         return doc
@@ -83,8 +97,12 @@ def test_payments_sum_to_zero(doc):
 
 
 @FAST
-@given(finished_hands(), st.sampled_from(["shake", "carry", "mission", "weol_yak", "meong_bak_five",
-                                          "meong_dda_per_animal", "dok_bak_doubled"]))
+@given(
+    finished_hands(),
+    st.sampled_from(
+        ["shake", "carry", "mission", "weol_yak", "meong_bak_five", "meong_dda_per_animal", "dok_bak_doubled"]
+    ),
+)
 def test_doubling_a_factor_never_lowers_a_payment(doc, factor):
     before = score_summary(doc)
     doubled = copy.deepcopy(doc)
@@ -104,8 +122,10 @@ def test_doubling_a_factor_never_lowers_a_payment(doc, factor):
         doubled["rules"]["options"] = {**doc["rules"]["options"], "weol_yak": True}
         doubled["weol_yak"] = [winner] if winner else []
     elif factor == "dok_bak_doubled":
-        if doc["rules"]["options"].get("go_bak_three_players", "dok_bak") != "dok_bak" \
-                or PRESETS[doc["rules"]["preset"]].go_bak_three_players != "dok_bak":
+        if (
+            doc["rules"]["options"].get("go_bak_three_players", "dok_bak") != "dok_bak"
+            or PRESETS[doc["rules"]["preset"]].go_bak_three_players != "dok_bak"
+        ):
             return
         doubled["rules"]["options"] = {**doc["rules"]["options"], "go_bak_three_players": "dok_bak_doubled"}
     else:  # an option that only adds a double
@@ -138,8 +158,9 @@ def test_a_cap_never_raises_a_payment(doc, cap):
             assert p["points"] <= cap * shares
             if not any(s["id"] == "dok_bak" for s in p["trail"]):
                 assert p["points"] <= cap
-    assert [p for p in after["payments"] if p["kind"] != "stop"] == \
-        [p for p in before["payments"] if p["kind"] != "stop"]
+    assert [p for p in after["payments"] if p["kind"] != "stop"] == [
+        p for p in before["payments"] if p["kind"] != "stop"
+    ]
 
 
 @FAST
@@ -237,9 +258,27 @@ JSON = st.recursive(
     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
     max_leaves=20,
 )
-KEYS = ["rules", "players", "captures", "junk", "gos", "shakes", "bombs", "outcome", "dokbak", "showdown",
-        "fixed", "mission", "weol_yak", "chip_value", "nagari_carry", "dealer", "last_go", "score_at_last_go",
-        "reverse_go"]
+KEYS = [
+    "rules",
+    "players",
+    "captures",
+    "junk",
+    "gos",
+    "shakes",
+    "bombs",
+    "outcome",
+    "dokbak",
+    "showdown",
+    "fixed",
+    "mission",
+    "weol_yak",
+    "chip_value",
+    "nagari_carry",
+    "dealer",
+    "last_go",
+    "score_at_last_go",
+    "reverse_go",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -250,8 +289,20 @@ def test_arbitrary_json_gets_a_coded_answer(doc):
     assert all(e["code"] in ERROR_CODES for e in result["errors"])
 
 
-NESTED = ["rules.preset", "rules.options", "outcome.type", "outcome.winner", "outcome.winners", "captures.A",
-          "gos.A", "shakes.A", "dokbak.player", "dokbak.reason", "showdown.offered_by", "junk.B"]
+NESTED = [
+    "rules.preset",
+    "rules.options",
+    "outcome.type",
+    "outcome.winner",
+    "outcome.winners",
+    "captures.A",
+    "gos.A",
+    "shakes.A",
+    "dokbak.player",
+    "dokbak.reason",
+    "showdown.offered_by",
+    "junk.B",
+]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,5 @@
 """The records a docs generator reads: scoring combinations and doubles, one record each."""
+
 import dataclasses
 
 import pytest
@@ -34,11 +35,20 @@ def test_combination_categories_are_card_kinds():
 def test_a_combination_answers_its_own_id(record):
     """Each unit, given a pile holding its combination, answers a line with the record's id."""
     examples = {
-        "five_brights": "1g 3g 8g 11g 12g", "four_brights": "1g 3g 8g 11g", "three_brights": "1g 3g 8g",
-        "rain_three_brights": "1g 3g 12g", "animals": "2a 4a 5a 6a 7a", "godori": "2a 4a 8a",
-        "yukdori": "2a 4a 8a 12a", "bidori": "2a 4a 12a", "ribbons": "1r 2r 4r 5r 6r",
-        "hong_dan": "1r 2r 3r", "cheong_dan": "6r 9r 10r", "cho_dan": "4r 5r 7r",
-        "junk": "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2", "vip": "9a 11jd 12jd",
+        "five_brights": "1g 3g 8g 11g 12g",
+        "four_brights": "1g 3g 8g 11g",
+        "three_brights": "1g 3g 8g",
+        "rain_three_brights": "1g 3g 12g",
+        "animals": "2a 4a 5a 6a 7a",
+        "godori": "2a 4a 8a",
+        "yukdori": "2a 4a 8a 12a",
+        "bidori": "2a 4a 12a",
+        "ribbons": "1r 2r 4r 5r 6r",
+        "hong_dan": "1r 2r 3r",
+        "cheong_dan": "6r 9r 10r",
+        "cho_dan": "4r 5r 7r",
+        "junk": "1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1 5j2",
+        "vip": "9a 11jd 12jd",
         "palssari": "4a 4r 4j1 4j2 7a 7r 7j1 7j2",
     }
     rules = Rules(four_birds=True, vip=True, palssari=True)

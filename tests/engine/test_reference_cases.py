@@ -6,6 +6,7 @@ the payments (from -> to, points, money), the winner's score, or a refusal code.
 of each case gives the rule and the arithmetic. Never adjust an expectation to match the
 engine: re-derive it from docs/rules.md.
 """
+
 from __future__ import annotations
 
 import copy
@@ -59,10 +60,10 @@ def test_reference_case(case):
                 assert p["money"] == p["points"] * chip, f"{why}\nmoney of {p}"
         for p in expect["payments"]:
             if "money" in p:
-                money = sum(q.get("money", 0) for q in result["payments"]
-                            if (q["from"], q["to"]) == (p["from"], p["to"]))
-                assert money == p["money"], f"{why}\nmoney {p['from']}->{p['to']}: " \
-                                            f"expected {p['money']}, got {money}"
+                money = sum(
+                    q.get("money", 0) for q in result["payments"] if (q["from"], q["to"]) == (p["from"], p["to"])
+                )
+                assert money == p["money"], f"{why}\nmoney {p['from']}->{p['to']}: expected {p['money']}, got {money}"
 
     for player, points in expect.get("scores", {}).items():
         got = result["scores"][player]["points"]

@@ -1,4 +1,5 @@
 """규칙: the presets of rules.md §14, cell by cell, and checking of option overrides."""
+
 import dataclasses
 
 import pytest
@@ -54,20 +55,23 @@ def test_rules_are_frozen():
         Rules().five_brights = 3  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("preset, options, code", [
-    pytest.param("hwatu", {}, "unknown_preset", id="unknown-preset"),
-    pytest.param(None, {}, "unknown_preset", id="null-preset"),
-    pytest.param(["pagat"], {}, "unknown_preset", id="list-preset-no-overrides"),
-    pytest.param({"name": "pagat"}, None, "unknown_preset", id="object-preset-no-overrides"),
-    pytest.param("pagat", {"five_bright": 20}, "unknown_option", id="misspelt-option"),
-    pytest.param("pagat", {"five_brights": "20"}, "bad_option", id="number-as-string"),
-    pytest.param("pagat", {"five_brights": True}, "bad_option", id="bool-for-number"),
-    pytest.param("pagat", {"five_brights": 10_000}, "bad_option", id="out-of-range"),
-    pytest.param("pagat", {"tti_bak": 1}, "bad_option", id="number-for-flag"),
-    pytest.param("pagat", {"go_bonus": "plus_three"}, "bad_option", id="unknown-choice"),
-    pytest.param("pagat", {"go_bonus": ["x"]}, "bad_option", id="list-value"),
-    pytest.param("pagat", ["five_brights"], "bad_option", id="options-not-an-object"),
-])
+@pytest.mark.parametrize(
+    "preset, options, code",
+    [
+        pytest.param("hwatu", {}, "unknown_preset", id="unknown-preset"),
+        pytest.param(None, {}, "unknown_preset", id="null-preset"),
+        pytest.param(["pagat"], {}, "unknown_preset", id="list-preset-no-overrides"),
+        pytest.param({"name": "pagat"}, None, "unknown_preset", id="object-preset-no-overrides"),
+        pytest.param("pagat", {"five_bright": 20}, "unknown_option", id="misspelt-option"),
+        pytest.param("pagat", {"five_brights": "20"}, "bad_option", id="number-as-string"),
+        pytest.param("pagat", {"five_brights": True}, "bad_option", id="bool-for-number"),
+        pytest.param("pagat", {"five_brights": 10_000}, "bad_option", id="out-of-range"),
+        pytest.param("pagat", {"tti_bak": 1}, "bad_option", id="number-for-flag"),
+        pytest.param("pagat", {"go_bonus": "plus_three"}, "bad_option", id="unknown-choice"),
+        pytest.param("pagat", {"go_bonus": ["x"]}, "bad_option", id="list-value"),
+        pytest.param("pagat", ["five_brights"], "bad_option", id="options-not-an-object"),
+    ],
+)
 def test_bad_rules_are_refused_with_a_code(preset, options, code):
     with pytest.raises(EngineError) as err:
         rules_from(preset, options)

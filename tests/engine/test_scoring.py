@@ -1,4 +1,5 @@
 """족보: every scoring combination and every scoring option, as a table of cases."""
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,58 +19,89 @@ def lines(cards: str, rules: Rules = PAGAT, extra_junk: int = 0) -> dict[str, in
     return {line.id: line.points for line in s.lines}
 
 
-@pytest.mark.parametrize("cards, rules, expected", [
-    pytest.param("1g 3g", PAGAT, {}, id="two-brights-nothing"),
-    pytest.param("1g 3g 8g", PAGAT, {"three_brights": 3}, id="three-brights"),
-    pytest.param("1g 3g 12g", PAGAT, {"rain_three_brights": 2}, id="three-brights-with-rain"),
-    pytest.param("1g 3g 8g 11g", PAGAT, {"four_brights": 4}, id="four-brights"),
-    pytest.param("1g 3g 8g 12g", PAGAT, {"four_brights": 4}, id="four-brights-with-rain"),
-    pytest.param("1g 3g 8g 12g", Rules(four_brights_with_rain=3), {"four_brights": 3}, id="four-with-rain-option-3"),
-    pytest.param("1g 3g 8g 11g", Rules(four_brights_with_rain=3), {"four_brights": 4}, id="four-without-rain-option"),
-    pytest.param("1g 3g 8g 11g 12g", PAGAT, {"five_brights": 15}, id="five-brights"),
-    pytest.param("1g 3g 8g 11g 12g", Rules(five_brights=30), {"five_brights": 30}, id="five-brights-option"),
-    pytest.param("2a 4a 8a", PAGAT, {"godori": 5}, id="godori"),
-    pytest.param("2a 4a 8a", Rules(godori=3), {"godori": 3}, id="godori-option-3"),
-    pytest.param("2a 4a 12a", PAGAT, {}, id="swallow-is-no-bird-by-default"),
-    pytest.param("2a 4a 12a", Rules(four_birds=True), {"bidori": 4}, id="bidori"),
-    pytest.param("2a 4a 8a 12a", Rules(four_birds=True), {"yukdori": 6}, id="yukdori"),
-    pytest.param("2a 4a 8a", Rules(four_birds=True), {"godori": 5}, id="four-bird-rule-godori-without-swallow"),
-    pytest.param("5a 6a 7a 10a", PAGAT, {}, id="four-animals-nothing"),
-    pytest.param("5a 6a 7a 10a 12a", PAGAT, {"animals": 1}, id="five-animals"),
-    pytest.param("2a 4a 8a 5a 6a 7a", PAGAT, {"animals": 2, "godori": 5}, id="six-animals-with-godori-pagat-7"),
-    pytest.param("1r 2r 3r", PAGAT, {"hong_dan": 3}, id="hong-dan"),
-    pytest.param("6r 9r 10r", PAGAT, {"cheong_dan": 3}, id="cheong-dan"),
-    pytest.param("4r 5r 7r", PAGAT, {"cho_dan": 3}, id="cho-dan"),
-    pytest.param("4r 5r 12r", PAGAT, {}, id="rain-ribbon-is-no-cho-dan"),
-    pytest.param("1r 2r 4r 5r 12r", PAGAT, {"ribbons": 1}, id="five-ribbons-with-rain"),
-    pytest.param("1r 2r 4r 5r 12r", rules_from("encyclopedia"), {}, id="encyclopedia-rain-ribbon-not-counted"),
-    pytest.param("1r 2r 3r 6r 9r 10r", PAGAT, {"ribbons": 2, "hong_dan": 3, "cheong_dan": 3},
-                 id="six-ribbons-two-sets-encyclopedia-8"),
-    pytest.param("12r 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1", rules_from("encyclopedia"), {"junk": 1},
-                 id="encyclopedia-rain-ribbon-is-junk"),
-    pytest.param("12r 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1", PAGAT, {}, id="pagat-rain-ribbon-is-no-junk"),
-    pytest.param(TEN_JUNK, PAGAT, {"junk": 1}, id="ten-junk"),
-    pytest.param("1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1", PAGAT, {}, id="nine-junk"),
-    pytest.param("1j1 2j1 3j1 4j1 5j1 6j1 7j1 11jd 12jd", PAGAT, {"junk": 2}, id="double-junk-count-two"),
-    pytest.param("1j1 2j1 3j1 4j1 5j1 b2 b3", PAGAT, {"junk": 1}, id="bonus-cards-two-and-three"),
-    pytest.param("1j1", PAGAT, {"junk": 3}, id="unlisted-junk-as-a-number", ),
-])
+@pytest.mark.parametrize(
+    "cards, rules, expected",
+    [
+        pytest.param("1g 3g", PAGAT, {}, id="two-brights-nothing"),
+        pytest.param("1g 3g 8g", PAGAT, {"three_brights": 3}, id="three-brights"),
+        pytest.param("1g 3g 12g", PAGAT, {"rain_three_brights": 2}, id="three-brights-with-rain"),
+        pytest.param("1g 3g 8g 11g", PAGAT, {"four_brights": 4}, id="four-brights"),
+        pytest.param("1g 3g 8g 12g", PAGAT, {"four_brights": 4}, id="four-brights-with-rain"),
+        pytest.param(
+            "1g 3g 8g 12g", Rules(four_brights_with_rain=3), {"four_brights": 3}, id="four-with-rain-option-3"
+        ),
+        pytest.param(
+            "1g 3g 8g 11g", Rules(four_brights_with_rain=3), {"four_brights": 4}, id="four-without-rain-option"
+        ),
+        pytest.param("1g 3g 8g 11g 12g", PAGAT, {"five_brights": 15}, id="five-brights"),
+        pytest.param("1g 3g 8g 11g 12g", Rules(five_brights=30), {"five_brights": 30}, id="five-brights-option"),
+        pytest.param("2a 4a 8a", PAGAT, {"godori": 5}, id="godori"),
+        pytest.param("2a 4a 8a", Rules(godori=3), {"godori": 3}, id="godori-option-3"),
+        pytest.param("2a 4a 12a", PAGAT, {}, id="swallow-is-no-bird-by-default"),
+        pytest.param("2a 4a 12a", Rules(four_birds=True), {"bidori": 4}, id="bidori"),
+        pytest.param("2a 4a 8a 12a", Rules(four_birds=True), {"yukdori": 6}, id="yukdori"),
+        pytest.param("2a 4a 8a", Rules(four_birds=True), {"godori": 5}, id="four-bird-rule-godori-without-swallow"),
+        pytest.param("5a 6a 7a 10a", PAGAT, {}, id="four-animals-nothing"),
+        pytest.param("5a 6a 7a 10a 12a", PAGAT, {"animals": 1}, id="five-animals"),
+        pytest.param("2a 4a 8a 5a 6a 7a", PAGAT, {"animals": 2, "godori": 5}, id="six-animals-with-godori-pagat-7"),
+        pytest.param("1r 2r 3r", PAGAT, {"hong_dan": 3}, id="hong-dan"),
+        pytest.param("6r 9r 10r", PAGAT, {"cheong_dan": 3}, id="cheong-dan"),
+        pytest.param("4r 5r 7r", PAGAT, {"cho_dan": 3}, id="cho-dan"),
+        pytest.param("4r 5r 12r", PAGAT, {}, id="rain-ribbon-is-no-cho-dan"),
+        pytest.param("1r 2r 4r 5r 12r", PAGAT, {"ribbons": 1}, id="five-ribbons-with-rain"),
+        pytest.param("1r 2r 4r 5r 12r", rules_from("encyclopedia"), {}, id="encyclopedia-rain-ribbon-not-counted"),
+        pytest.param(
+            "1r 2r 3r 6r 9r 10r",
+            PAGAT,
+            {"ribbons": 2, "hong_dan": 3, "cheong_dan": 3},
+            id="six-ribbons-two-sets-encyclopedia-8",
+        ),
+        pytest.param(
+            "12r 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1",
+            rules_from("encyclopedia"),
+            {"junk": 1},
+            id="encyclopedia-rain-ribbon-is-junk",
+        ),
+        pytest.param("12r 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1", PAGAT, {}, id="pagat-rain-ribbon-is-no-junk"),
+        pytest.param(TEN_JUNK, PAGAT, {"junk": 1}, id="ten-junk"),
+        pytest.param("1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1", PAGAT, {}, id="nine-junk"),
+        pytest.param("1j1 2j1 3j1 4j1 5j1 6j1 7j1 11jd 12jd", PAGAT, {"junk": 2}, id="double-junk-count-two"),
+        pytest.param("1j1 2j1 3j1 4j1 5j1 b2 b3", PAGAT, {"junk": 1}, id="bonus-cards-two-and-three"),
+        pytest.param(
+            "1j1",
+            PAGAT,
+            {"junk": 3},
+            id="unlisted-junk-as-a-number",
+        ),
+    ],
+)
 def test_combinations(cards, rules, expected):
     extra = 11 if cards == "1j1" else 0
     assert lines(cards, rules, extra) == expected
 
 
-@pytest.mark.parametrize("cards, rules, as_junk, expected", [
-    pytest.param("9a 5a 6a 7a 10a", PAGAT, False, {"animals": 1}, id="cup-as-animal-makes-five"),
-    pytest.param("9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", PAGAT, True, {"junk": 1}, id="cup-as-double-junk-makes-ten"),
-    pytest.param("9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", Rules(cup_junk_value=1), False, {}, id="cup-as-one-junk-variant"),
-    pytest.param("9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1", Rules(cup_junk_value=1), True, {"junk": 1},
-                 id="cup-as-one-junk-makes-ten"),
-    pytest.param("9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", Rules(cup_flexible=False), False, {}, id="cup-fixed-animal"),
-    pytest.param("5a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", PAGAT, False, {}, id="bridge-plain-animal-pagat"),
-    pytest.param("5a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", rules_from("ogb-matgo"), True, {"junk": 1},
-                 id="bridge-flexible-ogb"),
-])
+@pytest.mark.parametrize(
+    "cards, rules, as_junk, expected",
+    [
+        pytest.param("9a 5a 6a 7a 10a", PAGAT, False, {"animals": 1}, id="cup-as-animal-makes-five"),
+        pytest.param("9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", PAGAT, True, {"junk": 1}, id="cup-as-double-junk-makes-ten"),
+        pytest.param(
+            "9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", Rules(cup_junk_value=1), False, {}, id="cup-as-one-junk-variant"
+        ),
+        pytest.param(
+            "9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2 5j1",
+            Rules(cup_junk_value=1),
+            True,
+            {"junk": 1},
+            id="cup-as-one-junk-makes-ten",
+        ),
+        pytest.param("9a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", Rules(cup_flexible=False), False, {}, id="cup-fixed-animal"),
+        pytest.param("5a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", PAGAT, False, {}, id="bridge-plain-animal-pagat"),
+        pytest.param(
+            "5a 1j1 1j2 2j1 2j2 3j1 3j2 4j1 4j2", rules_from("ogb-matgo"), True, {"junk": 1}, id="bridge-flexible-ogb"
+        ),
+    ],
+)
 def test_flexible_cards_counted_to_the_owners_advantage(cards, rules, as_junk, expected):
     s = best_score(cards.split(), rules)
     assert {line.id: line.points for line in s.lines} == expected
@@ -86,12 +118,15 @@ def test_cup_never_counts_twice():
     assert best_score(cards, PAGAT).points == 1
 
 
-@pytest.mark.parametrize("cards, rules, points, toward", [
-    pytest.param("9a 11jd 12jd", Rules(vip=True), 3, 0, id="vip-not-toward-target"),
-    pytest.param("9a 11jd 12jd", PAGAT, 0, 0, id="vip-off"),
-    pytest.param("4a 4r 4j1 4j2 7a 7r 7j1 7j2", Rules(palssari=True), 8, 0, id="palssari-not-toward-target"),
-    pytest.param("4a 4r 4j1 4j2 7a 7r 7j1 7j2", PAGAT, 0, 0, id="palssari-off"),
-])
+@pytest.mark.parametrize(
+    "cards, rules, points, toward",
+    [
+        pytest.param("9a 11jd 12jd", Rules(vip=True), 3, 0, id="vip-not-toward-target"),
+        pytest.param("9a 11jd 12jd", PAGAT, 0, 0, id="vip-off"),
+        pytest.param("4a 4r 4j1 4j2 7a 7r 7j1 7j2", Rules(palssari=True), 8, 0, id="palssari-not-toward-target"),
+        pytest.param("4a 4r 4j1 4j2 7a 7r 7j1 7j2", PAGAT, 0, 0, id="palssari-off"),
+    ],
+)
 def test_points_outside_the_target(cards, rules, points, toward):
     s = best_score(cards.split(), rules)
     assert (s.points, s.toward_target) == (points, toward)
@@ -120,14 +155,28 @@ def test_pile_counts_bonus_card_copies():
 def test_whole_deck_scores_every_set():
     s = score(pile([c.code for c in DECK]), PAGAT)
     assert {line.id for line in s.lines} == {
-        "five_brights", "animals", "godori", "ribbons", "hong_dan", "cheong_dan", "cho_dan", "junk"}
+        "five_brights",
+        "animals",
+        "godori",
+        "ribbons",
+        "hong_dan",
+        "cheong_dan",
+        "cho_dan",
+        "junk",
+    }
 
 
 # -- the gates and the remembered lines of ``score`` never change what the units find ----------------
 
 
-GATE_RULES = [Rules(), Rules(four_birds=True), Rules(rain_ribbon_counts=False), Rules(godori=0),
-              Rules(vip=True, palssari=True), Rules(bridge_flexible=True)]
+GATE_RULES = [
+    Rules(),
+    Rules(four_birds=True),
+    Rules(rain_ribbon_counts=False),
+    Rules(godori=0),
+    Rules(vip=True, palssari=True),
+    Rules(bridge_flexible=True),
+]
 
 
 def every_unit(p, rules: Rules) -> list[tuple]:
@@ -136,8 +185,11 @@ def every_unit(p, rules: Rules) -> list[tuple]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([c.code for c in DECK]), unique=True, max_size=16),
-       st.sampled_from(GATE_RULES), st.sampled_from([0, 3, 8]))
+@given(
+    st.lists(st.sampled_from([c.code for c in DECK]), unique=True, max_size=16),
+    st.sampled_from(GATE_RULES),
+    st.sampled_from([0, 3, 8]),
+)
 def test_the_gates_and_remembered_lines_never_change_a_line(cards, rules, extra):
     # The rules objects are shared by every example, so the lines remembered for one pile's
     # brights, animals or ribbons are met again in piles that differ in everything else.

@@ -1,4 +1,5 @@
 """판 The series: dealer rotation, nagari carry, void deals, the ledger, edits, errors."""
+
 from __future__ import annotations
 
 import json
@@ -18,17 +19,26 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
 
 # -- the dealer -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("hands, expected_dealers, next_dealer", [
-    pytest.param([stop("B"), stop("B"), stop("C")], ["A", "B", "B"], "C", id="winner-deals-next"),
-    pytest.param([stop("A"), stop("A")], ["A", "A"], "A", id="dealer-wins-keeps-deal"),
-    pytest.param([nagari(), stop("C")], ["A", "A"], "C", id="nagari-same-dealer"),
-    pytest.param([stop("B"), nagari(), nagari(), stop("A")], ["A", "B", "B", "B"], "A",
-                 id="consecutive-nagari-same-dealer"),
-    pytest.param([void(), stop("B")], ["A", "A"], "B", id="void-deal-same-dealer"),
-    pytest.param([chongtong("C")], ["A"], "C", id="chongtong-winner-deals"),
-    pytest.param([{"summary": {"outcome": {"type": "chongtong", "winners": ["C", "B"]}}}], ["A"], "B",
-                 id="two-chongtong-first-in-turn-order-deals"),
-])
+
+@pytest.mark.parametrize(
+    "hands, expected_dealers, next_dealer",
+    [
+        pytest.param([stop("B"), stop("B"), stop("C")], ["A", "B", "B"], "C", id="winner-deals-next"),
+        pytest.param([stop("A"), stop("A")], ["A", "A"], "A", id="dealer-wins-keeps-deal"),
+        pytest.param([nagari(), stop("C")], ["A", "A"], "C", id="nagari-same-dealer"),
+        pytest.param(
+            [stop("B"), nagari(), nagari(), stop("A")], ["A", "B", "B", "B"], "A", id="consecutive-nagari-same-dealer"
+        ),
+        pytest.param([void(), stop("B")], ["A", "A"], "B", id="void-deal-same-dealer"),
+        pytest.param([chongtong("C")], ["A"], "C", id="chongtong-winner-deals"),
+        pytest.param(
+            [{"summary": {"outcome": {"type": "chongtong", "winners": ["C", "B"]}}}],
+            ["A"],
+            "B",
+            id="two-chongtong-first-in-turn-order-deals",
+        ),
+    ],
+)
 def test_dealer_rotation(hands, expected_dealers, next_dealer):
     s = series("ABC", hands, first_dealer="A")
     assert dealers(s) == expected_dealers
@@ -56,16 +66,20 @@ def test_void_deal_as_dealer_chongtong_counts_and_keeps_the_deal():
 
 # -- the nagari carry -------------------------------------------------------------------
 
-@pytest.mark.parametrize("stacks, hands, expected_carries, last_net_winner", [
-    pytest.param(True, [nagari(), stop("A")], [0, 1], 12, id="one-nagari-doubles"),
-    pytest.param(True, [nagari(), nagari(), stop("A")], [0, 1, 2], 24, id="two-nagari-stack-x4"),
-    pytest.param(True, [nagari(), nagari(), nagari(), stop("A")], [0, 1, 2, 3], 48, id="three-nagari-stack-x8"),
-    pytest.param(False, [nagari(), nagari(), stop("A")], [0, 1, 2], 12, id="no-stacking-single-x2"),
-    pytest.param(True, [nagari(), stop("B"), stop("A")], [0, 1, 0], 6, id="carry-resets-after-a-win"),
-    pytest.param(True, [nagari(), void(), stop("A")], [0, 1, 1], 12, id="carry-passes-a-void-deal"),
-    pytest.param(True, [void(), stop("A")], [0, 0], 6, id="void-deal-carries-nothing"),
-    pytest.param(True, [nagari(), chongtong("A")], [0, 1], 10, id="fixed-payments-not-doubled"),
-])
+
+@pytest.mark.parametrize(
+    "stacks, hands, expected_carries, last_net_winner",
+    [
+        pytest.param(True, [nagari(), stop("A")], [0, 1], 12, id="one-nagari-doubles"),
+        pytest.param(True, [nagari(), nagari(), stop("A")], [0, 1, 2], 24, id="two-nagari-stack-x4"),
+        pytest.param(True, [nagari(), nagari(), nagari(), stop("A")], [0, 1, 2, 3], 48, id="three-nagari-stack-x8"),
+        pytest.param(False, [nagari(), nagari(), stop("A")], [0, 1, 2], 12, id="no-stacking-single-x2"),
+        pytest.param(True, [nagari(), stop("B"), stop("A")], [0, 1, 0], 6, id="carry-resets-after-a-win"),
+        pytest.param(True, [nagari(), void(), stop("A")], [0, 1, 1], 12, id="carry-passes-a-void-deal"),
+        pytest.param(True, [void(), stop("A")], [0, 0], 6, id="void-deal-carries-nothing"),
+        pytest.param(True, [nagari(), chongtong("A")], [0, 1], 10, id="fixed-payments-not-doubled"),
+    ],
+)
 def test_nagari_carry(stacks, hands, expected_carries, last_net_winner):
     rules = {"options": {"nagari_carry_stacks": stacks}}
     s = series("ABC", hands, rules=rules)
@@ -85,7 +99,7 @@ def test_a_long_run_of_nagari_never_locks_the_series(players, stacks, run):
     s = series(players, [nagari()] * run + [win], rules=rules, length=run + 1)
     assert carries(s) == [min(i, MAX_NAGARI_CARRY) for i in range(run + 1)]
     plain = series(players, [win], rules=rules).deals[-1].net["A"]
-    assert s.deals[-1].net["A"] == plain * (2 ** MAX_NAGARI_CARRY if stacks else 2)
+    assert s.deals[-1].net["A"] == plain * (2**MAX_NAGARI_CARRY if stacks else 2)
     assert s.next.nagari_carry == 0
     nagari_run = series(players, [nagari()] * run, rules=rules, length=run + 1)
     assert nagari_run.next.nagari_carry == min(run, MAX_NAGARI_CARRY)
@@ -105,6 +119,7 @@ def test_carry_after_a_final_nagari_is_reported_for_the_next_deal():
 
 # -- counting hands ---------------------------------------------------------------------
 
+
 def test_void_deals_do_not_count_as_hands():
     s = series("ABC", [stop("A"), void(), void(), nagari(), stop("B")], length=3)
     assert [d.number for d in s.deals] == [1, None, None, 2, 3]
@@ -117,10 +132,13 @@ def test_nagari_counts_as_a_hand():
     assert s.finished and s.balances == {"A": 0, "B": 0, "C": 0}
 
 
-@pytest.mark.parametrize("extra", [
-    pytest.param(stop("A"), id="a-hand"),
-    pytest.param(void(), id="even-a-void-deal"),
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        pytest.param(stop("A"), id="a-hand"),
+        pytest.param(void(), id="even-a-void-deal"),
+    ],
+)
 def test_no_hand_after_the_last(extra):
     with pytest.raises(EngineError) as err:
         series("ABC", [stop("A"), nagari(), stop("B"), extra], length=3)
@@ -135,6 +153,7 @@ def test_open_ended_series_never_finishes():
 
 
 # -- the ledger and balances ------------------------------------------------------------
+
 
 def test_ledger_records_every_transfer_with_hand_kind_and_trail():
     hands = [
@@ -185,6 +204,7 @@ def test_settle_up_in_the_series_output():
 
 # -- editing --------------------------------------------------------------------------
 
+
 def test_editing_a_past_hand_recomputes_dealer_carry_and_ledger():
     hands = [stop("B"), stop("B"), nagari(), stop("C")]
     before = series("ABC", hands)
@@ -220,32 +240,41 @@ def test_append_is_replay_of_the_longer_list():
 
 # -- what the series supplies ---------------------------------------------------------
 
+
 def test_summary_may_repeat_what_the_series_supplies():
-    record = stop("B", players=["C", "B", "A"], dealer="B", rules={"preset": "pagat", "options": {}},
-                  nagari_carry=1, chip_value=100)
+    record = stop(
+        "B",
+        players=["C", "B", "A"],
+        dealer="B",
+        rules={"preset": "pagat", "options": {}},
+        nagari_carry=1,
+        chip_value=100,
+    )
     s = series("ABC", [stop("B"), nagari(), record])
     assert s.deals[-1].net["B"] == 12
 
 
-@pytest.mark.parametrize("record, code, path", [
-    pytest.param(stop("B", players=["A", "B"]), "hand_players_mismatch", "summary.players", id="players"),
-    pytest.param(stop("B", dealer="B"), "hand_field_mismatch", "summary.dealer", id="dealer"),
-    pytest.param(stop("B", rules={"preset": "korean-common"}), "hand_field_mismatch", "summary.rules",
-                 id="rules"),
-    pytest.param(stop("B", rules={"preset": "nope"}), "hand_field_mismatch", "summary.rules", id="bad-rules"),
-    pytest.param(stop("B", nagari_carry=1), "hand_field_mismatch", "summary.nagari_carry", id="carry"),
-    pytest.param(stop("B", chip_value=10), "hand_field_mismatch", "summary.chip_value", id="chip-value"),
-    pytest.param(stop("B", ["1r", "2r", "zz"]), "unknown_card", "summary.captures.B[2]", id="contract-error"),
-    pytest.param(stop("D"), "unknown_player", "summary.captures.D", id="player-not-at-table"),
-    pytest.param(stop("B", ["1r", "2r"]), "stop_below_target", "summary.outcome.winner", id="stop-below-target"),
-    pytest.param({"summary": []}, "bad_summary", "summary", id="summary-not-an-object"),
-    pytest.param({"summary": {}, "log": {"events": []}}, "bad_hand_record", "", id="summary-and-log"),
-    pytest.param({}, "bad_hand_record", "", id="neither"),
-    pytest.param({"summary": {}, "extra": 1}, "bad_hand_record", "", id="unknown-record-field"),
-    pytest.param("B won", "bad_hand_record", "", id="not-an-object"),
-    pytest.param({"log": {"events": "x"}}, "bad_hand_record", "log", id="log-without-events"),
-    pytest.param(stop("B", choices={"C": "play"}), "no_gwangpalli", "choices", id="choices-at-three"),
-])
+@pytest.mark.parametrize(
+    "record, code, path",
+    [
+        pytest.param(stop("B", players=["A", "B"]), "hand_players_mismatch", "summary.players", id="players"),
+        pytest.param(stop("B", dealer="B"), "hand_field_mismatch", "summary.dealer", id="dealer"),
+        pytest.param(stop("B", rules={"preset": "korean-common"}), "hand_field_mismatch", "summary.rules", id="rules"),
+        pytest.param(stop("B", rules={"preset": "nope"}), "hand_field_mismatch", "summary.rules", id="bad-rules"),
+        pytest.param(stop("B", nagari_carry=1), "hand_field_mismatch", "summary.nagari_carry", id="carry"),
+        pytest.param(stop("B", chip_value=10), "hand_field_mismatch", "summary.chip_value", id="chip-value"),
+        pytest.param(stop("B", ["1r", "2r", "zz"]), "unknown_card", "summary.captures.B[2]", id="contract-error"),
+        pytest.param(stop("D"), "unknown_player", "summary.captures.D", id="player-not-at-table"),
+        pytest.param(stop("B", ["1r", "2r"]), "stop_below_target", "summary.outcome.winner", id="stop-below-target"),
+        pytest.param({"summary": []}, "bad_summary", "summary", id="summary-not-an-object"),
+        pytest.param({"summary": {}, "log": {"events": []}}, "bad_hand_record", "", id="summary-and-log"),
+        pytest.param({}, "bad_hand_record", "", id="neither"),
+        pytest.param({"summary": {}, "extra": 1}, "bad_hand_record", "", id="unknown-record-field"),
+        pytest.param("B won", "bad_hand_record", "", id="not-an-object"),
+        pytest.param({"log": {"events": "x"}}, "bad_hand_record", "log", id="log-without-events"),
+        pytest.param(stop("B", choices={"C": "play"}), "no_gwangpalli", "choices", id="choices-at-three"),
+    ],
+)
 def test_invalid_hand_record_names_its_index(record, code, path):
     with pytest.raises(EngineError) as err:
         series("ABC", [stop("A"), record])
@@ -256,33 +285,53 @@ def test_invalid_hand_record_names_its_index(record, code, path):
     assert e["message"].startswith("Hand record 2: ")
 
 
-@pytest.mark.parametrize("doc, code, path", [
-    pytest.param([], "bad_series", "", id="not-an-object"),
-    pytest.param({"players": ["A"]}, "bad_series_players", "players", id="one-player"),
-    pytest.param({"players": list("ABCDEFGH")}, "bad_series_players", "players", id="eight-players"),
-    pytest.param({"players": ["A", "A"]}, "bad_series_players", "players", id="same-name-twice"),
-    pytest.param({"players": list("ABCDEFG"), "rules": "encyclopedia"}, "bad_series_players", "players",
-                 id="seven-without-a-joker"),
-    pytest.param({"players": ["A", ""]}, "bad_series_players", "players", id="empty-name"),
-    pytest.param({"players": ["A", "B"], "first_dealer": "C"}, "dealer_not_at_table", "first_dealer",
-                 id="dealer-not-at-table"),
-    pytest.param({"players": ["A", "B"], "chip_value": -1}, "bad_value", "chip_value", id="negative-chip"),
-    pytest.param({"players": ["A", "B"], "chip_value": True}, "bad_value", "chip_value", id="bool-chip"),
-    pytest.param({"players": ["A", "B"], "length": 0}, "bad_value", "length", id="zero-length"),
-    pytest.param({"players": ["A", "B"], "length": "12"}, "bad_value", "length", id="length-string"),
-    pytest.param({"players": ["A", "B"], "currency": 7}, "bad_value", "currency", id="currency"),
-    pytest.param({"players": ["A", "B"], "lenght": 12}, "bad_series", "lenght", id="unknown-field"),
-    pytest.param({"players": ["A", "B"], "rules": {"preset": "x"}}, "unknown_preset", "rules.preset",
-                 id="unknown-preset"),
-    pytest.param({"players": ["A", "B"], "rules": {"options": {"godori": "x"}}}, "bad_option",
-                 "rules.options.godori", id="bad-option"),
-    pytest.param({"players": ["A", "B"], "hands": {}}, "bad_series", "hands", id="hands-not-a-list"),
-    pytest.param({"players": ["A", "B"], "draw": {"time": "noon", "cards": {}}}, "bad_draw", "draw.time",
-                 id="draw-time"),
-    pytest.param({"players": ["A", "B"], "first_dealer": "A",
-                  "draw": {"time": "night", "cards": {"A": "3g", "B": "1j1"}}}, "bad_draw", "first_dealer",
-                 id="dealer-against-draw"),
-])
+@pytest.mark.parametrize(
+    "doc, code, path",
+    [
+        pytest.param([], "bad_series", "", id="not-an-object"),
+        pytest.param({"players": ["A"]}, "bad_series_players", "players", id="one-player"),
+        pytest.param({"players": list("ABCDEFGH")}, "bad_series_players", "players", id="eight-players"),
+        pytest.param({"players": ["A", "A"]}, "bad_series_players", "players", id="same-name-twice"),
+        pytest.param(
+            {"players": list("ABCDEFG"), "rules": "encyclopedia"},
+            "bad_series_players",
+            "players",
+            id="seven-without-a-joker",
+        ),
+        pytest.param({"players": ["A", ""]}, "bad_series_players", "players", id="empty-name"),
+        pytest.param(
+            {"players": ["A", "B"], "first_dealer": "C"},
+            "dealer_not_at_table",
+            "first_dealer",
+            id="dealer-not-at-table",
+        ),
+        pytest.param({"players": ["A", "B"], "chip_value": -1}, "bad_value", "chip_value", id="negative-chip"),
+        pytest.param({"players": ["A", "B"], "chip_value": True}, "bad_value", "chip_value", id="bool-chip"),
+        pytest.param({"players": ["A", "B"], "length": 0}, "bad_value", "length", id="zero-length"),
+        pytest.param({"players": ["A", "B"], "length": "12"}, "bad_value", "length", id="length-string"),
+        pytest.param({"players": ["A", "B"], "currency": 7}, "bad_value", "currency", id="currency"),
+        pytest.param({"players": ["A", "B"], "lenght": 12}, "bad_series", "lenght", id="unknown-field"),
+        pytest.param(
+            {"players": ["A", "B"], "rules": {"preset": "x"}}, "unknown_preset", "rules.preset", id="unknown-preset"
+        ),
+        pytest.param(
+            {"players": ["A", "B"], "rules": {"options": {"godori": "x"}}},
+            "bad_option",
+            "rules.options.godori",
+            id="bad-option",
+        ),
+        pytest.param({"players": ["A", "B"], "hands": {}}, "bad_series", "hands", id="hands-not-a-list"),
+        pytest.param(
+            {"players": ["A", "B"], "draw": {"time": "noon", "cards": {}}}, "bad_draw", "draw.time", id="draw-time"
+        ),
+        pytest.param(
+            {"players": ["A", "B"], "first_dealer": "A", "draw": {"time": "night", "cards": {"A": "3g", "B": "1j1"}}},
+            "bad_draw",
+            "first_dealer",
+            id="dealer-against-draw",
+        ),
+    ],
+)
 def test_invalid_series_settings(doc, code, path):
     with pytest.raises(EngineError) as err:
         series_from_document(doc)
@@ -296,14 +345,20 @@ def test_rules_may_be_a_preset_name():
 
 def test_setup_of_the_next_live_hand():
     s = series("ABC", [nagari()], chip_value=10)
-    assert s.setup() == {"players": ["A", "B", "C"], "dealer": "A", "rules": {"preset": "pagat", "options": {}},
-                         "nagari_carry": 1, "chip_value": 10}
+    assert s.setup() == {
+        "players": ["A", "B", "C"],
+        "dealer": "A",
+        "rules": {"preset": "pagat", "options": {}},
+        "nagari_carry": 1,
+        "chip_value": 10,
+    }
     with pytest.raises(EngineError) as err:
         series("AB", [stop("A", WIN2)], length=1).setup()
     assert err.value.code == "series_finished"
 
 
 # -- documents and replay -------------------------------------------------------------
+
 
 def test_replay_series_document_never_raises():
     out = replay_series_document({"players": ["A", "B"], "hands": [stop("C")]})
@@ -323,18 +378,24 @@ def test_replay_document_dispatches_a_series():
     assert json.loads(json.dumps(out)) == out
 
 
-@pytest.mark.parametrize("doc", [
-    pytest.param({"players": ["A"]}, id="neither-events-nor-hands"),
-    pytest.param([1, 2], id="a-list"),
-    pytest.param("x", id="a-string"),
-])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        pytest.param({"players": ["A"]}, id="neither-events-nor-hands"),
+        pytest.param([1, 2], id="a-list"),
+        pytest.param("x", id="a-string"),
+    ],
+)
 def test_replay_document_refuses_other_documents(doc):
     out = replay_document(doc)
-    assert out == {"ok": False, "errors": [{"code": "bad_replay_document", "message": out["errors"][0]["message"],
-                                            "path": ""}]}
+    assert out == {
+        "ok": False,
+        "errors": [{"code": "bad_replay_document", "message": out["errors"][0]["message"], "path": ""}],
+    }
 
 
 # -- the examples ---------------------------------------------------------------------
+
 
 def _example(name: str) -> dict:
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
@@ -351,8 +412,9 @@ def test_example_three_players_twelve_hands():
     assert nagari_at, "the example has a nagari"
     after = hands[nagari_at[0] + 1]
     assert after["carry"] == 1 and after["dealer"] == hands[nagari_at[0]]["dealer"]
-    assert any(step["id"] == "nagari_carry" for e in out["ledger"] if e["index"] == after["index"]
-               for step in e["trail"])
+    assert any(
+        step["id"] == "nagari_carry" for e in out["ledger"] if e["index"] == after["index"] for step in e["trail"]
+    )
     assert sum(out["balances"].values()) == 0
     assert len(out["settle_up"]) <= 2
 
@@ -427,12 +489,19 @@ def test_a_live_log_gets_its_setup_from_the_series():
     assert s.deals[-1].net["D"] == 24
 
 
-@pytest.mark.parametrize("events, code, path", [
-    pytest.param(HONG_DAN_LOG[:-1], "hand_not_finished", "log", id="unfinished"),
-    pytest.param([{"type": "capture", "player": "D", "cards": ["1g"]}], "unknown_player", "log.events[0].player",
-                 id="refused-event"),
-    pytest.param([{"type": "stop", "player": "A"}], "not_eligible", "log.events[0]", id="refused-stop"),
-])
+@pytest.mark.parametrize(
+    "events, code, path",
+    [
+        pytest.param(HONG_DAN_LOG[:-1], "hand_not_finished", "log", id="unfinished"),
+        pytest.param(
+            [{"type": "capture", "player": "D", "cards": ["1g"]}],
+            "unknown_player",
+            "log.events[0].player",
+            id="refused-event",
+        ),
+        pytest.param([{"type": "stop", "player": "A"}], "not_eligible", "log.events[0]", id="refused-stop"),
+    ],
+)
 def test_invalid_live_log_names_its_record_and_event(events, code, path):
     with pytest.raises(EngineError) as err:
         series("ABC", [stop("B"), _log(events)])

@@ -1,4 +1,5 @@
 """Properties of a series: zero-sum balances, exact settle-up, edits undone, pure replay."""
+
 from __future__ import annotations
 
 import contextlib
@@ -27,11 +28,15 @@ def configs(draw):
         "void_deal_chongtong": draw(st.booleans()),
     }
     preset = draw(st.sampled_from(["pagat", "korean-common"]))
-    return config_from({
-        "players": list(NAMES[:n]), "first_dealer": draw(st.sampled_from(NAMES[:n])),
-        "rules": {"preset": preset, "options": options}, "length": draw(st.sampled_from([3, 6, 12, None])),
-        "chip_value": draw(st.sampled_from([0, 50, 100, 0.5])),
-    })
+    return config_from(
+        {
+            "players": list(NAMES[:n]),
+            "first_dealer": draw(st.sampled_from(NAMES[:n])),
+            "rules": {"preset": preset, "options": options},
+            "length": draw(st.sampled_from([3, 6, 12, None])),
+            "chip_value": draw(st.sampled_from([0, 50, 100, 0.5])),
+        }
+    )
 
 
 def _choices(draw, s: Series) -> tuple[dict, list[str]]:
@@ -82,8 +87,7 @@ def series_st(draw):
         if s.next.choosers:
             choices, forced = _choices(draw, s)
             record["choices"] = choices
-            players = [p for p in config.players if p not in forced and
-                       (p == s.next.dealer or choices.get(p) != SIT)]
+            players = [p for p in config.players if p not in forced and (p == s.next.dealer or choices.get(p) != SIT)]
             cards = draw(st.permutations(SHOWABLE))
             shown = {}
             for sitter in forced:

@@ -1,4 +1,5 @@
 """정산 Settle-up: who pays whom, in the fewest transfers."""
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -23,20 +24,30 @@ def _apply(balances, transfers):
     return left
 
 
-@pytest.mark.parametrize("balances, rows", [
-    pytest.param({"A": 0, "B": 0, "C": 0}, [], id="all-square"),
-    pytest.param({"A": 8, "B": -8}, [("B", "A", 8)], id="two-players"),
-    pytest.param({"A": 12, "B": -5, "C": -7}, [("C", "A", 7), ("B", "A", 5)], id="one-creditor"),
-    pytest.param({"A": -12, "B": 5, "C": 7}, [("A", "C", 7), ("A", "B", 5)], id="one-debtor"),
-    pytest.param({"A": 30, "B": -30, "C": 10, "D": -10}, [("B", "A", 30), ("D", "C", 10)],
-                 id="two-pairs-two-transfers"),
-    # Greedy alone pays C→A 4, D→B 3, E→A 2, E→B 1 (four); the pair B/C settles apart (three).
-    pytest.param({"A": 6, "B": 4, "C": -4, "D": -3, "E": -3}, [("C", "B", 4), ("D", "A", 3), ("E", "A", 3)],
-                 id="zero-sum-group-beats-greedy"),
-    pytest.param({"A": 5, "B": 0, "C": -5}, [("C", "A", 5)], id="a-square-player-is-left-out"),
-    pytest.param({"A": 3, "B": 3, "C": 3, "D": -3, "E": -3, "F": -3, "G": 0},
-                 [("D", "A", 3), ("E", "B", 3), ("F", "C", 3)], id="seven-at-the-table"),
-])
+@pytest.mark.parametrize(
+    "balances, rows",
+    [
+        pytest.param({"A": 0, "B": 0, "C": 0}, [], id="all-square"),
+        pytest.param({"A": 8, "B": -8}, [("B", "A", 8)], id="two-players"),
+        pytest.param({"A": 12, "B": -5, "C": -7}, [("C", "A", 7), ("B", "A", 5)], id="one-creditor"),
+        pytest.param({"A": -12, "B": 5, "C": 7}, [("A", "C", 7), ("A", "B", 5)], id="one-debtor"),
+        pytest.param(
+            {"A": 30, "B": -30, "C": 10, "D": -10}, [("B", "A", 30), ("D", "C", 10)], id="two-pairs-two-transfers"
+        ),
+        # Greedy alone pays C→A 4, D→B 3, E→A 2, E→B 1 (four); the pair B/C settles apart (three).
+        pytest.param(
+            {"A": 6, "B": 4, "C": -4, "D": -3, "E": -3},
+            [("C", "B", 4), ("D", "A", 3), ("E", "A", 3)],
+            id="zero-sum-group-beats-greedy",
+        ),
+        pytest.param({"A": 5, "B": 0, "C": -5}, [("C", "A", 5)], id="a-square-player-is-left-out"),
+        pytest.param(
+            {"A": 3, "B": 3, "C": 3, "D": -3, "E": -3, "F": -3, "G": 0},
+            [("D", "A", 3), ("E", "B", 3), ("F", "C", 3)],
+            id="seven-at-the-table",
+        ),
+    ],
+)
 def test_settle_up(balances, rows):
     assert _rows(balances) == rows
 
@@ -67,7 +78,8 @@ def _fewest(values: list[int]) -> int:
 
 
 balances_st = st.lists(st.integers(-60, 60), min_size=1, max_size=6).map(
-    lambda vs: {chr(65 + i): v for i, v in enumerate([*vs, -sum(vs)])})
+    lambda vs: {chr(65 + i): v for i, v in enumerate([*vs, -sum(vs)])}
+)
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,4 +1,5 @@
 """Helpers of the web tests: tables made through the API, a hand with a go and pi-bak."""
+
 from __future__ import annotations
 
 import re
@@ -6,8 +7,11 @@ import re
 import pytest
 
 GO_PIBAK = [
-    {"type": "capture", "player": "A",
-     "cards": ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"]},
+    {
+        "type": "capture",
+        "player": "A",
+        "cards": ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"],
+    },
     {"type": "end_turn", "player": "A"},
     {"type": "go", "player": "A"},
     {"type": "capture", "player": "B", "cards": ["6j1", "6j2", "7j1", "7j2", "8j1"]},

@@ -1,12 +1,16 @@
 """The JSON API: the engine contract, tables, hands, events, conflicts, and its OpenAPI document."""
+
 from __future__ import annotations
 
 import pytest
 
 from .conftest import GO_PIBAK, GO_PIBAK_PAYMENTS, STOP_A
 
-SUMMARY = {"players": ["A", "B"], "captures": {"A": ["1g", "3g", "8g", "2a", "4a", "8a"]},
-           "outcome": {"type": "stop", "winner": "A"}}
+SUMMARY = {
+    "players": ["A", "B"],
+    "captures": {"A": ["1g", "3g", "8g", "2a", "4a", "8a"]},
+    "outcome": {"type": "stop", "winner": "A"},
+}
 
 
 def test_score_contract(client):
@@ -23,11 +27,16 @@ def test_score_contract(client):
         pytest.param(b"{not json", "invalid_json", id="not-json"),
         pytest.param(b"\xff\xfe", "invalid_json", id="invalid-utf8"),
         pytest.param(b"[]", "bad_summary", id="array"),
-        pytest.param(b'{"players": ["A"], "captures": {}, "outcome": {"type": "stop", "winner": "A"}}',
-                     "bad_players", id="one-player"),
-        pytest.param(b'{"players": ["A","B"], "captures": {"A": ["1g","1g"]}, '
-                     b'"outcome": {"type": "stop", "winner": "A"}}',
-                     "card_twice", id="card-twice"),
+        pytest.param(
+            b'{"players": ["A"], "captures": {}, "outcome": {"type": "stop", "winner": "A"}}',
+            "bad_players",
+            id="one-player",
+        ),
+        pytest.param(
+            b'{"players": ["A","B"], "captures": {"A": ["1g","1g"]}, "outcome": {"type": "stop", "winner": "A"}}',
+            "card_twice",
+            id="card-twice",
+        ),
     ],
 )
 def test_score_refusals(client, body, code):
@@ -101,8 +110,9 @@ def test_append_refused_by_engine(make_table):
     hand = t.start_live()
     r = t.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "stop", "player": "A"}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "not_eligible"
-    r = t.api("POST", f"/hands/{hand}/events",
-              json={"seq": 0, "event": {"type": "capture", "player": "Z", "cards": ["1g"]}})
+    r = t.api(
+        "POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "capture", "player": "Z", "cards": ["1g"]}}
+    )
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "unknown_player"
     for bad in ({"seq": -1, "event": {"type": "nagari"}}, {"seq": "0", "event": {}}, {"seq": 0, "event": "x"}):
         assert t.api("POST", f"/hands/{hand}/events", json=bad).status_code == 422
@@ -131,8 +141,9 @@ def test_summary_hands(make_table):
     hand = t.add_summary(STOP_A)
     assert t.state()["balances"] == {"A": 12, "B": -6, "C": -6}
     etag = t.api("GET", f"/hands/{hand}").headers["ETag"]
-    r = t.api("PUT", f"/hands/{hand}", json={"summary": STOP_A | {"outcome": {"type": "nagari"}}},
-              headers={"If-Match": etag})
+    r = t.api(
+        "PUT", f"/hands/{hand}", json={"summary": STOP_A | {"outcome": {"type": "nagari"}}}, headers={"If-Match": etag}
+    )
     assert r.status_code == 200
     assert t.state()["balances"] == {"A": 0, "B": 0, "C": 0}
     assert t.api("GET", "/hands").get_json()["hands"][0]["deal"]["outcome"]["type"] == "nagari"
@@ -142,8 +153,11 @@ def test_summary_hands(make_table):
 
 def test_hand_refused_and_stale(make_table):
     t = make_table()
-    r = t.api("POST", "/hands",
-              json={"summary": {"captures": {"A": ["1g", "xx"]}, "outcome": {"type": "stop", "winner": "A"}}})
+    r = t.api(
+        "POST",
+        "/hands",
+        json={"summary": {"captures": {"A": ["1g", "xx"]}, "outcome": {"type": "stop", "winner": "A"}}},
+    )
     assert r.status_code == 422 and r.get_json()["errors"][0]["code"] == "unknown_card"
     t.add_summary(STOP_A)
     r = t.api("POST", "/hands", json={"summary": STOP_A, "count": 0})
@@ -173,8 +187,12 @@ def test_openapi_describes_every_route(app, client):
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1/") or rule.endpoint == "api.openapi_document":
             continue
-        path = (rule.rule.removeprefix("/api/v1").replace("<table_id:public_id>", "{table}")
-                .replace("<int:hand_id>", "{hand}").replace("<group_id:public_id>", "{group}"))
+        path = (
+            rule.rule.removeprefix("/api/v1")
+            .replace("<table_id:public_id>", "{table}")
+            .replace("<int:hand_id>", "{hand}")
+            .replace("<group_id:public_id>", "{group}")
+        )
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
 
@@ -192,8 +210,11 @@ def test_concurrent_appends_one_wins(app, make_table):
         client = app.test_client()
         barrier.wait()
         for seq in range(4):
-            r = client.post(f"/api/v1/tables/{t.id}/hands/{hand}/events", headers={"X-Table-Key": t.edit_key},
-                            json={"seq": seq, "event": {"type": "capture", "player": "A", "cards": [f"{seq + 1}j1"]}})
+            r = client.post(
+                f"/api/v1/tables/{t.id}/hands/{hand}/events",
+                headers={"X-Table-Key": t.edit_key},
+                json={"seq": seq, "event": {"type": "capture", "player": "A", "cards": [f"{seq + 1}j1"]}},
+            )
             statuses.append(r.status_code)
 
     threads = [threading.Thread(target=phone, args=(n,)) for n in range(6)]
@@ -220,7 +241,7 @@ def test_a_fetch_answers_the_stored_state_byte_for_byte_whoever_asked_before(app
     # A change that is not an append (an undo) moves the version: the kept answer is not used.
     assert t.api("POST", f"/hands/{hand}/undo", json={"seq": 1}).status_code == 200
     assert t.api("GET", f"/hands/{hand}/events").data == first.data.replace(
-        f'"version":{first.get_json()["version"]}'.encode(), f'"version":{first.get_json()["version"] + 2}'.encode())
+        f'"version":{first.get_json()["version"]}'.encode(), f'"version":{first.get_json()["version"] + 2}'.encode()
+    )
     # A wrong key is still refused, kept answer or not.
     assert t.api("GET", f"/hands/{hand}/events", key="wrong").status_code == 401
-

@@ -5,6 +5,7 @@ The answers are serialised as they always were (the bytes are the contract); the
 models to them, so a key added, dropped or retyped on either side fails here (the models forbid
 keys they do not name).
 """
+
 from __future__ import annotations
 
 import json
@@ -61,8 +62,20 @@ def test_every_response_names_a_schema_none_any():
 def test_the_document_schemas_are_the_models():
     """Generated, never written by hand: each component is its model's schema."""
     assert DOC["components"]["schemas"] == models.components()
-    for name in ("Summary", "SeriesConfig", "SeriesExport", "NewHand", "ReplaceHand", "Append", "Undo", "Error",
-                 "HandRecord", "TableView", "Hand", "Events"):
+    for name in (
+        "Summary",
+        "SeriesConfig",
+        "SeriesExport",
+        "NewHand",
+        "ReplaceHand",
+        "Append",
+        "Undo",
+        "Error",
+        "HandRecord",
+        "TableView",
+        "Hand",
+        "Events",
+    ):
         assert name in DOC["components"]["schemas"], name
     # OpenAPI 3.0 has no null type and no const: the models' optional and constant fields are written for it.
     text = json.dumps(DOC["components"]["schemas"])
@@ -83,8 +96,16 @@ class _Checked:
         self.client = client
         self.checked: set[tuple[str, str, int]] = set()
 
-    def __call__(self, method: str, template: str, table: Table | None = None, hand: int | None = None,
-                 key: str | None = None, template_as: str | None = None, **kwargs):
+    def __call__(
+        self,
+        method: str,
+        template: str,
+        table: Table | None = None,
+        hand: int | None = None,
+        key: str | None = None,
+        template_as: str | None = None,
+        **kwargs,
+    ):
         url = "/api/v1" + template.replace("{table}", table.id if table else "").replace("{hand}", str(hand))
         template = template_as or template
         headers = kwargs.pop("headers", {})
@@ -131,8 +152,9 @@ def test_every_success_answer_validates_against_its_model(api):
     api("get", "/tables/{table}/hands", t)
     t.enter()  # the export is the phone's page: it rides on the session
     export = api.client.get(f"/t/{t.id}/export.json")
-    copy = Table(api.client, api("post", "/tables/import", data=export.data,
-                                 content_type="application/json").get_json())
+    copy = Table(
+        api.client, api("post", "/tables/import", data=export.data, content_type="application/json").get_json()
+    )
     api("get", "/tables/{table}", copy)
     tag = api("get", "/tables/{table}/hands/{hand}", t, summary).headers["ETag"]
     api("delete", "/tables/{table}/hands/{hand}", t, summary, headers={"If-Match": tag})
@@ -142,8 +164,15 @@ def test_every_success_answer_validates_against_its_model(api):
     api("post", "/tables/{table}/keys", copy, json={"rotate": "view"})  # new secrets: the table's links and keys
     # A group (issue 19): created, an evening of it with a hand, read, a payment recorded twice by key.
     g = api("post", "/groups", json={"name": "모임", "players": ["A", "B", "C"]}).get_json()
-    evening = Table(api.client, api("post", "/tables", json={"group": g["id"], "players": ["A", "B", "C"]},
-                                    headers={"X-Group-Key": g["edit_key"]}).get_json())
+    evening = Table(
+        api.client,
+        api(
+            "post",
+            "/tables",
+            json={"group": g["id"], "players": ["A", "B", "C"]},
+            headers={"X-Group-Key": g["edit_key"]},
+        ).get_json(),
+    )
     api("post", "/tables/{table}/hands", evening, json={"summary": STOP_A})
     group_url = "/groups/" + g["id"]
     key = {"X-Group-Key": g["edit_key"]}
@@ -155,8 +184,11 @@ def test_every_success_answer_validates_against_its_model(api):
     export = api.client.get(f"/g/{g['id']}/group.json")
     api("post", "/groups/import", data=export.data, content_type="application/json")
     # The push stream's events carry the events answer itself (test_push holds them equal to it).
-    successes = {(m, p, int(s)) for m, p, s, r in _responses()
-                 if s.startswith("2") and "application/json" in r.get("content", {})}
+    successes = {
+        (m, p, int(s))
+        for m, p, s, r in _responses()
+        if s.startswith("2") and "application/json" in r.get("content", {})
+    }
     assert api.checked == successes
 
 
@@ -167,8 +199,9 @@ def test_a_table_with_a_draw_and_four_players_validates(api, client):
     assert "draw" in api("get", "/tables/{table}", t).get_json()
     four = _create(api, players=["A", "B", "C", "D"])
     four.enter()
-    r = client.post(f"{four.url}/hands?c1=play&c2=play&chosen=1",
-                    data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
+    r = client.post(
+        f"{four.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]}
+    )
     assert r.status_code == 303
     live = int(r.headers["Location"].rsplit("/", 1)[1])
     api("post", "/tables/{table}/hands/{hand}/events", four, live, json={"seq": 0, "event": {"type": "nagari"}})
@@ -178,12 +211,16 @@ def test_a_table_with_a_draw_and_four_players_validates(api, client):
     api("get", "/tables/{table}", four)
 
 
-@pytest.mark.parametrize("answer, model", [
-    ({"ok": True, "hand": 1, "seq": 0, "events": [], "state": None, "version": 1, "new": 1}, models.Events),
-    ({"ok": True, "hand": 1, "seq": 0, "events": [], "version": 1}, models.Events),
-    ({"ok": True, "hand": "1", "seq": 0, "events": [], "state": None, "version": 1}, models.Events),
-    ({"ok": False}, models.Deleted),
-], ids=["a-key-unnamed", "a-key-missing", "a-key-retyped", "ok-false"])
+@pytest.mark.parametrize(
+    "answer, model",
+    [
+        ({"ok": True, "hand": 1, "seq": 0, "events": [], "state": None, "version": 1, "new": 1}, models.Events),
+        ({"ok": True, "hand": 1, "seq": 0, "events": [], "version": 1}, models.Events),
+        ({"ok": True, "hand": "1", "seq": 0, "events": [], "state": None, "version": 1}, models.Events),
+        ({"ok": False}, models.Deleted),
+    ],
+    ids=["a-key-unnamed", "a-key-missing", "a-key-retyped", "ok-false"],
+)
 def test_a_drift_from_the_model_is_caught(answer, model):
     with pytest.raises(ValueError):
         model.model_validate(answer)
@@ -194,19 +231,25 @@ def test_a_drift_from_the_model_is_caught(answer, model):
 COUNT = "count is the number of hands the client has seen."
 
 
-@pytest.mark.parametrize("body, refusal", [
-    ({"summary": STOP_A, "zz": 1, "aa": 2}, ("bad_hand_record", "Unknown field 'aa' in the hand.", "aa")),
-    ({"summary": STOP_A, "log": {}, "zz": 1}, ("bad_hand_record", "Unknown field 'zz' in the hand.", "zz")),
-    ({"summary": STOP_A, "log": {}}, ("bad_hand_record", "A hand is {\"summary\": {...}} or {\"log\": {}}.", "")),
-    ({"choices": {}}, ("bad_hand_record", "A hand is {\"summary\": {...}} or {\"log\": {}}.", "")),
-    ({"summary": [], "count": -1}, ("bad_summary", "A hand summary is a JSON object.", "summary")),
-    ({"log": {"events": [{}]}}, ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")),
-    ({"log": {"x": 1}}, ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")),
-    ({"log": {}, "count": True}, ("bad_value", COUNT, "count")),
-    ({"log": {}, "count": 1.0, "shown": 1}, ("bad_value", COUNT, "count")),
-    ({"log": {}, "shown": None, "choices": []}, ("bad_value", "choices is an object keyed by player.", "choices")),
-    ({"log": {}, "shown": None}, ("bad_value", "shown is an object keyed by player.", "shown")),
-])
+@pytest.mark.parametrize(
+    "body, refusal",
+    [
+        ({"summary": STOP_A, "zz": 1, "aa": 2}, ("bad_hand_record", "Unknown field 'aa' in the hand.", "aa")),
+        ({"summary": STOP_A, "log": {}, "zz": 1}, ("bad_hand_record", "Unknown field 'zz' in the hand.", "zz")),
+        ({"summary": STOP_A, "log": {}}, ("bad_hand_record", 'A hand is {"summary": {...}} or {"log": {}}.', "")),
+        ({"choices": {}}, ("bad_hand_record", 'A hand is {"summary": {...}} or {"log": {}}.', "")),
+        ({"summary": [], "count": -1}, ("bad_summary", "A hand summary is a JSON object.", "summary")),
+        (
+            {"log": {"events": [{}]}},
+            ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log"),
+        ),
+        ({"log": {"x": 1}}, ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log")),
+        ({"log": {}, "count": True}, ("bad_value", COUNT, "count")),
+        ({"log": {}, "count": 1.0, "shown": 1}, ("bad_value", COUNT, "count")),
+        ({"log": {}, "shown": None, "choices": []}, ("bad_value", "choices is an object keyed by player.", "choices")),
+        ({"log": {}, "shown": None}, ("bad_value", "shown is an object keyed by player.", "shown")),
+    ],
+)
 def test_the_new_hands_refusals(body, refusal):
     with pytest.raises(EngineError) as err:
         models.read_new_hand(body)
@@ -220,22 +263,30 @@ def test_the_new_hand_read():
     assert (row.kind, row.summary, row.seating, row.count) == ("summary", STOP_A, None, None)
 
 
-RECORD = "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}."
-LOG = "A live hand is {\"log\": {\"events\": [{...}, ...]}}."
+RECORD = 'A hand record is {"summary": {...}} or {"log": {"events": [...]}}.'
+LOG = 'A live hand is {"log": {"events": [{...}, ...]}}.'
 
 
-@pytest.mark.parametrize("record, refusal", [
-    ("B won", ("bad_hand_record", RECORD, "hands[2]")),
-    ({"summary": {}, "log": {"events": []}, "zz": 1}, ("bad_hand_record", RECORD, "hands[2]")),
-    ({"log": {"events": []}, "zz": 1, "choices": 5}, ("bad_hand_record", "Unknown field 'zz' in the hand record.",
-                                                       "hands[2].zz")),
-    ({"summary": 1, "shown": "x"}, ("bad_hand_record", "choices and shown are objects keyed by player.", "hands[2]")),
-    ({"summary": 1}, ("bad_summary", "A hand summary is a JSON object.", "hands[2].summary")),
-    ({"log": {}}, ("bad_hand_record", LOG, "hands[2].log")),
-    ({"log": {"events": [1]}}, ("bad_hand_record", LOG, "hands[2].log")),
-    ({"log": {"events": [], "note": "x"}}, ("bad_hand_record", LOG, "hands[2].log")),
-    ({"log": {"events": [{}] * 100_001}}, ("bad_hand_record", LOG, "hands[2].log")),
-])
+@pytest.mark.parametrize(
+    "record, refusal",
+    [
+        ("B won", ("bad_hand_record", RECORD, "hands[2]")),
+        ({"summary": {}, "log": {"events": []}, "zz": 1}, ("bad_hand_record", RECORD, "hands[2]")),
+        (
+            {"log": {"events": []}, "zz": 1, "choices": 5},
+            ("bad_hand_record", "Unknown field 'zz' in the hand record.", "hands[2].zz"),
+        ),
+        (
+            {"summary": 1, "shown": "x"},
+            ("bad_hand_record", "choices and shown are objects keyed by player.", "hands[2]"),
+        ),
+        ({"summary": 1}, ("bad_summary", "A hand summary is a JSON object.", "hands[2].summary")),
+        ({"log": {}}, ("bad_hand_record", LOG, "hands[2].log")),
+        ({"log": {"events": [1]}}, ("bad_hand_record", LOG, "hands[2].log")),
+        ({"log": {"events": [], "note": "x"}}, ("bad_hand_record", LOG, "hands[2].log")),
+        ({"log": {"events": [{}] * 100_001}}, ("bad_hand_record", LOG, "hands[2].log")),
+    ],
+)
 def test_the_imports_refusals(record, refusal):
     with pytest.raises(EngineError) as err:
         transfer._row(record, "hands[2]")
@@ -250,11 +301,16 @@ def test_an_exports_empty_seating_reads_as_none():
         models.read_new_hand({"summary": STOP_A, "choices": None})
 
 
-@pytest.mark.parametrize("body, code, path", [
-    ({"event": {}}, "bad_value", "seq"), ({"seq": -1, "event": 5}, "bad_value", "seq"),
-    ({"seq": False, "event": {}}, "bad_value", "seq"), ({"seq": 0}, "bad_event", "event"),
-    ({"seq": 0, "event": []}, "bad_event", "event"),
-])
+@pytest.mark.parametrize(
+    "body, code, path",
+    [
+        ({"event": {}}, "bad_value", "seq"),
+        ({"seq": -1, "event": 5}, "bad_value", "seq"),
+        ({"seq": False, "event": {}}, "bad_value", "seq"),
+        ({"seq": 0}, "bad_event", "event"),
+        ({"seq": 0, "event": []}, "bad_event", "event"),
+    ],
+)
 def test_an_appends_refusals(body, code, path):
     with pytest.raises(EngineError) as err:
         models.read_append(body)

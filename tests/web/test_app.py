@@ -1,4 +1,5 @@
 """The application factory, settings, the store's set-up and migrations."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -122,12 +123,18 @@ def test_a_database_of_0001_is_upgraded_and_keeps_its_events(tmp_path):
     engine = app.extensions["sk_engine"]
     migrate.upgrade(engine, "0001")
     with engine.begin() as conn:
-        conn.execute(text("insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01', '2025-01-01')"))
+        conn.execute(
+            text("insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01', '2025-01-01')")
+        )
         conn.execute(text("insert into sk_hands values (1, 1, 0, 'log', null, null, '2025-01-01', '2025-01-01')"))
         conn.execute(text("insert into sk_events values (1, 1, 0, '{\"type\": \"end_turn\"}', '2025-01-01')"))
     assert app.test_cli_runner().invoke(args=["db-upgrade"]).exit_code == 0
     assert migrate.current_revision(engine) == "0003"
     with engine.connect() as conn:
         assert conn.execute(text("select hand_id, seq, event, version from sk_events")).one() == (
-            1, 0, '{"type": "end_turn"}', None)
+            1,
+            0,
+            '{"type": "end_turn"}',
+            None,
+        )
     engine.dispose()

@@ -1,4 +1,5 @@
 """What an outside attack found (issue 10): each test names the attack it replays."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,12 +10,13 @@ def web(sqlite_app):
     """A phone on the app over a SQLite file (these faults are the same on PostgreSQL)."""
     return sqlite_app.test_client()
 
+
 # -- 1. open redirect through the language switch ------------------------------------------------
 
 
 REDIRECT_ATTACKS = [
-    "/%09/evil.example",          # the tab is dropped by browsers: //evil.example
-    "/%0a/x",                     # a newline in the Location header (was a 500)
+    "/%09/evil.example",  # the tab is dropped by browsers: //evil.example
+    "/%0a/x",  # a newline in the Location header (was a 500)
     "/%0d%0a/x",
     "/%0d/evil.example",
     "//evil.example",
@@ -24,7 +26,7 @@ REDIRECT_ATTACKS = [
     "http:/evil.example",
     "%20//evil.example",
     "/%20/evil.example",
-    "/%E3%80%80/evil.example",    # an ideographic space
+    "/%E3%80%80/evil.example",  # an ideographic space
     "/%00/evil.example",
     "javascript:alert(1)",
     "",
@@ -56,9 +58,15 @@ NON_FINITE = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"]
 def _json_doors(t, live: int, done: int) -> list[tuple[str, str]]:
     """Every operation that reads a JSON body: (method, path)."""
     base = f"/api/v1/tables/{t.id}"
-    return [("POST", "/api/v1/score"), ("POST", "/api/v1/tables"), ("POST", "/api/v1/tables/import"),
-            ("POST", f"{base}/hands"), ("PUT", f"{base}/hands/{done}"),
-            ("POST", f"{base}/hands/{live}/events"), ("POST", f"{base}/hands/{live}/undo")]
+    return [
+        ("POST", "/api/v1/score"),
+        ("POST", "/api/v1/tables"),
+        ("POST", "/api/v1/tables/import"),
+        ("POST", f"{base}/hands"),
+        ("PUT", f"{base}/hands/{done}"),
+        ("POST", f"{base}/hands/{live}/events"),
+        ("POST", f"{base}/hands/{live}/undo"),
+    ]
 
 
 @pytest.fixture
@@ -83,8 +91,9 @@ def test_deeply_nested_json_is_a_coded_400_everywhere(app, played):
     before = counts(app), rows_of(app, t.id)
     for method, path in _json_doors(t, live, done):
         for body in (DEEP, '{"summary": ' + DEEP + "}", '{"a":' * 5000 + "1" + "}" * 5000):
-            r = t.client.open(path, method=method, data=body, content_type="application/json",
-                              headers={"X-Table-Key": t.edit_key})
+            r = t.client.open(
+                path, method=method, data=body, content_type="application/json", headers={"X-Table-Key": t.edit_key}
+            )
             _refused_with(r, {400}, "json_too_deep")
     assert (counts(app), rows_of(app, t.id)) == before
 
@@ -93,8 +102,7 @@ def test_moderately_nested_json_past_the_limit_is_refused_too(app, played):
     """Nesting Python can parse but nobody needs (the engine and the store recurse on it)."""
     t, _live, _done = played
     body = '{"players": ["A", "B"], "draw": {"cards": ' + "[" * 100 + "]" * 100 + "}}"
-    _refused_with(t.client.post("/api/v1/tables", data=body, content_type="application/json"), {400},
-                  "json_too_deep")
+    _refused_with(t.client.post("/api/v1/tables", data=body, content_type="application/json"), {400}, "json_too_deep")
 
 
 @pytest.mark.parametrize("number", NON_FINITE)
@@ -111,16 +119,24 @@ def test_non_finite_numbers_refused_at_the_door(app, played, number):
     }
     before = counts(app), rows_of(app, t.id)
     for method, path in _json_doors(t, live, done):
-        template = next((v for k, v in bodies.items() if path.endswith(k)),
-                        '{"summary": {"players": ["A", "B", "C"], "outcome": {"type": "nagari"}, "x": %s}}')
-        r = t.client.open(path, method=method, data=template % number, content_type="application/json",
-                          headers={"X-Table-Key": t.edit_key, "If-Match": "*"})
+        template = next(
+            (v for k, v in bodies.items() if path.endswith(k)),
+            '{"summary": {"players": ["A", "B", "C"], "outcome": {"type": "nagari"}, "x": %s}}',
+        )
+        r = t.client.open(
+            path,
+            method=method,
+            data=template % number,
+            content_type="application/json",
+            headers={"X-Table-Key": t.edit_key, "If-Match": "*"},
+        )
         _refused_with(r, {400}, "non_finite_number")
     assert (counts(app), rows_of(app, t.id)) == before
     t.enter()
     export = t.client.get(f"/t/{t.id}/export.json")
     assert export.status_code == 200
     import json
+
     json.loads(export.data, parse_constant=lambda c: pytest.fail(f"{c} in the export"))
 
 
@@ -157,6 +173,7 @@ def test_json_posted_to_a_form_endpoint_is_checked_the_same(app, played):
 
 
 # -- 8. HSTS, proxies and hosts -----------------------------------------------------------------------
+
 
 def test_hsts_only_over_https(app, make_table):
     t = make_table()
@@ -197,31 +214,40 @@ def test_links_only_for_configured_hosts(tmp_path, setting):
 
 # -- 7. player names; CSV cells ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("given", "stored"), [
-    ([" Mina ", "Jun"], ["Mina", "Jun"]),
-    (["Jose\u0301", "Jun"], ["Jos\u00e9", "Jun"]),               # NFC
-    (["\u200bMina\ufeff", "\u3000Jun"], ["Mina", "Jun"]),        # zero-width and ideographic space trimmed
-    (["민아", "준"], ["민아", "준"]),
-    (["👨\u200d👩\u200d👧", "Jun"], ["👨\u200d👩\u200d👧", "Jun"]),  # a joiner inside an emoji stays
-])
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ([" Mina ", "Jun"], ["Mina", "Jun"]),
+        (["Jose\u0301", "Jun"], ["Jos\u00e9", "Jun"]),  # NFC
+        (["\u200bMina\ufeff", "\u3000Jun"], ["Mina", "Jun"]),  # zero-width and ideographic space trimmed
+        (["민아", "준"], ["민아", "준"]),
+        (["👨\u200d👩\u200d👧", "Jun"], ["👨\u200d👩\u200d👧", "Jun"]),  # a joiner inside an emoji stays
+    ],
+)
 def test_player_names_are_normalised(web, given, stored):
     r = web.post("/api/v1/tables", json={"players": given})
     assert r.status_code == 201, r.get_json()
-    assert web.get(r.get_json()["url"], headers={"X-Table-Key": r.get_json()["view_key"]}).get_json()["players"] == stored
+    assert (
+        web.get(r.get_json()["url"], headers={"X-Table-Key": r.get_json()["view_key"]}).get_json()["players"] == stored
+    )
 
 
-@pytest.mark.parametrize(("players", "code"), [
-    (["A\u202eB", "Jun"], "bad_player_name"),           # a bidi override turns what follows around
-    (["A\u2066B", "Jun"], "bad_player_name"),
-    (["A\x07", "Jun"], "bad_player_name"),               # a control character
-    (["\u200b\u200b", "Jun"], "bad_player_name"),        # invisible only
-    (["\u3164", "Jun"], "bad_player_name"),              # the Hangul filler looks empty
-    (["  ", "Jun"], "bad_player_name"),
-    (["Jos\u00e9", "Jose\u0301"], "duplicate_player"),   # equal after NFC
-    (["Mina", " Mina"], "duplicate_player"),
-    (["Mina", "MINA"], "duplicate_player"),
-    (["Ｍｉｎａ", "Mina"], "duplicate_player"),            # full-width: the same name to the eye
-])
+@pytest.mark.parametrize(
+    ("players", "code"),
+    [
+        (["A\u202eB", "Jun"], "bad_player_name"),  # a bidi override turns what follows around
+        (["A\u2066B", "Jun"], "bad_player_name"),
+        (["A\x07", "Jun"], "bad_player_name"),  # a control character
+        (["\u200b\u200b", "Jun"], "bad_player_name"),  # invisible only
+        (["\u3164", "Jun"], "bad_player_name"),  # the Hangul filler looks empty
+        (["  ", "Jun"], "bad_player_name"),
+        (["Jos\u00e9", "Jose\u0301"], "duplicate_player"),  # equal after NFC
+        (["Mina", " Mina"], "duplicate_player"),
+        (["Mina", "MINA"], "duplicate_player"),
+        (["Ｍｉｎａ", "Mina"], "duplicate_player"),  # full-width: the same name to the eye
+    ],
+)
 def test_bad_or_twin_player_names_are_refused(app, players, code):
     from .walk import counts
 
@@ -252,8 +278,9 @@ def test_the_form_stores_normalised_names(app):
     assert "Jos\u00e9" in page and "Jose\u0301" not in page
 
 
-@pytest.mark.parametrize("name", ["=1+2", " =1+2", "\u200b=1+2", "\n=1+2", "\t+1", "\u00a0-1", "\ufeff@SUM(A1)",
-                                  "\r=1"])
+@pytest.mark.parametrize(
+    "name", ["=1+2", " =1+2", "\u200b=1+2", "\n=1+2", "\t+1", "\u00a0-1", "\ufeff@SUM(A1)", "\r=1"]
+)
 def test_csv_cells_never_start_a_formula(name):
     from scorekeeper.web.export import _cell
 
@@ -261,6 +288,7 @@ def test_csv_cells_never_start_a_formula(name):
 
 
 # -- 9. what the API says it does -------------------------------------------------------------------
+
 
 def test_options_on_import_advertises_only_post(web):
     """``/tables/<id>`` matched "import": OPTIONS advertised GET, and GET answered as for a table id."""
@@ -288,8 +316,10 @@ def _properties(name: str) -> dict:
     return document()["components"]["schemas"][name]["properties"]
 
 
-@pytest.mark.parametrize("path, schema", [("/api/v1/tables", "SeriesConfig"), ("/api/v1/tables/import", "SeriesExport"),
-                                          ("/api/v1/score", "Summary")])
+@pytest.mark.parametrize(
+    "path, schema",
+    [("/api/v1/tables", "SeriesConfig"), ("/api/v1/tables/import", "SeriesExport"), ("/api/v1/score", "Summary")],
+)
 def test_null_is_taken_only_where_the_document_says_nullable(web, path, schema):
     """``"draw": null`` was taken though the document says object: the server and the document agree now."""
     base = {"players": ["A", "B"]} | ({"outcome": {"type": "nagari"}} if schema == "Summary" else {})
@@ -311,12 +341,19 @@ def test_a_table_name_past_the_documented_length_is_refused_not_cut(web):
 # -- issue 23, item 9: another site's link does not set this site's cookies ------------------------
 
 CROSS_SITE = [
-    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
-    {"Origin": "https://evil.example"}, {"Referer": "https://evil.example/page"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site"},
+    {"Origin": "https://evil.example"},
+    {"Referer": "https://evil.example/page"},
     {"Sec-Fetch-Site": "cross-site", "Referer": "http://localhost/"},
 ]
-SAME_SITE = [{}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {"Referer": "http://localhost/t/x"},
-             {"Origin": "http://localhost"}]
+SAME_SITE = [
+    {},
+    {"Sec-Fetch-Site": "same-origin"},
+    {"Sec-Fetch-Site": "none"},
+    {"Referer": "http://localhost/t/x"},
+    {"Origin": "http://localhost"},
+]
 
 
 @pytest.mark.parametrize("path", ["/lang/ko?next=/", "/gloss/on?next=/"])

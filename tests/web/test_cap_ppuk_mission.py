@@ -1,5 +1,6 @@
 """The cap (상한가), 연뻑, cup counting and whose mission through the web app: the new options on the new-table form and the rules sheet (both
 generated from the engine), and a capped stop shown with its cap step."""
+
 from __future__ import annotations
 
 import re
@@ -38,8 +39,11 @@ def test_a_capped_stop_played_live_through_the_event_form(make_table, client):
     t = make_table(rules={"preset": "pagat", "options": {"payment_cap": 10}})
     t.enter()
     hand = t.start_live()
-    steps = [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g", "2a", "4a", "5a", "6a", "7a", "10a", "12a"]},
-             {"type": "end_turn"}, {"type": "stop", "player": "A"}]
+    steps = [
+        {"type": "capture", "player": "A", "cards": ["1g", "3g", "8g", "2a", "4a", "5a", "6a", "7a", "10a", "12a"]},
+        {"type": "end_turn"},
+        {"type": "stop", "player": "A"},
+    ]
     for seq, fields in enumerate(steps):
         assert post(client, t, hand, seq, **fields).status_code == 200, fields
     result = t.api("GET", f"/hands/{hand}").get_json()["result"]
@@ -60,12 +64,14 @@ def test_the_live_mission_form_asks_who_completed_it(make_table, client):
     t.enter()
     hand = t.start_live()
     page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
-    form = page[page.index('value="mission"'):]
-    form = form[:form.index("</form>")]
+    form = page[page.index('value="mission"') :]
+    form = form[: form.index("</form>")]
     assert 'name="player"' in form and all(f'<option value="{p}">' in form for p in "ABC")
     assert post(client, t, hand, 0, type="mission", multiplier="3", player="B").status_code == 200
-    for seq, fields in enumerate([{"type": "capture", "player": "A", "cards": HONG_DAN}, {"type": "end_turn"},
-                                  {"type": "stop", "player": "A"}], start=1):
+    for seq, fields in enumerate(
+        [{"type": "capture", "player": "A", "cards": HONG_DAN}, {"type": "end_turn"}, {"type": "stop", "player": "A"}],
+        start=1,
+    ):
         assert post(client, t, hand, seq, **fields).status_code == 200, fields
     body = t.api("GET", f"/hands/{hand}").get_json()
     assert {"type": "mission", "multiplier": 3, "player": "B"}.items() <= body["events"][0].items()
@@ -73,8 +79,16 @@ def test_the_live_mission_form_asks_who_completed_it(make_table, client):
     assert [n["id"] for n in body["result"]["notes"]] == ["mission_other"]
 
 
-QUICK = {"outcome": "stop", "winner": "A", "entries-0-cards": HONG_DAN, "entries-0-junk": "0",
-         "entries-1-junk": "0", "entries-2-junk": "0", "mission": "3", "action": "save"}
+QUICK = {
+    "outcome": "stop",
+    "winner": "A",
+    "entries-0-cards": HONG_DAN,
+    "entries-0-junk": "0",
+    "entries-1-junk": "0",
+    "entries-2-junk": "0",
+    "mission": "3",
+    "action": "save",
+}
 
 
 def test_the_quick_entry_names_who_completed_the_mission_and_shows_it_again(make_table, client):
@@ -93,18 +107,24 @@ def test_the_quick_entry_names_who_completed_the_mission_and_shows_it_again(make
     assert "Mission" in str(schema["Summary"]["properties"]["mission"])
     assert set(schema["Mission"]["properties"]) == {"multiplier", "player"}
     with pytest.raises(ValidationError):
-        models.Summary.model_validate({"players": ["A", "B"], "outcome": {"type": "nagari"},
-                                       "mission": {"multiplier": 3, "player": "A", "by": "x"}})
+        models.Summary.model_validate(
+            {
+                "players": ["A", "B"],
+                "outcome": {"type": "nagari"},
+                "mission": {"multiplier": 3, "player": "A", "by": "x"},
+            }
+        )
     assert {(p["from"], p["points"]) for p in stored["result"]["payments"]} == {("B", 9), ("C", 9)}
     edit = client.get(f"{t.url}/hands/{hand}/edit").get_data(as_text=True)
-    assert '<option value="A" selected>' in edit[edit.index('name="mission_player"'):]
+    assert '<option value="A" selected>' in edit[edit.index('name="mission_player"') :]
 
 
 # -- 월약 offered in one tap when the log shows it ----------------------------------------------------------
 
+
 def _offer(html: str) -> str | None:
     at = html.find("weol-yak-offer")
-    return None if at < 0 else html[at:html.index("</form>", at)]
+    return None if at < 0 else html[at : html.index("</form>", at)]
 
 
 def test_weol_yak_is_offered_in_one_tap_when_the_log_shows_it(make_table, client):
@@ -145,8 +165,10 @@ def test_consecutive_ppuk_on_the_quick_entry(make_table, client):
     assert client.post(f"{t.url}/quick", data=data).status_code in (200, 303)
     hand = t.api("GET", "/hands").get_json()["hands"][-1]["id"]
     result = t.api("GET", f"/hands/{hand}").get_json()["result"]
-    assert sorted((p["from"], p["points"]) for p in result["payments"] if p["kind"] == "consecutive_ppuk") == \
-        [("A", 14), ("C", 14)]
+    assert sorted((p["from"], p["points"]) for p in result["payments"] if p["kind"] == "consecutive_ppuk") == [
+        ("A", 14),
+        ("C", 14),
+    ]
     plain = make_table()
     plain.enter()
     assert 'value="consecutive_ppuk"' not in client.get(f"{plain.url}/quick").get_data(as_text=True)

@@ -3,6 +3,7 @@
 Templates, the scripts, the service worker and the manifest's module are read as source:
 a word written straight into them (Korean or English) is a word only one language gets.
 """
+
 from __future__ import annotations
 
 import ast
@@ -24,7 +25,8 @@ JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 WORD = re.compile(r"[A-Za-z]{2,}|[\uac00-\ud7a3]+")
 # A script putting a literal string where a person reads it.
 SHOWN_BY_SCRIPT = re.compile(
-    r"""(?:textContent|innerText|title|placeholder|alert|confirm|prompt)\s*(?:=|\()\s*(["'])((?:(?!\1).)*[A-Za-z가-힣](?:(?!\1).)*)\1""")
+    r"""(?:textContent|innerText|title|placeholder|alert|confirm|prompt)\s*(?:=|\()\s*(["'])((?:(?!\1).)*[A-Za-z가-힣](?:(?!\1).)*)\1"""
+)
 
 
 def _params(paths, base):
@@ -53,17 +55,42 @@ def test_scripts_show_no_words_of_their_own(path):
     assert [s for _, s in literals if HANGUL_WORD.search(s)] == []
 
 
-@pytest.mark.parametrize("module", ["home/pwa.py", "catalogue/i18n.py", "hands/quick.py", "tableview.py", "rulesheet.py", "export.py", "joincode.py", "tables/newtable.py",
-                                    "tables/routes.py", "catalogue/terms.py", "sharing.py", "groups/routes.py", "groups/picture.py",
-                                    "groupaccess.py", "api/groups.py"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "home/pwa.py",
+        "catalogue/i18n.py",
+        "hands/quick.py",
+        "tableview.py",
+        "rulesheet.py",
+        "export.py",
+        "joincode.py",
+        "tables/newtable.py",
+        "tables/routes.py",
+        "catalogue/terms.py",
+        "sharing.py",
+        "groups/routes.py",
+        "groups/picture.py",
+        "groupaccess.py",
+        "api/groups.py",
+    ],
+)
 def test_modules_write_no_korean_of_their_own(module):
     """Korean in a module's strings (not its docstrings) is a word outside the catalogue."""
     tree = ast.parse((ROOT / "scorekeeper" / "web" / module).read_text(encoding="utf-8"))
-    docs = {id(n.body[0].value) for n in ast.walk(tree)
-            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
-            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
-    strings = [n.value for n in ast.walk(tree)
-               if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+    docs = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+    }
+    strings = [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+    ]
     assert [s for s in strings if HANGUL_WORD.search(s)] == []
 
 
@@ -74,5 +101,7 @@ def test_every_key_has_both_languages():
 
 def test_the_check_catches_a_word_written_into_a_template(tmp_path):
     page = tmp_path / "x.html"
-    page.write_text('{% if x %}<p>{{ _("ok") }} score</p><span title="점수">{{ n }}</span>{% endif %}', encoding="utf-8")
+    page.write_text(
+        '{% if x %}<p>{{ _("ok") }} score</p><span title="점수">{{ n }}</span>{% endif %}', encoding="utf-8"
+    )
     assert template_words(page) == ["score", "점수"]

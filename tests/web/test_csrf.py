@@ -1,4 +1,5 @@
 """CSRF on every form and on cookie-authenticated API writes (the app as in production)."""
+
 from __future__ import annotations
 
 import re
@@ -73,8 +74,12 @@ def test_api_with_key_needs_no_token(client):
     body = r.get_json()
     r = client.post(f"/api/v1/tables/{body['id']}/hands", json={"log": {}}, headers={"X-Table-Key": body["edit_key"]})
     assert r.status_code == 201
-    assert client.post("/api/v1/score", json={"players": ["A", "B"], "captures": {},
-                                              "outcome": {"type": "nagari"}}).status_code == 200
+    assert (
+        client.post(
+            "/api/v1/score", json={"players": ["A", "B"], "captures": {}, "outcome": {"type": "nagari"}}
+        ).status_code
+        == 200
+    )
 
 
 def test_every_form_refuses_a_post_without_the_token(csrf_app, client):
@@ -92,16 +97,24 @@ def test_every_form_refuses_a_post_without_the_token(csrf_app, client):
     scene.table.enter()
     walked = 0
     for rule in rules(csrf_app, MUTATING):
-        if rule.endpoint in ("api.score", "api.create_table", "api.import_table", "api.create_group",
-                             "api.import_group"):
+        if rule.endpoint in (
+            "api.score",
+            "api.create_table",
+            "api.import_table",
+            "api.create_group",
+            "api.import_group",
+        ):
             continue  # no secret, no cookie: nothing for a forged request to ride on
         if rule.endpoint == "api.add_group_payment":
             continue  # a group's cookie: test_group_web forges it
         for hand in (scene.summary_hand, scene.live_hand):
             url = build(csrf_app, rule, scene.values(hand))
             before = counts(csrf_app), rows_of(csrf_app, scene.table.id)
-            r = client.open(url, method=sorted(rule.methods & MUTATING)[0],
-                            data={"seq": "1", "type": "nagari", "count": "2", "confirm": "y", "code": "x.y"})
+            r = client.open(
+                url,
+                method=sorted(rule.methods & MUTATING)[0],
+                data={"seq": "1", "type": "nagari", "count": "2", "confirm": "y", "code": "x.y"},
+            )
             assert r.status_code == 400, (rule.rule, r.status_code)
             assert (b'data-code="csrf"' in r.data) or r.get_json()["errors"][0]["code"] == "csrf", rule.rule
             assert (counts(csrf_app), rows_of(csrf_app, scene.table.id)) == before, rule.rule

@@ -6,6 +6,7 @@ PostgreSQL connections killed server-side (``pg_terminate_backend``) inside the 
 seconds, so the first use of each fails. Each answers 503 with ``Retry-After`` (507 when the disk
 is full), coded, in JSON for the API and as a page in the page's language, and nothing is stored.
 """
+
 from __future__ import annotations
 
 import pytest

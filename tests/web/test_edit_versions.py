@@ -4,6 +4,7 @@ Two phones open the same finished hand; both change it. Before, both were acknow
 first edit silently disappeared. Now the API's ``ETag``/``If-Match`` and the edit form's hidden
 ``version`` make the second a 409 carrying the hand as it now is, and nothing is lost.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,15 @@ from .walk import rows_of
 
 NAGARI = STOP_A | {"outcome": {"type": "nagari"}}
 B_WINS = {"captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}
-QUICK = {"outcome": "stop", "winner": "A", "entries-0-cards": ["1g", "3g", "8g"], "entries-0-junk": "0",
-         "entries-1-junk": "0", "entries-2-junk": "0", "mission": "1"}
+QUICK = {
+    "outcome": "stop",
+    "winner": "A",
+    "entries-0-cards": ["1g", "3g", "8g"],
+    "entries-0-junk": "0",
+    "entries-1-junk": "0",
+    "entries-2-junk": "0",
+    "mission": "1",
+}
 
 
 def _etag(t, hand: int) -> str:
@@ -104,15 +112,28 @@ def test_a_stale_edit_form_shows_the_conflict_and_keeps_the_entry(app, table, cl
     version = _version(page.data)
     assert version == _etag(table, hand).strip('"')
     # Another phone changes the hand meanwhile.
-    assert table.api("PUT", f"/hands/{hand}", json={"summary": NAGARI},
-                     headers={"If-Match": _etag(table, hand)}).status_code == 200
+    assert (
+        table.api(
+            "PUT", f"/hands/{hand}", json={"summary": NAGARI}, headers={"If-Match": _etag(table, hand)}
+        ).status_code
+        == 200
+    )
     before = rows_of(app, table.id)
-    mine = QUICK | {"winner": "C", "entries-0-cards": [], "entries-2-cards": ["1g", "3g", "8g"],
-                    "action": "save", "version": version}
+    mine = QUICK | {
+        "winner": "C",
+        "entries-0-cards": [],
+        "entries-2-cards": ["1g", "3g", "8g"],
+        "action": "save",
+        "version": version,
+    }
     r = client.post(f"{table.url}/hands/{hand}/edit", data=mine)
     assert r.status_code == 409 and b'data-code="conflict"' in r.data
-    assert re.search(rb'name="entries-2-cards"[^>]*value="1g" checked|value="1g" checked[^>]*name="entries-2-cards"',
-                     r.data) or b'value="1g" checked' in r.data  # the phone's entry is still on screen
+    assert (
+        re.search(
+            rb'name="entries-2-cards"[^>]*value="1g" checked|value="1g" checked[^>]*name="entries-2-cards"', r.data
+        )
+        or b'value="1g" checked' in r.data
+    )  # the phone's entry is still on screen
     assert rows_of(app, table.id) == before
     # The page now carries the current version: saving again is a deliberate overwrite.
     assert _version(r.data) == _etag(table, hand).strip('"')
@@ -124,8 +145,12 @@ def test_a_stale_delete_form_deletes_nothing(app, table, client):
     hand = table.add_summary(STOP_A)
     page = client.get(f"{table.url}/hands/{hand}")
     version = _version(page.data)
-    assert table.api("PUT", f"/hands/{hand}", json={"summary": NAGARI},
-                     headers={"If-Match": _etag(table, hand)}).status_code == 200
+    assert (
+        table.api(
+            "PUT", f"/hands/{hand}", json={"summary": NAGARI}, headers={"If-Match": _etag(table, hand)}
+        ).status_code
+        == 200
+    )
     before = rows_of(app, table.id)
     r = client.post(f"{table.url}/hands/{hand}/delete", data={"confirm": "y", "version": version})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/hands/{hand}")
@@ -146,7 +171,9 @@ def test_appends_and_new_hands_stay_safe(make_table):
     assert t.api("POST", "/hands", json={"summary": STOP_A, "count": 0}).status_code == 409
     live = t.start_live(count=1)
     t.append(live, [{"type": "capture", "player": "B", "cards": ["1j1"]}])
-    r = t.api("POST", f"/hands/{live}/events", json={"seq": 0, "event": {"type": "capture", "player": "B", "cards": ["2j1"]}})
+    r = t.api(
+        "POST", f"/hands/{live}/events", json={"seq": 0, "event": {"type": "capture", "player": "B", "cards": ["2j1"]}}
+    )
     assert r.status_code == 409
 
 
@@ -155,8 +182,15 @@ def test_a_stale_edit_names_the_stored_outcome_in_the_phones_language(table, cli
     """Issue 13: the conflict says what is stored now in words, never the engine's id in Korean mode."""
     hand = table.add_summary(STOP_A)
     version = _version(client.get(f"{table.url}/hands/{hand}/edit").data)
-    assert table.api("PUT", f"/hands/{hand}", json={"summary": {**STOP_A, "outcome": {"type": "nagari"}}},
-                     headers={"If-Match": _etag(table, hand)}).status_code == 200
+    assert (
+        table.api(
+            "PUT",
+            f"/hands/{hand}",
+            json={"summary": {**STOP_A, "outcome": {"type": "nagari"}}},
+            headers={"If-Match": _etag(table, hand)},
+        ).status_code
+        == 200
+    )
     client.set_cookie("lang", lang)
     r = client.post(f"{table.url}/hands/{hand}/edit", data=QUICK | {"action": "save", "version": version})
     assert r.status_code == 409
@@ -169,9 +203,19 @@ def test_a_stale_edit_names_the_stored_outcome_in_the_phones_language(table, cli
 # changes nothing. Before, the document allowed any non-empty string and the route answered 428
 # to whatever was not a quoted tag (schemathesis: "schema-valid request rejected").
 IF_MATCH_CASES = [
-    ('"0123"', True), ('"0123", "4567"', True), ('"0123","4567"', True), ("*", True), ('""', True),
-    ("0123", False), ('W/"0123"', False), ("o()yu6|Z3\t{", False), ('"01"23"', False), ("* ", False),
-    ('"0123",', False), (" ", False), ('"é"', False),
+    ('"0123"', True),
+    ('"0123", "4567"', True),
+    ('"0123","4567"', True),
+    ("*", True),
+    ('""', True),
+    ("0123", False),
+    ('W/"0123"', False),
+    ("o()yu6|Z3\t{", False),
+    ('"01"23"', False),
+    ("* ", False),
+    ('"0123",', False),
+    (" ", False),
+    ('"é"', False),
 ]
 
 
@@ -220,5 +264,7 @@ def test_a_compressed_stale_etag_is_still_a_409(app, make_table):
     assert r.status_code == 409
     # Only the codings the server sends are taken off: another suffix names no version of ours.
     current = first.headers["ETag"].strip('"')
-    assert t.api("PUT", f"/hands/{hand}", json={"summary": B_WINS},
-                 headers={"If-Match": f'"{current}:xz"'}).status_code == 409
+    assert (
+        t.api("PUT", f"/hands/{hand}", json={"summary": B_WINS}, headers={"If-Match": f'"{current}:xz"'}).status_code
+        == 409
+    )

@@ -1,6 +1,7 @@
 """Every id the engine answers has its words in the catalogue, in Korean and English, and where the
 engine's records carry the words themselves (a score line, a double, a trail step, a preset) the
 catalogue says the same: one source per label, so a page and the engine's JSON never drift apart."""
+
 from __future__ import annotations
 
 import pytest
@@ -49,10 +50,14 @@ def test_every_option_carries_both_labels(name):
         assert choice in CHOICE_LABELS
 
 
-@pytest.mark.parametrize(("key", "words"), sorted(
-    [(f"line_{c.id}", (c.ko, c.en)) for c in COMBINATION_RECORDS]
-    + [(f"step_{d.id}", (d.ko, d.en)) for d in DOUBLES]
-    + [(f"step_{s}", w) for s, w in STEP_WORDS.items()]
-    + [(f"preset_{p}", w) for p, w in PRESET_WORDS.items()]))
+@pytest.mark.parametrize(
+    ("key", "words"),
+    sorted(
+        [(f"line_{c.id}", (c.ko, c.en)) for c in COMBINATION_RECORDS]
+        + [(f"step_{d.id}", (d.ko, d.en)) for d in DOUBLES]
+        + [(f"step_{s}", w) for s, w in STEP_WORDS.items()]
+        + [(f"preset_{p}", w) for p, w in PRESET_WORDS.items()]
+    ),
+)
 def test_the_catalogue_says_what_the_engine_says(key, words):
     assert MESSAGES.get(key) == words

@@ -1,5 +1,6 @@
 """Error pages answer HTML or JSON as the client asks; bad input is never a 500, is refused
 with a code and stores nothing; markup in names stays text on every page and in every export."""
+
 from __future__ import annotations
 
 import pytest
@@ -43,17 +44,80 @@ def test_413_html_and_json(app, client):
     assert counts(app) == before
 
 
-MARKUP = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "<svg/onload=alert(1)>",
-          "javascript:alert(1)", "{{7*7}}", "=HYPERLINK(\"http://x\")"]
-hostile = st.one_of(st.text(max_size=80), st.integers(-10**30, 10**30).map(str), st.sampled_from([*MARKUP, "-1", "0", "1e400", "NaN", "Infinity", "\x00", "\ufeff", "13g", "0j1", "1g", "A", "x" * 3000, "", " ", "true", "[]", "{}", "\ud7ff한글", "nagari", "stop", "save"])) | st.lists(st.sampled_from(["1g", "13g", "A", "<b>"]),
-                                                                         max_size=4)
+MARKUP = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "<svg/onload=alert(1)>",
+    "javascript:alert(1)",
+    "{{7*7}}",
+    '=HYPERLINK("http://x")',
+]
+hostile = st.one_of(
+    st.text(max_size=80),
+    st.integers(-(10**30), 10**30).map(str),
+    st.sampled_from(
+        [
+            *MARKUP,
+            "-1",
+            "0",
+            "1e400",
+            "NaN",
+            "Infinity",
+            "\x00",
+            "\ufeff",
+            "13g",
+            "0j1",
+            "1g",
+            "A",
+            "x" * 3000,
+            "",
+            " ",
+            "true",
+            "[]",
+            "{}",
+            "\ud7ff한글",
+            "nagari",
+            "stop",
+            "save",
+        ]
+    ),
+) | st.lists(st.sampled_from(["1g", "13g", "A", "<b>"]), max_size=4)
 # Every form of the app, with the fields it reads (and a few it does not).
 FORM_FIELDS = {
-    "/new": ["title", "players-0", "players-1", "players-2", "preset", "chip_value", "currency", "length", "dealer",
-             "draw_time", "draw_cards-0", "opt_target_three_players", "opt_go_bonus", "opt_five_brights"],
-    "{t}/quick": ["outcome", "winner", "month", "entries-0-cards", "entries-0-junk", "entries-1-gos",
-                  "entries-2-shakes", "entries-0-bombs", "entries-1-fixed", "dokbak_player", "dokbak_reason", "last_go",
-                  "mission", "count", "sitters-0-cards", "action"],
+    "/new": [
+        "title",
+        "players-0",
+        "players-1",
+        "players-2",
+        "preset",
+        "chip_value",
+        "currency",
+        "length",
+        "dealer",
+        "draw_time",
+        "draw_cards-0",
+        "opt_target_three_players",
+        "opt_go_bonus",
+        "opt_five_brights",
+    ],
+    "{t}/quick": [
+        "outcome",
+        "winner",
+        "month",
+        "entries-0-cards",
+        "entries-0-junk",
+        "entries-1-gos",
+        "entries-2-shakes",
+        "entries-0-bombs",
+        "entries-1-fixed",
+        "dokbak_player",
+        "dokbak_reason",
+        "last_go",
+        "mission",
+        "count",
+        "sitters-0-cards",
+        "action",
+    ],
     "{t}/hands/{summary}/edit": ["outcome", "winner", "entries-0-cards", "entries-1-junk", "mission", "action"],
     "{t}/hands/{live}/events": ["seq", "type", "player", "cards", "month", "reason", "last_card"],
     "{t}/hands/{live}/undo": ["seq"],
@@ -107,11 +171,15 @@ def test_forms_take_invalid_utf8(app, scene, client, form):
     path = form.format(t=scene.table.url, summary=scene.summary_hand, live=scene.live_hand)
     before = counts(app), rows_of(app, scene.table.id)
     boundary = "b0undary"
-    parts = b"".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n".encode()
-                     + b"\xff\xfe\xc0\x80\r\n" for name in FORM_FIELDS[form])
+    parts = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + b"\xff\xfe\xc0\x80\r\n"
+        for name in FORM_FIELDS[form]
+    )
     for body, content_type in [
-        ("&".join(f"{name}=%FF%FE%C0%80" for name in FORM_FIELDS[form]).encode() + b"&raw=\xff\xfe",
-         "application/x-www-form-urlencoded"),
+        (
+            "&".join(f"{name}=%FF%FE%C0%80" for name in FORM_FIELDS[form]).encode() + b"&raw=\xff\xfe",
+            "application/x-www-form-urlencoded",
+        ),
         (parts + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"),
     ]:
         r = client.post(path, data=body, content_type=content_type, headers={"X-Partial": "1"})
@@ -125,8 +193,11 @@ def test_json_with_invalid_utf8(app, make_table, client):
 
     t = make_table()
     before = counts(app)
-    for path, headers in [("/api/v1/tables", {}), (f"/api/v1/tables/{t.id}/hands", {"X-Table-Key": t.edit_key}),
-                          ("/api/v1/tables/import", {})]:
+    for path, headers in [
+        ("/api/v1/tables", {}),
+        (f"/api/v1/tables/{t.id}/hands", {"X-Table-Key": t.edit_key}),
+        ("/api/v1/tables/import", {}),
+    ]:
         r = client.post(path, data=b'{"players": ["\xff\xfe", "B"]}', content_type="application/json", headers=headers)
         assert r.status_code == 400 and r.get_json()["errors"][0]["code"] == "invalid_json", path
     r = client.post("/api/v1/score", data=b'{"players": ["\xff", "B"]}', content_type="application/json")
@@ -144,7 +215,7 @@ def test_markup_in_names_and_titles_is_escaped_everywhere(app, client):
     from .test_security import _InlineFinder, _pages
     from .walk import Scene
 
-    names = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "=HYPERLINK(\"http://x\")"]
+    names = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', '=HYPERLINK("http://x")']
     title = "</title><svg/onload=alert(1)>"
     created = client.post("/api/v1/tables", json={"players": names, "first_dealer": names[0], "name": title})
     t = Table(client, created.get_json())
@@ -185,17 +256,25 @@ def test_markup_in_names_and_titles_is_escaped_everywhere(app, client):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
-                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                         max_leaves=12))
+@given(
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=12,
+    )
+)
 def test_api_never_500(app, make_table, client, body):
     """Arbitrary JSON (the schemathesis fuzz keeps to the document's shapes): a refusal changes nothing."""
     from .walk import rows_of
 
     t = make_table()
     hand = t.start_live()
-    for method, path in [("POST", "/hands"), ("POST", f"/hands/{hand}/events"), ("POST", f"/hands/{hand}/undo"),
-                         ("PUT", f"/hands/{hand}")]:
+    for method, path in [
+        ("POST", "/hands"),
+        ("POST", f"/hands/{hand}/events"),
+        ("POST", f"/hands/{hand}/undo"),
+        ("PUT", f"/hands/{hand}"),
+    ]:
         before = rows_of(app, t.id)
         r = t.api(method, path, json=body)
         assert r.status_code < 500, (path, body)

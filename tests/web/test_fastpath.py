@@ -6,6 +6,7 @@ included (gzip's, which carry a time, compared unpacked). Each case also says wh
 path must have answered it, so the test fails if the fast path stops answering as much as if
 it answers wrongly.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -17,8 +18,10 @@ from scorekeeper.web.fastpath import FastPath
 from tests.conftest import make_app
 from tests.web.conftest import Table
 
-JUNK = [{"type": "capture", "player": p, "cards": [c]} for p, c in
-        (("A", "1j1"), ("A", "1j2"), ("A", "2j1"), ("A", "2j2"), ("A", "3j1"), ("A", "3j2"))]
+JUNK = [
+    {"type": "capture", "player": p, "cards": [c]}
+    for p, c in (("A", "1j1"), ("A", "1j2"), ("A", "2j1"), ("A", "2j2"), ("A", "3j1"), ("A", "3j2"))
+]
 
 
 @pytest.fixture
@@ -71,16 +74,31 @@ def _same(fast, slow) -> None:
 @pytest.fixture
 def setting(database_url, tmp_path):
     app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True)
-    table = Table(app.test_client(), app.test_client().post(
-        "/api/v1/tables", json={"name": "t", "players": ["A", "B", "C"], "first_dealer": "A"}).get_json())
+    table = Table(
+        app.test_client(),
+        app.test_client()
+        .post("/api/v1/tables", json={"name": "t", "players": ["A", "B", "C"], "first_dealer": "A"})
+        .get_json(),
+    )
     hand = table.start_live()
     table.append(hand, JUNK[:4])
     yield app, table, hand
     app.extensions["sk_engine"].dispose()
 
 
-ENCODINGS = [None, "gzip", "br", "gzip, deflate, br", "identity", "*", "br;q=0", "gzip;q=0.5, br;q=0.4",
-             "deflate", "zstd", "BR"]
+ENCODINGS = [
+    None,
+    "gzip",
+    "br",
+    "gzip, deflate, br",
+    "identity",
+    "*",
+    "br;q=0",
+    "gzip;q=0.5, br;q=0.4",
+    "deflate",
+    "zstd",
+    "BR",
+]
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
@@ -119,17 +137,29 @@ def test_a_poll_answers_as_flask_does(setting, spied):
         assert answered is fast_answers, headers
         _same(fast, slow)
     version = table.api("GET", "").get_json()["version"]
-    assert _both(app, spied, path, {"X-Table-Key": table.view_key})[0][0].get_json() == {"version": version} != {
-        "version": 1}
+    assert (
+        _both(app, spied, path, {"X-Table-Key": table.view_key})[0][0].get_json()
+        == {"version": version}
+        != {"version": 1}
+    )
 
 
-@pytest.mark.parametrize("path", ["/api/v1/tables/{id}/version?x=1", "/api/v1/tables/nosuchtable/version",
-                                  "/api/v1/tables/{id}/version/", "/api/v1/tables/import/version",
-                                  "/api/v1/tables/{id}/hands/0{hand}/events", "/api/v1/tables/{id}/hands/999/events"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/tables/{id}/version?x=1",
+        "/api/v1/tables/nosuchtable/version",
+        "/api/v1/tables/{id}/version/",
+        "/api/v1/tables/import/version",
+        "/api/v1/tables/{id}/hands/0{hand}/events",
+        "/api/v1/tables/{id}/hands/999/events",
+    ],
+)
 def test_what_is_not_plain_goes_to_flask(setting, spied, path):
     app, table, hand = setting
-    (fast, answered), (slow, _) = _both(app, spied, path.format(id=table.id, hand=hand),
-                                        {"X-Table-Key": table.view_key})
+    (fast, answered), (slow, _) = _both(
+        app, spied, path.format(id=table.id, hand=hand), {"X-Table-Key": table.view_key}
+    )
     assert not answered
     _same(fast, slow)
 
@@ -137,6 +167,7 @@ def test_what_is_not_plain_goes_to_flask(setting, spied, path):
 def test_a_hand_not_kept_goes_to_flask_which_keeps_it(setting, spied):
     app, table, hand = setting
     from scorekeeper.web.api import answers
+
     answers._answers.clear()
     path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
     client = app.test_client()
@@ -157,8 +188,9 @@ def test_a_change_is_seen_at_once(setting, spied):
     assert table.api("POST", f"/hands/{hand}/undo", json={"seq": 5}).status_code == 200
     seen.append(client.get(path, headers={"X-Table-Key": table.view_key}).get_json()["seq"])
     assert seen == [4, 5, 4]
-    assert client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": table.view_key}
-                      ).get_json() == {"version": table.api("GET", "").get_json()["version"]}
+    assert client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": table.view_key}).get_json() == {
+        "version": table.api("GET", "").get_json()["version"]
+    }
 
 
 def test_a_spent_guessing_budget_holds_back_the_fast_path_too(setting, spied):
@@ -176,8 +208,11 @@ def test_a_spent_guessing_budget_holds_back_the_fast_path_too(setting, spied):
 def test_untrusted_hosts_go_to_flask(database_url, tmp_path, spied):
     app = make_app(database_url, tmp_path, TRUSTED_HOSTS="scores.example")
     try:
-        created = app.test_client().post("/api/v1/tables", json={"players": ["A", "B"]},
-                                         headers={"Host": "scores.example"}).get_json()
+        created = (
+            app.test_client()
+            .post("/api/v1/tables", json={"players": ["A", "B"]}, headers={"Host": "scores.example"})
+            .get_json()
+        )
         path = f"/api/v1/tables/{created['id']}/version"
         for host, fast_answers, status in (("scores.example", True, 200), ("evil.example", False, 400)):
             (fast, answered), (slow, _) = _both(app, spied, path, {"X-Table-Key": created["view_key"], "Host": host})

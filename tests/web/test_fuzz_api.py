@@ -8,6 +8,7 @@ made-up tables and hands), on SQLite and on PostgreSQL. Every check schemathesis
 headers, body schema); schema-valid data is taken, schema-violating data refused; a credential
 is enforced. A refusal is coded and changes no row.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -32,13 +33,22 @@ ALL_CHECKS = CHECKS.get_all()  # ``--checks all``: conformance, and positive dat
 # captured twice, a stop below the target). The document says so: 422, refused by the engine with a
 # code. Every other status schemathesis expects of schema-valid data stays as it is.
 POSITIVE_STATUSES = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
-OPERATIONS = [(method.upper(), path) for path, ops in document()["paths"].items() for method in ops
-              if method != "parameters"]
+OPERATIONS = [
+    (method.upper(), path) for path, ops in document()["paths"].items() for method in ops if method != "parameters"
+]
 CODES = set(ERROR_CODES) | set(WEB_ERROR_CODES)
 # What the document itself rules out: schema-valid data is never refused with one of these
 # (a 422 for it is the rules of the game, never the shape of the request).
-SHAPE_CODES = {"bad_request", "invalid_json", "json_too_deep", "non_finite_number", "precondition_required",
-               "bad_summary", "bad_event", "bad_series"}
+SHAPE_CODES = {
+    "bad_request",
+    "invalid_json",
+    "json_too_deep",
+    "non_finite_number",
+    "precondition_required",
+    "bad_summary",
+    "bad_event",
+    "bad_series",
+}
 
 
 @pytest.fixture
@@ -50,10 +60,14 @@ def fuzzed(app, make_table):
     scene = Scene.make(make_table)
     client = app.test_client()
     group = client.post("/api/v1/groups", json={"name": "모임", "players": ["A", "B", "C"]}).get_json()
-    evening = client.post("/api/v1/tables", json={"group": group["id"], "players": ["A", "B", "C"]},
-                          headers={"X-Group-Key": group["edit_key"]}).get_json()
-    client.post(f"/api/v1/tables/{evening['id']}/hands", json={"summary": STOP_A},
-                headers={"X-Table-Key": evening["edit_key"]})
+    evening = client.post(
+        "/api/v1/tables",
+        json={"group": group["id"], "players": ["A", "B", "C"]},
+        headers={"X-Group-Key": group["edit_key"]},
+    ).get_json()
+    client.post(
+        f"/api/v1/tables/{evening['id']}/hands", json={"summary": STOP_A}, headers={"X-Table-Key": evening["edit_key"]}
+    )
     scene.group = group  # type: ignore[attr-defined]
     return schema, scene
 
@@ -78,13 +92,17 @@ def test_api_operation(app, fuzzed, method, path, mode):
     operation = schema[path][method]
     table = scene.table
 
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
-    @given(case=operation.as_strategy(generation_mode=mode),
-           target=st.sampled_from(["table", "table", "generated"]),
-           hand=st.sampled_from(["summary", "live", "generated"]),
-           key=st.sampled_from(["edit", "edit", "view", "none", "made-up"]),
-           seq=st.booleans(), current=st.booleans())
+    @settings(
+        max_examples=EXAMPLES, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
+    @given(
+        case=operation.as_strategy(generation_mode=mode),
+        target=st.sampled_from(["table", "table", "generated"]),
+        hand=st.sampled_from(["summary", "live", "generated"]),
+        key=st.sampled_from(["edit", "edit", "view", "none", "made-up"]),
+        seq=st.booleans(),
+        current=st.booleans(),
+    )
     def run(case, target, hand, key, seq, current):
         if "table" in (case.path_parameters or {}) and target == "table":
             case.path_parameters["table"] = table.id

@@ -1,4 +1,5 @@
 """The group API: create, read (balances, owed, stats), payments, a new evening from the group, keys."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,13 +23,17 @@ def get(client, grp, key=None):
 
 
 def pay(client, grp, body, key=None):
-    return client.post(f"/api/v1/groups/{grp['id']}/payments", json=body,
-                       headers={"X-Group-Key": key or grp["edit_key"]})
+    return client.post(
+        f"/api/v1/groups/{grp['id']}/payments", json=body, headers={"X-Group-Key": key or grp["edit_key"]}
+    )
 
 
 def evening(client, grp, players=("민수", "지영", "철수"), **extra):
-    r = client.post("/api/v1/tables", json={"group": grp["id"], "players": list(players), "first_dealer": players[0]}
-                    | extra, headers={"X-Group-Key": grp["edit_key"]})
+    r = client.post(
+        "/api/v1/tables",
+        json={"group": grp["id"], "players": list(players), "first_dealer": players[0]} | extra,
+        headers={"X-Group-Key": grp["edit_key"]},
+    )
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 
@@ -42,8 +47,11 @@ def hand(client, table, body):
 def live(client, table, events):
     hid = hand(client, table, {"log": {}})
     for seq, e in enumerate(events):
-        r = client.post(f"/api/v1/tables/{table['id']}/hands/{hid}/events", json={"seq": seq, "event": e},
-                        headers={"X-Table-Key": table["edit_key"]})
+        r = client.post(
+            f"/api/v1/tables/{table['id']}/hands/{hid}/events",
+            json={"seq": seq, "event": e},
+            headers={"X-Table-Key": table["edit_key"]},
+        )
         assert r.status_code == 201, r.get_json()
 
 
@@ -61,8 +69,9 @@ def test_balances_owed_and_stats_over_evenings(client, grp):
     models.GroupView.model_validate(doc)
     assert [t["id"] for t in doc["tables"]] == [one["id"], two["id"]]
     assert doc["players"] == ["민수", "지영", "철수", "A", "B", "C"]
-    tables = [client.get(f"/api/v1/tables/{t['id']}", headers={"X-Table-Key": t["edit_key"]}).get_json()
-              for t in (one, two)]
+    tables = [
+        client.get(f"/api/v1/tables/{t['id']}", headers={"X-Table-Key": t["edit_key"]}).get_json() for t in (one, two)
+    ]
     expected = {p: sum(t["balances"].get(p, 0) for t in tables) for p in doc["players"]}
     assert doc["balances"] == expected and sum(doc["balances"].values()) == 0
     assert doc["stats"]["C"]["pi_bak"] == 1 and doc["stats"]["C"]["gwang_bak"] == 1
@@ -99,17 +108,21 @@ def test_the_same_key_is_recorded_once(client, grp):
     assert len(get(client, grp).get_json()["payments"]) == 1
 
 
-@pytest.mark.parametrize(("body", "status", "code"), [
-    ({"from": "민수", "to": "민수", "points": 1}, 422, "payment_to_self"),
-    ({"from": "민수", "to": "지영", "points": -1}, 422, "bad_payment"),
-    ({"from": "민수", "to": "지영", "points": 0}, 422, "bad_payment"),
-    ({"from": "민수", "to": "지영", "points": 1.5}, 422, "bad_payment"),
-    ({"from": "민수", "to": "지영", "points": "6"}, 422, "bad_payment"),
-    ({"from": "민수", "to": "낯선이", "points": 1}, 422, "payment_stranger"),
-    ({"from": "민수", "to": "지영", "points": 7}, 422, "payment_beyond_owed"),
-    ({"from": "지영", "to": "민수", "points": 1}, 422, "payment_beyond_owed"),
-    ({"from": "민수", "to": "지영", "points": 1, "extra": 1}, 422, "bad_payment"),
-], ids=["self", "negative", "zero", "fraction", "string", "stranger", "beyond", "creditor-pays", "unknown-field"])
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"from": "민수", "to": "민수", "points": 1}, 422, "payment_to_self"),
+        ({"from": "민수", "to": "지영", "points": -1}, 422, "bad_payment"),
+        ({"from": "민수", "to": "지영", "points": 0}, 422, "bad_payment"),
+        ({"from": "민수", "to": "지영", "points": 1.5}, 422, "bad_payment"),
+        ({"from": "민수", "to": "지영", "points": "6"}, 422, "bad_payment"),
+        ({"from": "민수", "to": "낯선이", "points": 1}, 422, "payment_stranger"),
+        ({"from": "민수", "to": "지영", "points": 7}, 422, "payment_beyond_owed"),
+        ({"from": "지영", "to": "민수", "points": 1}, 422, "payment_beyond_owed"),
+        ({"from": "민수", "to": "지영", "points": 1, "extra": 1}, 422, "bad_payment"),
+    ],
+    ids=["self", "negative", "zero", "fraction", "string", "stranger", "beyond", "creditor-pays", "unknown-field"],
+)
 def test_refused_payments_store_nothing(client, grp, body, status, code):
     t = evening(client, grp)
     hand(client, t, {"summary": BRIGHTS})
@@ -121,8 +134,12 @@ def test_refused_payments_store_nothing(client, grp, body, status, code):
 def test_non_finite_and_beyond_said(client, grp):
     t = evening(client, grp)
     hand(client, t, {"summary": BRIGHTS})
-    r = client.post(f"/api/v1/groups/{grp['id']}/payments", data='{"from":"민수","to":"지영","points":NaN}',
-                    content_type="application/json", headers={"X-Group-Key": grp["edit_key"]})
+    r = client.post(
+        f"/api/v1/groups/{grp['id']}/payments",
+        data='{"from":"민수","to":"지영","points":NaN}',
+        content_type="application/json",
+        headers={"X-Group-Key": grp["edit_key"]},
+    )
     assert r.status_code == 400 and r.get_json()["errors"][0]["code"] == "non_finite_number"
     assert pay(client, grp, {"from": "민수", "to": "지영", "points": 10, "beyond_owed": True}).status_code == 201
 
@@ -133,11 +150,15 @@ def test_keys(client, grp):
     assert client.get(f"/api/v1/groups/{grp['id']}", headers={"X-Table-Key": t["edit_key"]}).status_code == 401
     assert get(client, grp, grp["edit_key"]).status_code == 200
     assert pay(client, grp, {"from": "민수", "to": "지영", "points": 1}, grp["view_key"]).status_code == 403
-    r = client.post("/api/v1/tables", json={"group": grp["id"], "players": ["민수", "지영"]},
-                    headers={"X-Group-Key": grp["view_key"]})
+    r = client.post(
+        "/api/v1/tables",
+        json={"group": grp["id"], "players": ["민수", "지영"]},
+        headers={"X-Group-Key": grp["view_key"]},
+    )
     assert r.status_code == 403  # a view key never writes
-    r = client.post("/api/v1/tables", json={"group": grp["id"], "players": ["민수", "지영"]},
-                    headers={"X-Table-Key": t["edit_key"]})
+    r = client.post(
+        "/api/v1/tables", json={"group": grp["id"], "players": ["민수", "지영"]}, headers={"X-Table-Key": t["edit_key"]}
+    )
     assert r.status_code == 401
     assert client.get("/api/v1/groups/nope", headers={"X-Group-Key": "x"}).status_code == 404
 
@@ -149,11 +170,17 @@ def test_a_new_evening_takes_the_last_evenings_rules_and_chip_value(client, grp)
     assert doc["chip_value"] == 500 and doc["rules"]["preset"] == "korean-common"
 
 
-@pytest.mark.parametrize("body", [
-    {"name": "", "players": ["a", "b"]}, {"name": "x", "players": ["a"]}, {"name": "x", "players": ["a", "a"]},
-    {"name": "x", "players": ["a", "b"], "chip_value": -1}, {"name": "x", "players": ["a", "\u202e"]},
-    {"name": "x", "players": ["a", "b"], "what": 1},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "", "players": ["a", "b"]},
+        {"name": "x", "players": ["a"]},
+        {"name": "x", "players": ["a", "a"]},
+        {"name": "x", "players": ["a", "b"], "chip_value": -1},
+        {"name": "x", "players": ["a", "\u202e"]},
+        {"name": "x", "players": ["a", "b"], "what": 1},
+    ],
+)
 def test_refused_groups(client, body):
     r = client.post("/api/v1/groups", json=body)
     assert r.status_code == 422, r.get_json()

@@ -1,4 +1,5 @@
 """The group's store (migration 0003): groups, players, payments recorded once, facts kept by version."""
+
 from __future__ import annotations
 
 import threading
@@ -31,8 +32,12 @@ def test_a_0002_database_keeps_its_tables(database_url):
     engine = app.extensions["sk_engine"]
     migrate.upgrade(engine, "0002")
     with engine.begin() as conn:
-        conn.execute(text("insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01T00:00:00+00:00', "
-                          "'2025-01-01T00:00:00+00:00')"))
+        conn.execute(
+            text(
+                "insert into sk_tables values (1, 'abc', 'e', 'v', 't', '{}', 3, '2025-01-01T00:00:00+00:00', "
+                "'2025-01-01T00:00:00+00:00')"
+            )
+        )
     migrate.upgrade(engine)
     with engine.connect() as conn:
         assert conn.execute(text("select public_id, version, group_id from sk_tables")).one() == ("abc", 3, None)

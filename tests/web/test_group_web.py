@@ -1,5 +1,6 @@
 """The group's pages: who may change what, the one-tap payment, a new evening, adding a table,
 sharing (text, picture, Open Graph), exports, the home page's list."""
+
 from __future__ import annotations
 
 import re
@@ -12,9 +13,12 @@ from scorekeeper.web.groups import picture
 from .walk import MUTATING, csrf_header, rules
 
 BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
-FORMS = {"groups.evening": {"came": ["민수", "지영"], "newcomers": "동수"},
-         "groups.paid": {"from": "민수", "to": "지영", "points": "1"},
-         "groups.attach": {}, "groups.forget": {}}
+FORMS = {
+    "groups.evening": {"came": ["민수", "지영"], "newcomers": "동수"},
+    "groups.paid": {"from": "민수", "to": "지영", "points": "1"},
+    "groups.attach": {},
+    "groups.forget": {},
+}
 BODIES = {"api.add_group_payment": {"from": "민수", "to": "지영", "points": 1}}
 ANYONE = {"groups.new", "groups.import_group", "groups.forget", "api.create_group", "api.import_group"}
 
@@ -22,9 +26,14 @@ ANYONE = {"groups.new", "groups.import_group", "groups.forget", "api.create_grou
 @pytest.fixture
 def grp(client):
     g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
-    t = client.post("/api/v1/tables", json={"group": g["id"], "players": ["민수", "지영", "철수"]},
-                    headers={"X-Group-Key": g["edit_key"]}).get_json()
-    r = client.post(f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]})
+    t = client.post(
+        "/api/v1/tables",
+        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
+        headers={"X-Group-Key": g["edit_key"]},
+    ).get_json()
+    r = client.post(
+        f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]}
+    )
     assert r.status_code == 201
     g["table"] = t
     return g
@@ -33,10 +42,17 @@ def grp(client):
 def group_rows(app, public_id: str) -> dict:
     with app.extensions["sk_engine"].connect() as conn:
         gid = conn.execute(text("select id from sk_groups where public_id = :p"), {"p": public_id}).scalar_one()
-        return {name: [tuple(r) for r in conn.execute(text(f"select * from {name} where {col} = :g order by 1"),
-                                                       {"g": gid})]
-                for name, col in (("sk_groups", "id"), ("sk_group_players", "group_id"),
-                                  ("sk_group_payments", "group_id"), ("sk_tables", "group_id"))}
+        return {
+            name: [
+                tuple(r) for r in conn.execute(text(f"select * from {name} where {col} = :g order by 1"), {"g": gid})
+            ]
+            for name, col in (
+                ("sk_groups", "id"),
+                ("sk_group_players", "group_id"),
+                ("sk_group_payments", "group_id"),
+                ("sk_tables", "group_id"),
+            )
+        }
 
 
 def _call(client, rule, group_id, headers=None, form=None):
@@ -58,12 +74,17 @@ def test_no_group_route_lets_a_viewer_a_stranger_or_a_tables_key_change_it(app, 
         table_editor = app.test_client()
         table_editor.get(f"/j/{grp['table']['id']}/{grp['table']['edit_key']}")
         for who, client, headers, allowed in [
-                ("viewer", viewer, csrf_header(app, viewer), {403}),
-                ("view key", app.test_client(), {"X-Group-Key": grp["view_key"]}, {403}),
-                ("stranger", app.test_client(), None, {401}),
-                ("table's key", app.test_client(), {"X-Group-Key": grp["table"]["edit_key"],
-                                                    "X-Table-Key": grp["table"]["edit_key"]}, {401}),
-                ("table's editor", table_editor, csrf_header(app, table_editor), {401})]:
+            ("viewer", viewer, csrf_header(app, viewer), {403}),
+            ("view key", app.test_client(), {"X-Group-Key": grp["view_key"]}, {403}),
+            ("stranger", app.test_client(), None, {401}),
+            (
+                "table's key",
+                app.test_client(),
+                {"X-Group-Key": grp["table"]["edit_key"], "X-Table-Key": grp["table"]["edit_key"]},
+                {401},
+            ),
+            ("table's editor", table_editor, csrf_header(app, table_editor), {401}),
+        ]:
             r = _call(client, rule, grp["id"], headers)
             assert r.status_code in allowed, (rule.rule, who, r.status_code)
             assert group_rows(app, grp["id"]) == before, (rule.rule, who)
@@ -72,8 +93,13 @@ def test_no_group_route_lets_a_viewer_a_stranger_or_a_tables_key_change_it(app, 
         if rule.endpoint.startswith("groups."):
             editor.get(f"/gj/{grp['id']}/{grp['edit_key']}")
             other = editor.post("/api/v1/tables", json={"players": ["민수", "지영"]}).get_json()
-            r = _call(editor, rule, grp["id"], csrf_header(app, editor),
-                      {"code": f"{other['id']}.{other['edit_key']}"} if rule.endpoint == "groups.attach" else None)
+            r = _call(
+                editor,
+                rule,
+                grp["id"],
+                csrf_header(app, editor),
+                {"code": f"{other['id']}.{other['edit_key']}"} if rule.endpoint == "groups.attach" else None,
+            )
         assert r.status_code < 400 and group_rows(app, grp["id"]) != before, (rule.rule, "editor", r.status_code)
         walked += 1
     assert walked >= 4
@@ -92,8 +118,12 @@ def test_owed_first_and_one_tap_paid_twice_is_recorded_once(client, grp, app):
     client.get(f"/gj/{grp['id']}/{grp['edit_key']}")
     page = client.get(f"/g/{grp['id']}").get_data(as_text=True)
     assert page.index('id="owed"') < page.index('id="new-evening"') < page.index('id="group-ledger"')
-    form = re.search(r'name="from" value="([^"]+)".*?name="to" value="([^"]+)".*?name="points" value="(\d+)".*?'
-                     r'name="key" value="([^"]+)"', page, re.S)
+    form = re.search(
+        r'name="from" value="([^"]+)".*?name="to" value="([^"]+)".*?name="points" value="(\d+)".*?'
+        r'name="key" value="([^"]+)"',
+        page,
+        re.S,
+    )
     body = dict(zip(("from", "to", "points", "key"), form.groups(), strict=True))
     assert client.post(f"/g/{grp['id']}/paid", data=body).status_code == 303
     assert client.post(f"/g/{grp['id']}/paid", data=body).status_code == 303  # the second phone
@@ -125,7 +155,7 @@ def test_an_existing_table_joins_the_group(client, grp):
 def test_sharing_text_picture_and_open_graph(client, grp, monkeypatch):
     client.get(f"/gj/{grp['id']}/{grp['view_key']}")
     page = client.get(f"/g/{grp['id']}").get_data(as_text=True)
-    assert 'property="og:title" content="토요일' in page and 'og:image' in page and "data-sent" not in page
+    assert 'property="og:title" content="토요일' in page and "og:image" in page and "data-sent" not in page
     txt = client.get(f"/g/{grp['id']}/share.txt").get_data(as_text=True)
     assert "민수 → 지영 600원" in txt
     png = client.get(f"/g/{grp['id']}/share.png")
@@ -159,13 +189,16 @@ def test_the_page_shows_the_newest_evenings_and_all_on_asking(client, grp, monke
     from scorekeeper.web.groups import routes
 
     monkeypatch.setattr(routes, "LEDGER_ROWS", 1)
-    second = client.post("/api/v1/tables", json={"group": grp["id"], "players": ["민수", "지영"]},
-                         headers={"X-Group-Key": grp["edit_key"]}).get_json()
+    second = client.post(
+        "/api/v1/tables",
+        json={"group": grp["id"], "players": ["민수", "지영"]},
+        headers={"X-Group-Key": grp["edit_key"]},
+    ).get_json()
     client.get(f"/gj/{grp['id']}/{grp['view_key']}")
     page = client.get(f"/g/{grp['id']}").get_data(as_text=True)
-    assert f"/t/{second['id']}" in page and f"/t/{grp['table']['id']}\"" not in page and "all=1" in page
+    assert f"/t/{second['id']}" in page and f'/t/{grp["table"]["id"]}"' not in page and "all=1" in page
     everything = client.get(f"/g/{grp['id']}?all=1").get_data(as_text=True)
-    assert f"/t/{grp['table']['id']}\"" in everything
+    assert f'/t/{grp["table"]["id"]}"' in everything
 
 
 def test_a_table_links_back_to_its_group(client, grp):

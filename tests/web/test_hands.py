@@ -1,4 +1,5 @@
 """Hands through the web forms: live events, refusals, conflicts, undo, quick entry, edit, delete."""
+
 from __future__ import annotations
 
 import re
@@ -11,8 +12,9 @@ PARTIAL = {"X-Partial": "1"}
 
 
 def post_event(client, table, hand, seq, partial=True, **fields):
-    return client.post(f"{table.url}/hands/{hand}/events", data={"seq": seq} | fields,
-                       headers=PARTIAL if partial else {})
+    return client.post(
+        f"{table.url}/hands/{hand}/events", data={"seq": seq} | fields, headers=PARTIAL if partial else {}
+    )
 
 
 def form_fields(event: dict) -> dict:
@@ -43,7 +45,9 @@ def test_whole_hand_live_with_go_and_pi_bak(table, client):
     for (payer, payee), points in GO_PIBAK_PAYMENTS.items():
         assert f'data-payment="{payer}-{payee}"' in html
         assert re.search(rf'data-payment="{payer}-{payee}">\s*<div>.*?<span class="amount">{points}점 · ', html, re.S)
-    assert "피박" in html and "광박" in html and "고 보너스" in html and "pi-bak" not in html  # Korean mode: Korean terms
+    assert (
+        "피박" in html and "광박" in html and "고 보너스" in html and "pi-bak" not in html
+    )  # Korean mode: Korean terms
     assert table.state()["balances"] == {"A": 36, "B": -12, "C": -24}
 
 
@@ -76,8 +80,9 @@ def test_bad_event_form(table, client):
     hand = table.start_live()
     assert post_event(client, table, hand, 0, type="fly", player="A").status_code == 400
     assert post_event(client, table, hand, 0, type="capture", player="A", cards=["99z"]).status_code == 400
-    assert client.post(f"{table.url}/hands/{hand}/events", data={"type": "nagari"},
-                       headers=PARTIAL).status_code == 400  # no seq
+    assert (
+        client.post(f"{table.url}/hands/{hand}/events", data={"type": "nagari"}, headers=PARTIAL).status_code == 400
+    )  # no seq
 
 
 def test_undo(table, client):
@@ -121,8 +126,15 @@ def test_nagari_then_doubled(table, client):
     assert any(step.get("factor") == 2 and "nagari" in step["id"] for step in payments[0]["trail"])
 
 
-QUICK = {"outcome": "stop", "winner": "A", "entries-0-junk": "0", "entries-1-junk": "5", "entries-2-junk": "0",
-         "entries-0-cards": ["1g", "3g", "8g"], "count": "0"}
+QUICK = {
+    "outcome": "stop",
+    "winner": "A",
+    "entries-0-junk": "0",
+    "entries-1-junk": "5",
+    "entries-2-junk": "0",
+    "entries-0-cards": ["1g", "3g", "8g"],
+    "count": "0",
+}
 
 
 def test_quick_entry_preview_and_save(table, client):
@@ -162,8 +174,13 @@ def test_edit_past_hand(table, client):
     page = client.get(f"{table.url}/hands/{hand}/edit")
     assert page.status_code == 200 and b'value="1g" checked' in page.data
     version = re.search(rb'name="version"[^>]*value="([^"]+)"', page.data).group(1).decode()
-    data = QUICK | {"winner": "C", "entries-0-cards": [], "entries-2-cards": ["1g", "3g", "8g"], "action": "save",
-                    "version": version}
+    data = QUICK | {
+        "winner": "C",
+        "entries-0-cards": [],
+        "entries-2-cards": ["1g", "3g", "8g"],
+        "action": "save",
+        "version": version,
+    }
     r = client.post(f"{table.url}/hands/{hand}/edit", data=data)
     assert r.status_code == 303, r.get_data(as_text=True)[-800:]
     state = table.state()
@@ -180,7 +197,9 @@ def test_delete_hand(table, client):
     hand = table.add_summary(STOP_A)
     assert client.post(f"{table.url}/hands/{hand}/delete").status_code == 303  # not confirmed
     assert table.state()["played"] == 1
-    version = re.search(rb'name="version" value="([^"]+)"', client.get(f"{table.url}/hands/{hand}").data).group(1).decode()
+    version = (
+        re.search(rb'name="version" value="([^"]+)"', client.get(f"{table.url}/hands/{hand}").data).group(1).decode()
+    )
     r = client.post(f"{table.url}/hands/{hand}/delete", data={"confirm": "y", "version": version})
     assert r.status_code == 303 and table.state()["played"] == 0
 
@@ -194,8 +213,11 @@ def test_read_only_cannot_change_anything(make_table, client):
     hand = t.start_live()
     t.enter(t.view_key)
     for path, data in [
-        ("/hands", {"count": "0"}), (f"/hands/{hand}/events", {"seq": 0, "type": "nagari"}),
-        (f"/hands/{hand}/undo", {"seq": 0}), ("/quick", QUICK), (f"/hands/{hand}/delete", {"confirm": "y"}),
+        ("/hands", {"count": "0"}),
+        (f"/hands/{hand}/events", {"seq": 0, "type": "nagari"}),
+        (f"/hands/{hand}/undo", {"seq": 0}),
+        ("/quick", QUICK),
+        (f"/hands/{hand}/delete", {"confirm": "y"}),
         (f"/hands/{hand}/edit", QUICK),
     ]:
         assert client.post(f"{t.url}{path}", data=data).status_code == 403, path
@@ -212,8 +234,7 @@ def test_gwangpalli_hand(make_table, client):
     assert page.status_code == 200 and b'name="c1"' in page.data
     chosen = client.get(f"{t.url}/hands/new", query_string={"mode": "live", "chosen": "1", "c1": "play", "c2": "play"})
     assert chosen.status_code == 200 and b'name="sitters-0-cards"' in chosen.data
-    r = client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1",
-                    data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
+    r = client.post(f"{t.url}/hands?c1=play&c2=play&chosen=1", data={"count": "0", "sitters-0-cards": ["1g", "11jd"]})
     assert r.status_code == 303, r.headers
     hand = int(r.headers["Location"].rsplit("/", 1)[1])
     t.append(hand, [{"type": "nagari"}])

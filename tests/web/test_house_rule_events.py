@@ -1,12 +1,12 @@
 """Issue 8 through the web app: the weol-yak and mission events posted by the live-hand form, and the
 new house-rule options on the new-table form and the rules sheet (both generated from the engine)."""
+
 from __future__ import annotations
 
 from scorekeeper.engine.rules import CHOICE_LABELS, OPTIONS
 
 PARTIAL = {"X-Partial": "1"}
-NEW_OPTIONS = ("meong_bak_five", "shake_bomb_once", "reverse_go", "meong_dda_per_animal",
-               "chongtong_zero_still_wins")
+NEW_OPTIONS = ("meong_bak_five", "shake_bomb_once", "reverse_go", "meong_dda_per_animal", "chongtong_zero_still_wins")
 
 
 def post(client, table, hand, seq, **fields):
@@ -24,9 +24,17 @@ def test_weol_yak_and_mission_posted_through_the_event_form(make_table, client):
     events = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
     assert {"type": "mission", "multiplier": 3}.items() <= events[0].items()
     assert {"type": "weol_yak", "player": "B"}.items() <= events[3].items()
-    for seq, fields in enumerate([{"type": "end_turn"}, {"type": "end_turn"}, {"type": "end_turn"},
-                                  {"type": "capture", "player": "B", "cards": ["1r", "1j1", "3r", "3j1"]},
-                                  {"type": "end_turn"}, {"type": "stop", "player": "B"}], start=4):
+    for seq, fields in enumerate(
+        [
+            {"type": "end_turn"},
+            {"type": "end_turn"},
+            {"type": "end_turn"},
+            {"type": "capture", "player": "B", "cards": ["1r", "1j1", "3r", "3j1"]},
+            {"type": "end_turn"},
+            {"type": "stop", "player": "B"},
+        ],
+        start=4,
+    ):
         assert post(client, t, hand, seq, **fields).status_code == 200, fields
     result = t.api("GET", f"/hands/{hand}").get_json()["result"]
     assert {(p["from"], p["points"]) for p in result["payments"]} == {("A", 36), ("C", 36)}  # 3 × 4 × 3

@@ -6,6 +6,7 @@ error pages and the service worker's offline page — and fails on a word the re
 not ask for: English in Korean mode (player names, QR/CSV/JSON and the like aside), Korean in
 English mode except the game terms English mode shows with their Korean word (광박 gwang-bak).
 """
+
 from __future__ import annotations
 
 import json
@@ -21,12 +22,20 @@ from .visible import HANGUL_WORD, problems
 NAMES = ("민수", "지영", "현우", "서연")
 LATIN_OK = frozenset({"QR", "CSV", "JSON", "VIP", "OGB", "Pagat"})
 # English mode shows the Korean word of the game's terms, and nothing else in Korean.
-HANGUL_OK = frozenset(w for k, (ko, en) in MESSAGES.items() if glossed(k) and " " not in ko and ":" not in ko
-                      for w in HANGUL_WORD.findall(ko))
+HANGUL_OK = frozenset(
+    w
+    for k, (ko, en) in MESSAGES.items()
+    if glossed(k) and " " not in ko and ":" not in ko
+    for w in HANGUL_WORD.findall(ko)
+)
 
-SHAKE_GO = {"captures": {"민수": ["1g", "3g", "8g", "2a", "4a", "8a", "11jd"], "지영": ["12g"]},
-            "junk": {"민수": 6, "지영": 4, "현우": 7}, "gos": {"민수": 1}, "shakes": {"민수": [5]},
-            "outcome": {"type": "stop", "winner": "민수"}}
+SHAKE_GO = {
+    "captures": {"민수": ["1g", "3g", "8g", "2a", "4a", "8a", "11jd"], "지영": ["12g"]},
+    "junk": {"민수": 6, "지영": 4, "현우": 7},
+    "gos": {"민수": 1},
+    "shakes": {"민수": [5]},
+    "outcome": {"type": "stop", "winner": "민수"},
+}
 NAGARI = {"captures": {}, "outcome": {"type": "nagari"}}
 
 
@@ -36,8 +45,12 @@ def app(sqlite_app):
 
 
 def korean_table(client, **config):
-    body = {"players": list(NAMES[:3]), "first_dealer": NAMES[0], "name": "금요일",
-            "rules": {"preset": "korean-common", "options": {"go_bonus": "plus_two_kept"}}} | config
+    body = {
+        "players": list(NAMES[:3]),
+        "first_dealer": NAMES[0],
+        "name": "금요일",
+        "rules": {"preset": "korean-common", "options": {"go_bonus": "plus_two_kept"}},
+    } | config
     r = client.post("/api/v1/tables", json=body)
     assert r.status_code == 201, r.get_json()
     t = r.get_json()
@@ -55,24 +68,44 @@ def pages(client):
     """Every screen, as (name, path, method, form data), each fetched before the table plays on."""
     t = korean_table(client)
     tid = t["id"]
-    yield from [("home", "/", "GET", None), ("new table", "/new", "GET", None),
-                ("new table ko preset", "/new?preset=korean-common", "GET", None)]
+    yield from [
+        ("home", "/", "GET", None),
+        ("new table", "/new", "GET", None),
+        ("new table ko preset", "/new?preset=korean-common", "GET", None),
+    ]
     yield (("table, empty", f"/t/{tid}", "GET", None))
     yield (("quick entry", f"/t/{tid}/quick", "GET", None))
-    form = {"outcome": "stop", "winner": "민수", "entries-0-cards": ["1g", "3g", "8g"], "entries-0-junk": "11",
-            "entries-0-gos": "1", "entries-0-shakes": "5", "entries-1-junk": "4", "entries-2-cards": ["12g"],
-            "entries-2-junk": "7", "action": "preview", "dokbak_reason": "go_bak"}
+    form = {
+        "outcome": "stop",
+        "winner": "민수",
+        "entries-0-cards": ["1g", "3g", "8g"],
+        "entries-0-junk": "11",
+        "entries-0-gos": "1",
+        "entries-0-shakes": "5",
+        "entries-1-junk": "4",
+        "entries-2-cards": ["12g"],
+        "entries-2-junk": "7",
+        "action": "preview",
+        "dokbak_reason": "go_bak",
+    }
     yield (("quick entry preview", f"/t/{tid}/quick", "POST", form))
     first = add(client, t, {"summary": SHAKE_GO})
     yield (("result, stop", f"/t/{tid}/hands/{first}", "GET", None))
     nagari = add(client, t, {"summary": NAGARI})
     yield (("result, nagari", f"/t/{tid}/hands/{nagari}", "GET", None))
     live = add(client, t, {"log": {}})
-    for seq, event in enumerate([{"type": "shake", "player": "민수", "month": 5},
-                                 {"type": "capture", "player": "민수", "cards": ["1g", "1r", "5r", "5j1"]},
-                                 {"type": "end_turn", "player": "민수"}]):
-        r = client.post(f"/api/v1/tables/{tid}/hands/{live}/events", json={"seq": seq, "event": event},
-                        headers={"X-Table-Key": t["edit_key"]})
+    for seq, event in enumerate(
+        [
+            {"type": "shake", "player": "민수", "month": 5},
+            {"type": "capture", "player": "민수", "cards": ["1g", "1r", "5r", "5j1"]},
+            {"type": "end_turn", "player": "민수"},
+        ]
+    ):
+        r = client.post(
+            f"/api/v1/tables/{tid}/hands/{live}/events",
+            json={"seq": seq, "event": event},
+            headers={"X-Table-Key": t["edit_key"]},
+        )
         assert r.status_code == 201, r.get_json()
     yield (("live hand", f"/t/{tid}/hands/{live}", "GET", None))
     yield (("table, playing", f"/t/{tid}", "GET", None))
@@ -81,8 +114,12 @@ def pages(client):
     yield ("seating, four at the table", f"/t/{four['id']}/hands/new?mode=quick", "GET", None)
     seated = f"/t/{four['id']}/quick?c1=play&c2=play&chosen=1"
     yield ("quick entry, a sitter shows cards", seated, "GET", None)
-    yield ("quick entry preview, gwangpalli", seated, "POST",
-           form | {"sitters-0-cards": ["11g", "11jd"], "entries-0-shakes": [], "count": "0"})
+    yield (
+        "quick entry preview, gwangpalli",
+        seated,
+        "POST",
+        form | {"sitters-0-cards": ["11g", "11jd"], "entries-0-shakes": [], "count": "0"},
+    )
     yield ("edit a hand", f"/t/{tid}/hands/{first}/edit", "GET", None)
     done = korean_table(client, length=1)
     add(client, done, {"summary": SHAKE_GO})
@@ -154,8 +191,13 @@ def test_offline_page_and_manifest_come_from_the_catalogue(client):
 
 def test_the_check_catches_what_the_issue_saw():
     """The walk's own check fails on each kind of text the issue quotes."""
-    for html, lang in [("<p>홍단 red poem ribbons 3</p>", "ko"), ("<p>독박 이유: oe_myeon</p>", "ko"),
-                       ("<p>5r 5j2 8j1</p>", "ko"), ("<p>흔들기 5</p>", "ko"), ("<p>장부 ledger</p>", "en"),
-                       ("<p>go_bonus plus_two_kept</p>", "en")]:
+    for html, lang in [
+        ("<p>홍단 red poem ribbons 3</p>", "ko"),
+        ("<p>독박 이유: oe_myeon</p>", "ko"),
+        ("<p>5r 5j2 8j1</p>", "ko"),
+        ("<p>흔들기 5</p>", "ko"),
+        ("<p>장부 ledger</p>", "en"),
+        ("<p>go_bonus plus_two_kept</p>", "en"),
+    ]:
         assert problems(f'<html lang="{lang}"><body>{html}</body></html>', lang), html
     assert problems('<html lang="ko"><p>5월 흔들기 · <span lang="en">shake</span></p></html>', "ko") == []

@@ -1,4 +1,5 @@
 """Rate limits per address: tables created, and ids, codes and keys refused (a coded 429)."""
+
 from __future__ import annotations
 
 import io
@@ -15,8 +16,13 @@ CREATE, GUESS = 5, 6  # small budgets, so the tests reach them quickly
 
 @pytest.fixture
 def limited(tmp_path):
-    app = make_app(f"sqlite:///{tmp_path / 'limits.db'}", tmp_path, RATELIMIT_ENABLED=True,
-                   RATELIMIT_CREATE=f"{CREATE}/hour", RATELIMIT_GUESS=f"{GUESS}/minute")
+    app = make_app(
+        f"sqlite:///{tmp_path / 'limits.db'}",
+        tmp_path,
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_CREATE=f"{CREATE}/hour",
+        RATELIMIT_GUESS=f"{GUESS}/minute",
+    )
     yield app
     app.extensions["sk_engine"].dispose()
 
@@ -46,8 +52,12 @@ def test_creating_tables_shares_one_budget(limited):
     # Reading, playing and other addresses are not held back.
     assert client.get("/new").status_code == 200 and client.get(f"/t/{made['id']}").status_code == 200
     other = limited.test_client()
-    assert other.post("/api/v1/tables", json={"players": ["A", "B"]},
-                      environ_base={"REMOTE_ADDR": "192.0.2.8"}).status_code == 201
+    assert (
+        other.post(
+            "/api/v1/tables", json={"players": ["A", "B"]}, environ_base={"REMOTE_ADDR": "192.0.2.8"}
+        ).status_code
+        == 201
+    )
 
 
 @pytest.mark.parametrize("guess", ["share_link", "join_code", "api_key", "table_id"])
@@ -67,8 +77,12 @@ def test_guessing_codes_and_keys_is_limited(limited, guess):
     # Now even the right secret waits: guessing must not go on through another door.
     _coded_429(client.get(f"/j/{table}/{made['edit_key']}"), json_body=False)
     _coded_429(client.get(f"/api/v1/tables/{table}/version", headers={"X-Table-Key": made["edit_key"]}), json_body=True)
-    assert limited.test_client().get(f"/j/{table}/{made['edit_key']}",
-                                     environ_base={"REMOTE_ADDR": "192.0.2.9"}).status_code == 302
+    assert (
+        limited.test_client()
+        .get(f"/j/{table}/{made['edit_key']}", environ_base={"REMOTE_ADDR": "192.0.2.9"})
+        .status_code
+        == 302
+    )
 
 
 def test_right_secrets_never_count(limited):
@@ -76,16 +90,26 @@ def test_right_secrets_never_count(limited):
     made = client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()
     for _ in range(GUESS * 3):
         assert client.get(f"/j/{made['id']}/{made['view_key']}").status_code == 302
-        assert client.get(f"/api/v1/tables/{made['id']}/version", headers={"X-Table-Key": made["edit_key"]}).status_code == 200
+        assert (
+            client.get(f"/api/v1/tables/{made['id']}/version", headers={"X-Table-Key": made["edit_key"]}).status_code
+            == 200
+        )
     # A viewer asking to edit is refused (403) but is not guessing.
     for _ in range(GUESS + 1):
-        r = client.post(f"/api/v1/tables/{made['id']}/hands", json={"log": {}}, headers={"X-Table-Key": made["view_key"]})
+        r = client.post(
+            f"/api/v1/tables/{made['id']}/hands", json={"log": {}}, headers={"X-Table-Key": made["view_key"]}
+        )
         assert r.status_code == 403
 
 
 def test_limits_follow_the_client_behind_a_trusted_proxy(tmp_path):
-    app = make_app(f"sqlite:///{tmp_path / 'p.db'}", tmp_path, RATELIMIT_ENABLED=True, RATELIMIT_GUESS="2/minute",
-                   TRUSTED_PROXIES=1)
+    app = make_app(
+        f"sqlite:///{tmp_path / 'p.db'}",
+        tmp_path,
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_GUESS="2/minute",
+        TRUSTED_PROXIES=1,
+    )
     client = app.test_client()
     for _ in range(2):
         client.get("/t/nosuch", headers={"X-Forwarded-For": "203.0.113.1"})
@@ -106,7 +130,8 @@ def test_every_api_operation_documents_the_429():
         for method, op in ops.items():
             if method != "parameters":
                 assert op["responses"]["429"]["content"]["application/json"]["schema"] == {
-                    "$ref": "#/components/schemas/Error"}, (method, path)
+                    "$ref": "#/components/schemas/Error"
+                }, (method, path)
 
 
 def test_refused_imports_count_too(limited):
@@ -114,8 +139,10 @@ def test_refused_imports_count_too(limited):
     client = limited.test_client()
     refused = json.dumps({"players": ["A", "B"], "hands": [{"summary": {"outcome": {"type": "nope"}}}]}).encode()
     for i in range(CREATE):
-        doors = [lambda: client.post("/import", data={"file": (io.BytesIO(refused), "t.json")}),
-                 lambda: client.post("/api/v1/tables/import", data=refused, content_type="application/json")]
+        doors = [
+            lambda: client.post("/import", data={"file": (io.BytesIO(refused), "t.json")}),
+            lambda: client.post("/api/v1/tables/import", data=refused, content_type="application/json"),
+        ]
         assert doors[i % 2]().status_code == 422
     _coded_429(client.post("/api/v1/tables", json={"players": ["A", "B"]}), json_body=True)
 
@@ -123,8 +150,12 @@ def test_refused_imports_count_too(limited):
 def _broken_store(tmp_path, kind: str, monkeypatch):
     """The counts' store down: Redis not answering, or the counts file on a full disk."""
     if kind == "redis-down":
-        return make_app(f"sqlite:///{tmp_path / 'db.db'}", tmp_path, RATELIMIT_ENABLED=True,
-                        RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0")  # the discard port: nothing listens
+        return make_app(
+            f"sqlite:///{tmp_path / 'db.db'}",
+            tmp_path,
+            RATELIMIT_ENABLED=True,
+            RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0",
+        )  # the discard port: nothing listens
     import sqlite3
 
     from scorekeeper.web.limitstore import SQLiteFileStorage

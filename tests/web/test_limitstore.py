@@ -4,6 +4,7 @@ The real-server tests (``test_server_limits``) show the counts shared by two wor
 the windows: a moving window lets the oldest entry go after its expiry, fixed windows count and
 reset, and two storages on one file (two processes' views) see the same counts.
 """
+
 from __future__ import annotations
 
 import pytest

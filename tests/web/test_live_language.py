@@ -1,6 +1,7 @@
 """Issues 12 and 13: the live hand's own lines in one language — the log, the last-event line,
 the words the offline queue shows — with cards named, months as months and a mission's multiplier.
 """
+
 from __future__ import annotations
 
 import html as htmllib
@@ -20,9 +21,18 @@ LINES = [
     ("en", {"type": "shake", "player": "A", "month": 5}, "A: shake of month 5", "A: shake of month 5"),
     ("ko", {"type": "bomb", "player": "A", "month": 10}, "A: 10월 폭탄", "A: 10월 폭탄"),
     ("en", {"type": "bomb", "player": "A", "month": 10}, "A: bomb of month 10", "A: bomb of month 10"),
-    ("ko", {"type": "capture", "player": "A", "cards": ["1g", "5r"]}, "A: 먹기 · 송학 광, 난초 초단", "A: 송학 광, 난초 초단"),
-    ("en", {"type": "capture", "player": "A", "cards": ["1g", "5r"]},
-     "A: capture · pine bright (crane), iris red plain ribbon", "A: pine bright (crane), iris red plain ribbon"),
+    (
+        "ko",
+        {"type": "capture", "player": "A", "cards": ["1g", "5r"]},
+        "A: 먹기 · 송학 광, 난초 초단",
+        "A: 송학 광, 난초 초단",
+    ),
+    (
+        "en",
+        {"type": "capture", "player": "A", "cards": ["1g", "5r"]},
+        "A: capture · pine bright (crane), iris red plain ribbon",
+        "A: pine bright (crane), iris red plain ribbon",
+    ),
     ("ko", {"type": "mission", "multiplier": 2}, "미션 ×2", "미션 ×2"),
     ("en", {"type": "mission", "multiplier": 3}, "mission ×3", "mission ×3"),
 ]
@@ -54,8 +64,11 @@ def test_the_live_hand_names_cards_months_and_multipliers(make_table, client, la
 def test_the_offline_queue_gets_its_words_and_card_names_from_the_catalogue(make_table, client, lang):
     """The script shows the queue with these words: every card a name (no code), no word of the other language."""
     html = live_page(make_table, client, lang, {"type": "capture", "player": "A", "cards": ["1g"]})
-    cfg = json.loads(htmllib.unescape(re.search(r'<script type="application/json" id="live-data">(.*?)</script>',
-                                                html, re.S).group(1)))
+    cfg = json.loads(
+        htmllib.unescape(
+            re.search(r'<script type="application/json" id="live-data">(.*?)</script>', html, re.S).group(1)
+        )
+    )
     names = cfg["cards"]
     assert set(names) == set(CARDS)
     assert [n for n in names.values() if CARD_CODE.search(n) or ("보너스" in n and lang == "en")] == []
@@ -70,7 +83,7 @@ def test_a_tables_pages_carry_the_words_for_taps_waiting_elsewhere(table, client
     client.get(f"/lang/{lang}?next=/")
     html = client.get(table.url).get_data(as_text=True)
     link = re.search(r'<template id="tpl-waiting">(.*?)</template>', html, re.S).group(1)
-    assert f'<a>{MESSAGES["live_waiting"][0 if lang == "ko" else 1]}</a>' in htmllib.unescape(link)
+    assert f"<a>{MESSAGES['live_waiting'][0 if lang == 'ko' else 1]}</a>" in htmllib.unescape(link)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -87,8 +100,11 @@ def test_a_live_hand_with_a_sitter_speaks_one_language(make_table, client, lang)
     t.append(hand, [{"type": "shake", "player": NAMES[0], "month": 5}])
     client.get(f"/lang/{lang}?next=/")
     page = client.get(f"{t.url}/hands/{hand}").get_data(as_text=True)
-    refused = client.post(f"{t.url}/hands/{hand}/events", headers={"X-Partial": "1"},
-                          data={"seq": 1, "type": "capture", "player": NAMES[0], "cards": "1g"})
+    refused = client.post(
+        f"{t.url}/hands/{hand}/events",
+        headers={"X-Partial": "1"},
+        data={"seq": 1, "type": "capture", "player": NAMES[0], "cards": "1g"},
+    )
     assert refused.status_code == 422
     for html in (page, refused.get_data(as_text=True)):
         assert problems(html, lang, names=NAMES, latin_ok=LATIN_OK, hangul_ok=HANGUL_OK) == []

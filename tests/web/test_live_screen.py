@@ -1,4 +1,5 @@
 """Issue 12, the live hand at a real table: what one tap costs, what the screen says, on the wire."""
+
 from __future__ import annotations
 
 import gzip
@@ -25,9 +26,11 @@ def test_a_tap_answers_the_changed_region_only_under_4kb_compressed(make_table, 
     t.append(hand, log[:half])
     card = next(e for e in log[half:] if e["type"] == "capture")["cards"][0]
     player = next(e for e in log[half:] if e["type"] == "capture")["player"]
-    r = client.post(f"{t.url}/hands/{hand}/events", data={"seq": half, "type": "capture", "player": player,
-                                                           "cards": card},
-                    headers=PARTIAL | {"Accept-Encoding": "gzip"})
+    r = client.post(
+        f"{t.url}/hands/{hand}/events",
+        data={"seq": half, "type": "capture", "player": player, "cards": card},
+        headers=PARTIAL | {"Accept-Encoding": "gzip"},
+    )
     assert r.status_code == 200 and r.headers.get("Content-Encoding") == "gzip"
     html = gzip.decompress(r.data).decode()
     assert 'id="region"' in html and "data-card=" not in html  # the 48 cards stay on the page
@@ -82,9 +85,12 @@ def test_end_of_turn_is_go_or_stop_for_a_player_at_the_target(table, client):
     table.append(hand, [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g"]}])
     html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
     assert 'data-decide="go"' in html and 'data-decide="stop"' in html
-    assert re.search(r'<form[^>]*data-end-turn-form[^>]* hidden', html)
-    r = client.post(f"{table.url}/hands/{hand}/events", headers=PARTIAL,
-                    data={"seq": 1, "type": "end_turn", "player": "A", "then": "go"})
+    assert re.search(r"<form[^>]*data-end-turn-form[^>]* hidden", html)
+    r = client.post(
+        f"{table.url}/hands/{hand}/events",
+        headers=PARTIAL,
+        data={"seq": 1, "type": "end_turn", "player": "A", "then": "go"},
+    )
     assert r.status_code == 200
     log = table.api("GET", f"/hands/{hand}/events").get_json()["events"]
     assert [e["type"] for e in log] == ["capture", "end_turn", "go"]
@@ -92,8 +98,11 @@ def test_end_of_turn_is_go_or_stop_for_a_player_at_the_target(table, client):
 
 def test_then_is_ignored_when_the_engine_does_not_ask(table, client):
     hand = table.start_live()
-    r = client.post(f"{table.url}/hands/{hand}/events", headers=PARTIAL,
-                    data={"seq": 0, "type": "end_turn", "player": "A", "then": "stop"})
+    r = client.post(
+        f"{table.url}/hands/{hand}/events",
+        headers=PARTIAL,
+        data={"seq": 0, "type": "end_turn", "player": "A", "then": "stop"},
+    )
     assert r.status_code == 200
     assert [e["type"] for e in table.api("GET", f"/hands/{hand}/events").get_json()["events"]] == ["end_turn"]
 
@@ -131,8 +140,11 @@ def test_shown_cards_are_distinct_and_cannot_be_captured(make_table, client):
     card = re.search(r'<button[^>]*data-card="1g"[^>]*>', html).group(0)
     assert "shown" in card and "disabled" in card and "taken" in card
     assert "광팔기 D" in html  # the sitter's compensation, during the hand
-    r = client.post(f"{t.url}/hands/{hand}/events", headers=PARTIAL,
-                    data={"seq": 0, "type": "capture", "player": "A", "cards": "1g"})
+    r = client.post(
+        f"{t.url}/hands/{hand}/events",
+        headers=PARTIAL,
+        data={"seq": 0, "type": "capture", "player": "A", "cards": "1g"},
+    )
     assert r.status_code == 422 and b'class="refusal"' in r.data
     assert t.api("GET", f"/hands/{hand}/events").get_json()["seq"] == 0
 

@@ -1,4 +1,5 @@
 """``benchmarks/load.py --short`` runs and reports figures (their size is for BENCHMARKS.md, not a test)."""
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,11 @@ def test_load_benchmark_short(db, tmp_path):
     out = tmp_path / "load.json"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--short", "--db", db, "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120)
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert f"{db}: saturated mix" in proc.stdout
 

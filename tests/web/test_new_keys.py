@@ -4,6 +4,7 @@ The table page and ``POST /api/v1/tables/<id>/keys`` replace the edit and/or rea
 place; the old ones then open nothing anywhere: pages, share links and codes, the API, the fast
 path, a phone's session cookie (which holds the secret) and a push stream already open.
 """
+
 from __future__ import annotations
 
 import threading

@@ -3,6 +3,7 @@
 It applies the rules and writes the lines from what the live page carries (#live-data and the
 region); these tests hold that data to the engine (the source) and the script to having no copy.
 """
+
 from __future__ import annotations
 
 import html as htmllib
@@ -67,8 +68,11 @@ def test_the_page_carries_the_engines_turn_rules(make_table, client):
 
 def test_the_rules_that_do_not_change_in_a_hand_stay_out_of_a_taps_answer(table, client):
     hand = table.start_live()
-    r = client.post(f"{table.url}/hands/{hand}/events", headers={"X-Partial": "1"},
-                    data={"seq": 0, "type": "capture", "player": "A", "cards": "1g"})
+    r = client.post(
+        f"{table.url}/hands/{hand}/events",
+        headers={"X-Partial": "1"},
+        data={"seq": 0, "type": "capture", "player": "A", "cards": "1g"},
+    )
     assert r.status_code == 200 and 'id="region"' in r.get_data(as_text=True)
     assert 'id="live-data"' not in r.get_data(as_text=True)
 

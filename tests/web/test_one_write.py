@@ -1,5 +1,6 @@
 """Every write goes through ``scorekeeper.tables`` (one function each: lock, check, write, answer),
 and a tap that stores two events stores both or neither."""
+
 from __future__ import annotations
 
 import re
@@ -14,17 +15,21 @@ from .conftest import STOP_A
 
 PARTIAL = {"X-Partial": "1"}
 WEB = Path(__file__).resolve().parents[2] / "scorekeeper" / "web"
-STORE_WRITERS = re.compile(r"\bstore\.(add_hand|update_hand|delete_hand|append_event|append_built|drop_last_event"
-                           r"|replace_last_event|create_table|update_config|import_table|rotate_secrets"
-                           r"|insert_\w+|add_events|delete_\w+|lock_table|touch)\(")
+STORE_WRITERS = re.compile(
+    r"\bstore\.(add_hand|update_hand|delete_hand|append_event|append_built|drop_last_event"
+    r"|replace_last_event|create_table|update_config|import_table|rotate_secrets"
+    r"|insert_\w+|add_events|delete_\w+|lock_table|touch)\("
+)
 
 
 def test_no_module_of_web_calls_the_stores_writers():
     """The views and the API translate the table layer's answers; none of them writes rows itself."""
-    found = [f"{path.relative_to(WEB)}:{n}: {line.strip()}"
-             for path in sorted(WEB.rglob("*.py"))
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if STORE_WRITERS.search(line)]
+    found = [
+        f"{path.relative_to(WEB)}:{n}: {line.strip()}"
+        for path in sorted(WEB.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if STORE_WRITERS.search(line)
+    ]
     assert found == []
 
 
@@ -40,8 +45,11 @@ def test_end_turn_with_go_is_stored_whole_or_not_at_all(table, client, monkeypat
         return real(state, event)
 
     monkeypatch.setattr(hand_engine, "apply", refusing_go)
-    r = client.post(f"{table.url}/hands/{hand}/events", headers=PARTIAL,
-                    data={"seq": 1, "type": "end_turn", "player": "A", "then": "go"})
+    r = client.post(
+        f"{table.url}/hands/{hand}/events",
+        headers=PARTIAL,
+        data={"seq": 1, "type": "end_turn", "player": "A", "then": "go"},
+    )
     assert r.status_code == 422
     monkeypatch.undo()
     log = table.api("GET", f"/hands/{hand}/events").get_json()["events"]
@@ -53,8 +61,11 @@ def test_end_turn_with_its_answer_moves_the_log_by_two(table, client, then):
     hand = table.start_live()
     table.append(hand, [{"type": "capture", "player": "A", "cards": ["1g", "3g", "8g"]}])
     before = table.api("GET", "/version").get_json()["version"]
-    r = client.post(f"{table.url}/hands/{hand}/events", headers=PARTIAL,
-                    data={"seq": 1, "type": "end_turn", "player": "A", "then": then})
+    r = client.post(
+        f"{table.url}/hands/{hand}/events",
+        headers=PARTIAL,
+        data={"seq": 1, "type": "end_turn", "player": "A", "then": then},
+    )
     assert r.status_code == 200
     log = table.api("GET", f"/hands/{hand}/events").get_json()["events"]
     assert [e["type"] for e in log] == ["capture", "end_turn", then]
@@ -65,32 +76,72 @@ A_CAPTURE = {"type": "capture", "player": "A", "cards": ["1g", "3g", "8g"]}
 # Each refused write (on a table with one quick-entry hand, then a live hand with A's capture):
 # its kind, its code, and what it carries.
 REFUSED_WRITES = {
-    "an append at a stale seq": (lambda w, s, db, live, past: w.append_event(db, s, live, 0, {"type": "end_turn"}),
-                                 "conflict", "conflict", {"current": 1}),
-    "an append to a finished hand": (lambda w, s, db, live, past: w.append_event(db, s, past, 0, A_CAPTURE),
-                                     "not_live", "hand_over", {}),
-    "an event the engine refuses": (lambda w, s, db, live, past: w.append_event(db, s, live, 1,
-                                                                                {"type": "stop", "player": "B"}),
-                                    "refused", None, {}),
-    "a seat's tap at a stale seq": (lambda w, s, db, live, past: w.seat_tap_event(db, s, live, A_CAPTURE,
-                                                                                  expected_seq=0),
-                                    "conflict", "conflict", {"current": 1}),
-    "an undo of an empty log": (lambda w, s, db, live, past: w.undo(db, s, s.hand(live), 0),
-                                "refused", "nothing_to_undo", {}),
-    "an undo of a hand not the last": (lambda w, s, db, live, past: w.undo(db, s, s.hand(past), 1),
-                                       "not_live", "not_last_hand", {}),
-    "an undo at a stale seq": (lambda w, s, db, live, past: w.undo(db, s, s.hand(live), 2),
-                               "conflict", "conflict", {"current": 1}),
-    "an edit of a changed hand": (lambda w, s, db, live, past: w.edit_hand(db, s, s.hand(past), STOP_B,
-                                                                           expected_version="old"),
-                                  "stale", "conflict", {"current": 2}),
-    "a hand added to a changed table": (lambda w, s, db, live, past: w.add_hand(db, s, "summary", STOP_B,
-                                                                                expected_count=1),
-                                        "conflict", "conflict", {"current": 2}),
-    "a hand added while one is live": (lambda w, s, db, live, past: w.add_hand(db, s, "summary", STOP_B),
-                                       "refused", None, {}),
-    "a delete of a changed hand": (lambda w, s, db, live, past: w.delete_hand(db, s, s.hand(past), "old"),
-                                   "stale", "conflict", {}),
+    "an append at a stale seq": (
+        lambda w, s, db, live, past: w.append_event(db, s, live, 0, {"type": "end_turn"}),
+        "conflict",
+        "conflict",
+        {"current": 1},
+    ),
+    "an append to a finished hand": (
+        lambda w, s, db, live, past: w.append_event(db, s, past, 0, A_CAPTURE),
+        "not_live",
+        "hand_over",
+        {},
+    ),
+    "an event the engine refuses": (
+        lambda w, s, db, live, past: w.append_event(db, s, live, 1, {"type": "stop", "player": "B"}),
+        "refused",
+        None,
+        {},
+    ),
+    "a seat's tap at a stale seq": (
+        lambda w, s, db, live, past: w.seat_tap_event(db, s, live, A_CAPTURE, expected_seq=0),
+        "conflict",
+        "conflict",
+        {"current": 1},
+    ),
+    "an undo of an empty log": (
+        lambda w, s, db, live, past: w.undo(db, s, s.hand(live), 0),
+        "refused",
+        "nothing_to_undo",
+        {},
+    ),
+    "an undo of a hand not the last": (
+        lambda w, s, db, live, past: w.undo(db, s, s.hand(past), 1),
+        "not_live",
+        "not_last_hand",
+        {},
+    ),
+    "an undo at a stale seq": (
+        lambda w, s, db, live, past: w.undo(db, s, s.hand(live), 2),
+        "conflict",
+        "conflict",
+        {"current": 1},
+    ),
+    "an edit of a changed hand": (
+        lambda w, s, db, live, past: w.edit_hand(db, s, s.hand(past), STOP_B, expected_version="old"),
+        "stale",
+        "conflict",
+        {"current": 2},
+    ),
+    "a hand added to a changed table": (
+        lambda w, s, db, live, past: w.add_hand(db, s, "summary", STOP_B, expected_count=1),
+        "conflict",
+        "conflict",
+        {"current": 2},
+    ),
+    "a hand added while one is live": (
+        lambda w, s, db, live, past: w.add_hand(db, s, "summary", STOP_B),
+        "refused",
+        None,
+        {},
+    ),
+    "a delete of a changed hand": (
+        lambda w, s, db, live, past: w.delete_hand(db, s, s.hand(past), "old"),
+        "stale",
+        "conflict",
+        {},
+    ),
 }
 STOP_B = {"captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}
 

@@ -1,5 +1,6 @@
 """The table page's body kept per version (issue 23, item 6): rendered once, the same bytes as a
 render, each phone's own CSRF token in its forms, a new render at each change."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """Push streams (``web/push.py``): what a following phone hears, on SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import threading
@@ -99,8 +100,10 @@ def other_process_change(app, public_id: str) -> int:
             conn.execute(update(Table).where(Table.public_id == public_id).values(version=Table.version + 1))
             if engine.dialect.name == "postgresql":
                 version = store.versions(conn, [public_id])[public_id]
-                conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                             {"channel": store.NOTIFY_CHANNEL, "payload": f"{public_id}:{version}"})
+                conn.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": store.NOTIFY_CHANNEL, "payload": f"{public_id}:{version}"},
+                )
         with engine.connect() as conn:
             return store.versions(conn, [public_id])[public_id]
     finally:
@@ -137,8 +140,11 @@ def test_stream_sends_each_change_then_ends(app, table):
     other = table.client.application.test_client()
     other.get(f"/j/{table.id}/{table.edit_key}")
     for seq, event in enumerate(GO_PIBAK[:3]):
-        r = other.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": seq, "event": event},
-                       headers={"X-Table-Key": table.edit_key})
+        r = other.post(
+            f"/api/v1/tables/{table.id}/hands/{hand}/events",
+            json={"seq": seq, "event": event},
+            headers={"X-Table-Key": table.edit_key},
+        )
         assert r.status_code == 201
         time.sleep(0.1)
     reader.join(5)
@@ -170,6 +176,7 @@ def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, t
 
 # -- the API's stream: the change itself, so a following phone need not fetch it ----------------
 
+
 def changes_of(body: str) -> list[tuple[int, dict]]:
     """(id, data) of each event of an SSE body."""
     import json
@@ -194,7 +201,8 @@ def test_api_stream_starts_with_the_last_hand_as_its_events_answer(short_streams
 
 def test_api_stream_without_a_live_log_sends_the_version(short_streams, table):
     assert changes_of(table.api("GET", "/stream").get_data(as_text=True)) == [
-        (version_of(table), {"version": version_of(table)})]
+        (version_of(table), {"version": version_of(table)})
+    ]
 
 
 @pytest.mark.parametrize("key, status", [(None, 401), ("wrong-key", 401)])
@@ -222,8 +230,11 @@ def test_api_stream_sends_each_tap_as_its_answer(app, table):
     other = table.client.application.test_client()
     answers = []
     for seq, event in enumerate(GO_PIBAK[:3]):
-        r = other.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": seq, "event": event},
-                       headers={"X-Table-Key": table.edit_key})
+        r = other.post(
+            f"/api/v1/tables/{table.id}/hands/{hand}/events",
+            json={"seq": seq, "event": event},
+            headers={"X-Table-Key": table.edit_key},
+        )
         assert r.status_code == 201
         answers.append(r.get_json())
         time.sleep(0.1)
@@ -240,8 +251,9 @@ def test_api_stream_hears_another_processs_change(app, table):
     app.config["PUSH_STREAM_SECONDS"] = 1.0
     hand = table.start_live()
     result = {}
-    reader = threading.Thread(target=lambda: result.update(
-        body=table.api("GET", "/stream", key=table.view_key).get_data(as_text=True)))
+    reader = threading.Thread(
+        target=lambda: result.update(body=table.api("GET", "/stream", key=table.view_key).get_data(as_text=True))
+    )
     reader.start()
     time.sleep(0.3)
     version = other_process_change(app, table.id)
@@ -335,8 +347,10 @@ def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_ur
             table = TableClient(client, client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json())
             hand = table.start_live()
             table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
-            assert table.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "end_turn"}}
-                             ).status_code == 409
+            assert (
+                table.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": {"type": "end_turn"}}).status_code
+                == 409
+            )
             heard = [n.payload for n in listener.notifies(timeout=0.5)]
         version = table.api("GET", "").get_json()["version"]
         assert heard == [f"{table.id}:{v}" for v in range(version - 1, version + 1)]

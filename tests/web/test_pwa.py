@@ -1,4 +1,5 @@
 """The installable app: manifest, icons and service worker as the browser needs them."""
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,11 @@ def test_manifest(client):
             assert got.mimetype == icon["type"]
             if icon["type"] == "image/png":
                 sizes[icon["sizes"], icon.get("purpose", "any")] = png_size(got.data)
-    assert sizes == {("192x192", "any"): (192, 192), ("512x512", "any"): (512, 512),
-                     ("512x512", "maskable"): (512, 512)}
+    assert sizes == {
+        ("192x192", "any"): (192, 192),
+        ("512x512", "any"): (512, 512),
+        ("512x512", "maskable"): (512, 512),
+    }
 
 
 def test_service_worker_is_served_from_the_root(client):

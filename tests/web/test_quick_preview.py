@@ -5,6 +5,7 @@ five-player hand previewed two payments and saved four) and a nagari's compensat
 ("No payment", then 12 points moved). Each case previews the hand, saves it, and
 compares the previewed transfers with the ledger entries stored for that hand.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,8 +29,12 @@ def entries(i, **fields):
     return out
 
 
-STOP = {"outcome": "stop", "winner": "A"} | entries(0, cards=[*BRIGHTS, "2a", "4a", "8a"], gos="1", shakes="5") | entries(1, junk="9") \
+STOP = (
+    {"outcome": "stop", "winner": "A"}
+    | entries(0, cards=[*BRIGHTS, "2a", "4a", "8a"], gos="1", shakes="5")
+    | entries(1, junk="9")
     | entries(2, junk="3")
+)
 CASES = {
     "stop with go and shake": (3, [], STOP),
     "go-bak dok-bak": (3, [], STOP | entries(1, gos="1", junk="9") | {"dokbak_player": "B", "dokbak_reason": "go_bak"}),
@@ -39,9 +44,16 @@ CASES = {
     "chongtong": (3, [], {"outcome": "chongtong", "winner": "B", "month": "4"}),
     "three ppuk": (3, [], {"outcome": "three_ppuk", "winner": "C"}),
     "void deal": (3, [], {"outcome": "void_deal"}),
-    "two players": (2, [], {"outcome": "stop", "winner": "B"} | entries(1, cards=[*BRIGHTS, "1r", "2r", "3r"],
-                                                                          junk="10")),
-    "five players, sitters shown": (5, [], STOP | {"sitters-0-cards": ["11g", "11jd"], "sitters-1-cards": ["12g", "9a"]}),
+    "two players": (
+        2,
+        [],
+        {"outcome": "stop", "winner": "B"} | entries(1, cards=[*BRIGHTS, "1r", "2r", "3r"], junk="10"),
+    ),
+    "five players, sitters shown": (
+        5,
+        [],
+        STOP | {"sitters-0-cards": ["11g", "11jd"], "sitters-1-cards": ["12g", "9a"]},
+    ),
     "four players, nagari with a sitter shown": (4, [], {"outcome": "nagari", "sitters-0-cards": ["1g", "11jd"]}),
 }
 
@@ -72,7 +84,10 @@ def test_preview_is_what_is_saved(make_table, client, name):
     t.enter()
     for earlier in before:
         url = quick_url(client, t, players)
-        assert client.post(url, data=earlier | {"action": "save", "count": str(len(t.state()["hands"]))}).status_code == 303
+        assert (
+            client.post(url, data=earlier | {"action": "save", "count": str(len(t.state()["hands"]))}).status_code
+            == 303
+        )
     index = len(t.state()["hands"])
     url = quick_url(client, t, players)
     data = data | {"count": str(index)}

@@ -2,6 +2,7 @@
 
 Every answer is checked against a replay from scratch by the engine.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -37,8 +38,12 @@ def test_an_edited_earlier_hand_changes_the_live_setup(table):
     hand = table.start_live()
     table.append(hand, A_JUNK[:2])
     assert _events(table, hand)["state"]["setup"]["dealer"] == "A"
-    r = table.api("PUT", f"/hands/{first}", json={"summary": STOP | {
-        "captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}}, headers={"If-Match": "*"})
+    r = table.api(
+        "PUT",
+        f"/hands/{first}",
+        json={"summary": STOP | {"captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}},
+        headers={"If-Match": "*"},
+    )
     assert r.status_code == 200, r.get_json()
     assert _events(table, hand)["state"]["setup"]["dealer"] == "B"
 
@@ -53,7 +58,10 @@ def test_two_databases_with_the_same_ids(tmp_path):
             key = {"X-Table-Key": created["edit_key"]}
             base = f"/api/v1/tables/{created['id']}"
             hand = client.post(f"{base}/hands", json={"log": {}}, headers=key).get_json()["id"]
-            assert client.post(f"{base}/hands/{hand}/events", json={"seq": 0, "event": event}, headers=key).status_code == 201
+            assert (
+                client.post(f"{base}/hands/{hand}/events", json={"seq": 0, "event": event}, headers=key).status_code
+                == 201
+            )
             body = client.get(f"{base}/hands/{hand}/events", headers=key).get_json()
             seen.append((hand, body["events"], body["state"]["players"]))
         assert seen[0][0] == seen[1][0]  # the same hand id in both databases
@@ -64,6 +72,7 @@ def test_two_databases_with_the_same_ids(tmp_path):
 
 
 # -- another process's changes: the rows kept here are caught up, or read again ---------------
+
 
 def _other_process(app, table_id: str, change) -> None:
     """Run ``change(session, table, live_hand)`` through the store alone, as another worker
@@ -84,8 +93,11 @@ OTHER_CHANGES = {
     "three appends": lambda s, t, h: store_append(s, t, h, [B_JUNK, A_JUNK[3], {"type": "end_turn"}]),
     "an undo": lambda s, t, h: store_undo(s, t, h),
     "an undo, then an append": lambda s, t, h: (store_undo(s, t, h), store_append(s, t, h, [B_JUNK])),
-    "an append, an undo, an append": lambda s, t, h: (store_append(s, t, h, [B_JUNK]), store_undo(s, t, h),
-                                                      store_append(s, t, h, [A_JUNK[3]])),
+    "an append, an undo, an append": lambda s, t, h: (
+        store_append(s, t, h, [B_JUNK]),
+        store_undo(s, t, h),
+        store_append(s, t, h, [A_JUNK[3]]),
+    ),
     "the log replaced whole": lambda s, t, h: store_replace_log(s, t, h),
     "a renamed table": lambda s, t, h: store_rename(s, t),
 }
@@ -94,6 +106,7 @@ OTHER_CHANGES = {
 def store_append(session, table, hand, events):
     """Each event appended as its own write, unchecked (the store's row writers alone)."""
     from scorekeeper.store import rows as store
+
     for event in events:
         store.lock_table(session, table)
         store.add_events(session, table, hand, store.event_count(session, hand), [event])
@@ -102,6 +115,7 @@ def store_append(session, table, hand, events):
 
 def store_undo(session, table, hand):
     from scorekeeper.store import rows as store
+
     store.lock_table(session, table)
     store.drop_last_event(session, table, hand, store.event_count(session, hand) - 1)
     store.commit(session)
@@ -114,6 +128,7 @@ def store_replace_log(session, table, hand):
 
     from scorekeeper.store import rows as store
     from scorekeeper.store.models import Event
+
     table = store.lock_table(session, table)
     log = store.events(session, hand)
     session.execute(delete(Event).where(Event.hand_id == hand.id))
@@ -124,6 +139,7 @@ def store_replace_log(session, table, hand):
 
 def store_rename(session, table):
     from scorekeeper.store import rows as store
+
     store.update_config(session, table, "renamed", table.config)
 
 
@@ -138,6 +154,7 @@ def test_another_processs_change_is_seen_exactly(app, change):
     client = app.test_client()
     created = client.post("/api/v1/tables", json={"players": ["A", "B", "C"], "first_dealer": "A"}).get_json()
     from tests.web.conftest import Table
+
     table = Table(client, created)
     hand = table.start_live()
     table.append(hand, A_JUNK[:3])

@@ -1,4 +1,5 @@
 """The live hand's rough edges of issue 20 that the page's HTML shows (the browser ones: tests/e2e)."""
+
 from __future__ import annotations
 
 import re
@@ -7,7 +8,7 @@ from .conftest import seq_of  # noqa: F401
 
 
 def piles_sheet(html: str) -> str:
-    return html[html.index('id="piles"'):html.index('id="log"') if 'id="log"' in html else None]
+    return html[html.index('id="piles"') : html.index('id="log"') if 'id="log"' in html else None]
 
 
 def test_the_piles_count_the_junk_as_the_score_does_and_speak_one_language(table, client):
@@ -26,12 +27,12 @@ def test_a_first_turn_ppuk_says_that_it_pays_when_it_is_tapped(table, client):
     hand = table.start_live()
     table.append(hand, [{"type": "ppuk", "player": "A"}])
     html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
-    line = re.search(r'data-last-line>([^<]*)<', html).group(1)
+    line = re.search(r"data-last-line>([^<]*)<", html).group(1)
     assert "A: 뻑" in line and "첫뻑" in line and "각자 3점씩" in line
     # Not said again with the next event.
     table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}], start=1)
     html = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
-    assert "첫뻑" not in re.search(r'data-last-line>([^<]*)<', html).group(1)
+    assert "첫뻑" not in re.search(r"data-last-line>([^<]*)<", html).group(1)
 
 
 PARTIAL = {"X-Partial": "1"}
@@ -39,9 +40,14 @@ PARTIAL = {"X-Partial": "1"}
 
 def give_table(table):
     hand = table.start_live()
-    table.append(hand, [{"type": "capture", "player": "B", "cards": ["1j1", "11jd", "1g"]},
-                        {"type": "capture", "player": "C", "cards": ["2j1"]},
-                        {"type": "take_junk", "player": "A", "reason": "sseul"}])
+    table.append(
+        hand,
+        [
+            {"type": "capture", "player": "B", "cards": ["1j1", "11jd", "1g"]},
+            {"type": "capture", "player": "C", "cards": ["2j1"]},
+            {"type": "take_junk", "player": "A", "reason": "sseul"},
+        ],
+    )
     return hand
 
 
@@ -55,8 +61,12 @@ def test_the_giver_names_the_junk_handed_over_the_cheapest_by_default(table, cli
     assert r.status_code == 200
     log = table.api("GET", f"/hands/{hand}/events").get_json()
     assert len(log["events"]) == 3
-    assert log["events"][-1] == {"type": "take_junk", "player": "A", "reason": "sseul",
-                                 "give": {"B": ["11jd"], "C": ["2j1"]}}
+    assert log["events"][-1] == {
+        "type": "take_junk",
+        "player": "A",
+        "reason": "sseul",
+        "give": {"B": ["11jd"], "C": ["2j1"]},
+    }
     players = {p["name"]: p for p in log["state"]["players"]}
     assert "11jd" in players["A"]["captures"]["junk"] and "1j1" in players["B"]["captures"]["junk"]
 
@@ -64,12 +74,24 @@ def test_the_giver_names_the_junk_handed_over_the_cheapest_by_default(table, cli
 def test_naming_a_card_that_is_not_junk_or_on_a_stale_page_changes_nothing(table, client):
     hand = give_table(table)
     before = table.api("GET", f"/hands/{hand}/events").get_json()["events"]
-    assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "B", "card": "1g"},
-                       headers=PARTIAL).status_code == 422
-    assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 2, "giver": "B", "card": "11jd"},
-                       headers=PARTIAL).status_code == 409
-    assert client.post(f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "Z", "card": "11jd"},
-                       headers=PARTIAL).status_code == 409
+    assert (
+        client.post(
+            f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "B", "card": "1g"}, headers=PARTIAL
+        ).status_code
+        == 422
+    )
+    assert (
+        client.post(
+            f"{table.url}/hands/{hand}/give", data={"seq": 2, "giver": "B", "card": "11jd"}, headers=PARTIAL
+        ).status_code
+        == 409
+    )
+    assert (
+        client.post(
+            f"{table.url}/hands/{hand}/give", data={"seq": 3, "giver": "Z", "card": "11jd"}, headers=PARTIAL
+        ).status_code
+        == 409
+    )
     assert table.api("GET", f"/hands/{hand}/events").get_json()["events"] == before
 
 
@@ -78,7 +100,7 @@ def test_english_mode_card_faces_speak_english(table, client):
     hand = table.start_live()
     client.get("/lang/en?next=/")
     page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
-    picker = page[page.index('class="picker"'):]
+    picker = page[page.index('class="picker"') :]
     marks = re.findall(r'<span class="mk" lang="(\w+)">([^<]*)</span>', picker)
     assert marks and all(lang == "en" for lang, _ in marks)
     words = {w for _, w in marks}
@@ -92,8 +114,9 @@ def test_equal_balances_draw_lines_that_stay_apart():
     """Rough edge 10: two equal balances drew one line over the other in the chart."""
     from scorekeeper.web.chart import balance_chart
 
-    chart = balance_chart(["A", "B", "C"], {"A": "p0", "B": "p1", "C": "p2"},
-                          [{"A": 10, "B": -5, "C": -5}, {"A": 20, "B": -10, "C": -10}])
+    chart = balance_chart(
+        ["A", "B", "C"], {"A": "p0", "B": "p1", "C": "p2"}, [{"A": 10, "B": -5, "C": -5}, {"A": 20, "B": -10, "C": -10}]
+    )
     lines = {line.player: line.points for line in chart.lines}
     assert lines["B"] != lines["C"] and len({lines["A"], lines["B"], lines["C"]}) == 3
 
@@ -113,7 +136,7 @@ def test_a_ppuk_asks_its_month_or_none(table, client):
     """Rough edge 9: a 뻑's month was never asked, so its later 뻑 먹기 could not be tied to it."""
     hand = table.start_live()
     page = client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
-    sheet = page[page.index('id="ev-ppuk"'):page.index('id="ev-shake"')]
+    sheet = page[page.index('id="ev-ppuk"') : page.index('id="ev-shake"')]
     assert sheet.count('name="month"') == 12 and "data-ppuk-no-month" in sheet
     client.post(f"{table.url}/hands/{hand}/events", data={"seq": 0, "type": "ppuk", "player": "A", "month": "3"})
     client.post(f"{table.url}/hands/{hand}/events", data={"seq": 1, "type": "ppuk", "player": "A"})

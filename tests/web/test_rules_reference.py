@@ -1,4 +1,5 @@
 """Issue 9: the rules reference is served by the app, and the rules sheet links to it."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -13,8 +14,11 @@ def test_the_reference_page_names_every_option(client):
     assert r.status_code == 200 and r.mimetype == "text/html"
     page = html.unescape(r.get_data(as_text=True))
     assert '<article class="doc" lang="en">' in page
-    missing = [f.name for f in dataclasses.fields(Rules) if f.metadata["en"] not in page or f"<code>{f.name}</code>"
-               not in page]
+    missing = [
+        f.name
+        for f in dataclasses.fields(Rules)
+        if f.metadata["en"] not in page or f"<code>{f.name}</code>" not in page
+    ]
     assert missing == []
 
 

@@ -4,6 +4,7 @@ tests/js/ holds node's own tests (``node --test``); here pytest runs them, and h
 the server's log from the real page's data, line for line as the server does. Skipped, with the
 reason said, on a machine without node.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,10 +45,12 @@ def test_a_pending_tap_reads_as_the_servers_log(make_table, client, lang):
     t.enter()
     hand = t.start_live()
     cfg = live_data(page(client, t, hand, lang))
-    script = ("import { describe } from './static/js/queue-core.js';"
-              "let s = ''; process.stdin.on('data', (d) => { s += d; }).on('end', () => {"
-              "  const { cfg, events } = JSON.parse(s);"
-              "  process.stdout.write(JSON.stringify(events.map((e) => describe(cfg, e)))); });")
+    script = (
+        "import { describe } from './static/js/queue-core.js';"
+        "let s = ''; process.stdin.on('data', (d) => { s += d; }).on('end', () => {"
+        "  const { cfg, events } = JSON.parse(s);"
+        "  process.stdout.write(JSON.stringify(events.map((e) => describe(cfg, e)))); });"
+    )
     run = node("--input-type=module", "-e", script, stdin=json.dumps({"cfg": cfg, "events": LOG}))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == [eventlines.write(e, cfg["lines"], cfg) for e in LOG]
@@ -58,11 +61,16 @@ def test_every_piece_the_script_builds_is_a_template_the_server_renders():
     scripts = {p: p.read_text(encoding="utf-8") for p in (ROOT / "static").rglob("*.js") if p.name != "sw.js"}
     used = {m for source in scripts.values() for m in re.findall(r"""tpl\(["']([\w-]+)["']\)""", source)}
     used |= {m for source in scripts.values() for m in re.findall(r"""["'](tpl-[\w-]+)["']""", source)}
-    rendered = {m for p in (ROOT / "templates").rglob("*.html")
-                for m in re.findall(r'<template id="([\w-]+)"', p.read_text(encoding="utf-8"))}
+    rendered = {
+        m
+        for p in (ROOT / "templates").rglob("*.html")
+        for m in re.findall(r'<template id="([\w-]+)"', p.read_text(encoding="utf-8"))
+    }
     assert used and used <= rendered
     modules = [p for p in scripts if p.parent.name == "js" or p.name == "app.js"]
-    assert [p.name for p in modules if "createElement(" in scripts[p] and "createElement(\"template\")" not in scripts[p]] == []
+    assert [
+        p.name for p in modules if "createElement(" in scripts[p] and 'createElement("template")' not in scripts[p]
+    ] == []
 
 
 # Live forms as a phone posts them (in LOG's order, so the engine takes each), some with a field the
@@ -93,12 +101,14 @@ def test_a_tap_kept_offline_is_the_event_the_server_makes_of_the_form(make_table
     stored = t.api("GET", f"/hands/{hand}/events").get_json()["events"]
     ignored = set(cfg["turn"]["ignored"])
     server = [{k: v for k, v in e.items() if k not in ignored} for e in stored]
-    script = ("import { eventsOf } from './static/js/queue-core.js';"
-              "let s = ''; process.stdin.on('data', (d) => { s += d; }).on('end', () => {"
-              "  const { form, forms } = JSON.parse(s);"
-              "  const out = forms.map((pairs) => { const d = new FormData(); pairs.forEach(([k, v]) => d.append(k, v));"
-              "    return eventsOf(d, form); });"
-              "  process.stdout.write(JSON.stringify(out)); });")
+    script = (
+        "import { eventsOf } from './static/js/queue-core.js';"
+        "let s = ''; process.stdin.on('data', (d) => { s += d; }).on('end', () => {"
+        "  const { form, forms } = JSON.parse(s);"
+        "  const out = forms.map((pairs) => { const d = new FormData(); pairs.forEach(([k, v]) => d.append(k, v));"
+        "    return eventsOf(d, form); });"
+        "  process.stdout.write(JSON.stringify(out)); });"
+    )
     run = node("--input-type=module", "-e", script, stdin=json.dumps({"form": cfg["form"], "forms": FORMS}))
     assert run.returncode == 0, run.stderr
     assert [events for events in json.loads(run.stdout)] == [[e] for e in server]

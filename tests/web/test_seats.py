@@ -1,4 +1,5 @@
 """Every player on their own phone: seats, and the turn passing by itself (web/seats.py)."""
+
 from __future__ import annotations
 
 import threading
@@ -48,11 +49,14 @@ def test_the_table_page_offers_a_seat_per_player_and_seat_links(table, client):
     assert 'data-seat=""' in client.get(f"{table.url}/hands/{hand}").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("query, seat", [
-    pytest.param("?seat=B", "B", id="edit-link-with-a-seat"),
-    pytest.param("?seat=Z", "", id="not-a-player"),
-    pytest.param("", "", id="no-seat"),
-])
+@pytest.mark.parametrize(
+    "query, seat",
+    [
+        pytest.param("?seat=B", "B", id="edit-link-with-a-seat"),
+        pytest.param("?seat=Z", "", id="not-a-player"),
+        pytest.param("", "", id="no-seat"),
+    ],
+)
 def test_a_seat_link_binds_the_phone(app, table, query, seat):
     hand = table.start_live()
     phone = app.test_client()
@@ -107,13 +111,19 @@ def test_a_tap_waits_for_the_go_or_stop_and_lands_after_it(app, table):
     assert r.status_code == 409 and 'id="held"' in html and "A의 고/스톱을 기다립니다" in html
     assert log_of(table, hand) == [THREE_BRIGHTS, end("A")]  # A is asked now; B's tap is not stored
     # Sent again before the answer: it still waits, nothing more is stored.
-    r = b.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 2, "event": cap("B", "2j1")},
-               headers={"X-Table-Key": table.edit_key})
+    r = b.post(
+        f"/api/v1/tables/{table.id}/hands/{hand}/events",
+        json={"seq": 2, "event": cap("B", "2j1")},
+        headers={"X-Table-Key": table.edit_key},
+    )
     assert r.status_code == 409 and r.get_json()["errors"][0]["code"] == "waiting_decision"
     assert len(log_of(table, hand)) == 2
     table.append(hand, [{"type": "go", "player": "A"}], start=2)
-    r = b.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 3, "event": cap("B", "2j1")},
-               headers={"X-Table-Key": table.edit_key})
+    r = b.post(
+        f"/api/v1/tables/{table.id}/hands/{hand}/events",
+        json={"seq": 3, "event": cap("B", "2j1")},
+        headers={"X-Table-Key": table.edit_key},
+    )
     assert r.status_code == 201
     assert log_of(table, hand) == [THREE_BRIGHTS, end("A"), {"type": "go", "player": "A"}, cap("B", "2j1")]
 
@@ -172,8 +182,10 @@ def test_concurrent_seat_taps_all_land_in_one_order(app, table):
         go.wait()
         answers.append(tap(phone, table, hand, seq, **fields).status_code)
 
-    threads = [threading.Thread(target=send, args=(a,), kwargs={"type": "capture", "player": "A", "cards": "1j2"}),
-               threading.Thread(target=send, args=(b,), kwargs={"type": "capture", "player": "B", "cards": "2j1"})]
+    threads = [
+        threading.Thread(target=send, args=(a,), kwargs={"type": "capture", "player": "A", "cards": "1j2"}),
+        threading.Thread(target=send, args=(b,), kwargs={"type": "capture", "player": "B", "cards": "2j1"}),
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -203,8 +215,16 @@ def test_a_seat_phone_is_led_into_the_hand_that_starts(app, table, client):
     assert "data-follow" not in client.get(table.url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("path, headers", [("/version", {}), ("/stream", {}), ("", PARTIAL),
-                                           ("", {"Sec-Fetch-Mode": "cors"}), ("/rules", {"Sec-Fetch-Mode": "no-cors"})])
+@pytest.mark.parametrize(
+    "path, headers",
+    [
+        ("/version", {}),
+        ("/stream", {}),
+        ("", PARTIAL),
+        ("", {"Sec-Fetch-Mode": "cors"}),
+        ("/rules", {"Sec-Fetch-Mode": "no-cors"}),
+    ],
+)
 def test_the_pages_own_requests_leave_the_session_cookie_alone(table, client, path, headers):
     """A push stream's (or a refresh's) answer arriving after "I am B" must not put the session
     without the seat back."""
@@ -226,8 +246,10 @@ def test_the_table_page_kept_for_one_phone_is_not_another_phones_seat(app, table
     bea = seated(app, table, "B")
     page = bea.get(table.url).get_data(as_text=True)
     assert f"/hands/{hand}" in page.split('id="region"')[1].split(">")[0]  # data-follow: into the hand
-    assert 'class="btn primary" translate="no">' in page.split('data-seat="B"')[1][:60] or \
-        'data-seat="B" class="btn primary"' in page
+    assert (
+        'class="btn primary" translate="no">' in page.split('data-seat="B"')[1][:60]
+        or 'data-seat="B" class="btn primary"' in page
+    )
     again = plain.get(table.url).get_data(as_text=True)
     assert "data-follow" not in again.split('id="region"')[1].split(">")[0]
     assert "data-follow" not in first.split('id="region"')[1].split(">")[0]

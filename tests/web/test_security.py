@@ -1,5 +1,6 @@
 """Security: no route lets a viewer or a stranger change a table, secrets never reach a log,
 headers and cookies on every response, no inline script, no debug mode on a server."""
+
 from __future__ import annotations
 
 import contextlib
@@ -20,22 +21,39 @@ from .conftest import STOP_A
 from .walk import MUTATING, Scene, build, csrf_header, rows_of, rules
 
 # Routes that anyone may call: they make something new or touch only the caller's own cookie.
-PUBLIC = {"tables.new", "tables.join", "tables.import_table", "tables.forget",
-          "api.score", "api.create_table", "api.import_table"}
+PUBLIC = {
+    "tables.new",
+    "tables.join",
+    "tables.import_table",
+    "tables.forget",
+    "api.score",
+    "api.create_table",
+    "api.import_table",
+}
 # Routes an editor only may call that change the caller's own cookie, no row: "I am 지영".
 COOKIE_ONLY = {"tables.take_seat"}
 
 GROUP_ROUTES = {"api.create_group", "api.import_group", "api.get_group", "api.add_group_payment"}
 
 # What an editor would send each route, so that a refusal of the others is the access check's.
-FORMS = {"hands.start": {"count": "1"}, "hands.append": {"seq": "1", "type": "nagari"}, "hands.undo": {"seq": "1"},
-         "hands.quick_entry": {"outcome": "nagari", "count": "1", "action": "save"},
-         "hands.edit": {"outcome": "nagari", "action": "save", "version": "*"},
-         "hands.delete": {"confirm": "y", "version": "*"}, "tables.end": {"confirm": "y", "count": "1"},
-         "hands.correct_shown": {"sitters-0-cards": ["1g", "11jd"]}, "tables.new_keys": {"which": "both", "confirm": "y"},
-         "hands.give": {"seq": "3", "giver": "B", "card": "2j1"}}
-BODIES = {"api.add_hand": {"summary": STOP_A, "count": 1}, "api.replace_hand": {"summary": {"outcome": {"type": "nagari"}}},
-          "api.append_event": {"seq": 1, "event": {"type": "nagari"}}, "api.undo": {"seq": 1}}
+FORMS = {
+    "hands.start": {"count": "1"},
+    "hands.append": {"seq": "1", "type": "nagari"},
+    "hands.undo": {"seq": "1"},
+    "hands.quick_entry": {"outcome": "nagari", "count": "1", "action": "save"},
+    "hands.edit": {"outcome": "nagari", "action": "save", "version": "*"},
+    "hands.delete": {"confirm": "y", "version": "*"},
+    "tables.end": {"confirm": "y", "count": "1"},
+    "hands.correct_shown": {"sitters-0-cards": ["1g", "11jd"]},
+    "tables.new_keys": {"which": "both", "confirm": "y"},
+    "hands.give": {"seq": "3", "giver": "B", "card": "2j1"},
+}
+BODIES = {
+    "api.add_hand": {"summary": STOP_A, "count": 1},
+    "api.replace_hand": {"summary": {"outcome": {"type": "nagari"}}},
+    "api.append_event": {"seq": 1, "event": {"type": "nagari"}},
+    "api.undo": {"seq": 1},
+}
 NEEDS_IDLE = {"hands.start", "hands.quick_entry", "api.add_hand", "tables.end"}  # no live hand may be open
 ON_SUMMARY = {"hands.edit", "hands.delete", "api.replace_hand", "api.delete_hand"}
 WITH_SITTER = {"hands.correct_shown"}  # a hand with a forced sitter (광팔기)
@@ -46,8 +64,7 @@ def _call(client, rule, url, endpoint, headers=None):
     method = sorted(rule.methods & MUTATING)[0]
     if endpoint.startswith("api."):
         return client.open(url, method=method, json=BODIES.get(endpoint, {}), headers=headers or {})
-    return client.open(url, method=method, data=FORMS.get(endpoint, {"seq": "0", "count": "0"}),
-                       headers=headers or {})
+    return client.open(url, method=method, data=FORMS.get(endpoint, {"seq": "0", "count": "0"}), headers=headers or {})
 
 
 def test_no_route_lets_a_viewer_or_a_stranger_change_a_table(app, make_table):
@@ -58,16 +75,23 @@ def test_no_route_lets_a_viewer_or_a_stranger_change_a_table(app, make_table):
     for rule in rules(app, MUTATING):
         if rule.endpoint in GROUP_ROUTES or rule.endpoint.startswith("groups."):
             continue  # a group's routes: their own walk by the group's keys (test_group_web)
-        scene = Scene.make(make_table, live=rule.endpoint not in NEEDS_IDLE, gwangpalli=rule.endpoint in WITH_SITTER,
-                           junk=rule.endpoint in WITH_JUNK)
+        scene = Scene.make(
+            make_table,
+            live=rule.endpoint not in NEEDS_IDLE,
+            gwangpalli=rule.endpoint in WITH_SITTER,
+            junk=rule.endpoint in WITH_JUNK,
+        )
         hand = scene.summary_hand if rule.endpoint in ON_SUMMARY else None
         url = build(app, rule, scene.values(hand))
         before = rows_of(app, scene.table.id)
         viewer, stranger = app.test_client(), app.test_client()
         viewer.get(f"/j/{scene.table.id}/{scene.table.view_key}")
-        for who, client, headers in [("viewer", viewer, csrf_header(app, viewer)), ("viewer key", stranger, {"X-Table-Key": scene.table.view_key}),
-                                     ("stranger", app.test_client(), None),
-                                     ("wrong key", app.test_client(), {"X-Table-Key": scene.table.view_key[::-1]})]:
+        for who, client, headers in [
+            ("viewer", viewer, csrf_header(app, viewer)),
+            ("viewer key", stranger, {"X-Table-Key": scene.table.view_key}),
+            ("stranger", app.test_client(), None),
+            ("wrong key", app.test_client(), {"X-Table-Key": scene.table.view_key[::-1]}),
+        ]:
             r = _call(client, rule, url, rule.endpoint, headers)
             if rule.endpoint not in PUBLIC:
                 allowed = {403, 404} if who.startswith("viewer") else {401, 403, 404}
@@ -75,9 +99,15 @@ def test_no_route_lets_a_viewer_or_a_stranger_change_a_table(app, make_table):
             assert r.status_code < 500, (rule.rule, who)
             assert rows_of(app, scene.table.id) == before, (rule.rule, who, "changed the table")
         if rule.endpoint not in PUBLIC:
-            r = _call(scene.table.client, rule, url, rule.endpoint, {"X-Table-Key": scene.table.edit_key, "If-Match": "*"})
+            r = _call(
+                scene.table.client, rule, url, rule.endpoint, {"X-Table-Key": scene.table.edit_key, "If-Match": "*"}
+            )
             changed = rows_of(app, scene.table.id) != before
-            assert r.status_code < 400 and changed != (rule.endpoint in COOKIE_ONLY), (rule.rule, "editor", r.status_code)
+            assert r.status_code < 400 and changed != (rule.endpoint in COOKIE_ONLY), (
+                rule.rule,
+                "editor",
+                r.status_code,
+            )
         walked += 1
     assert walked >= 15
 
@@ -104,6 +134,7 @@ def test_secrets_compared_in_constant_time(make_table, monkeypatch):
 
 
 # -- logs -------------------------------------------------------------------------------------
+
 
 def test_dev_server_log_never_holds_a_secret(app, make_table, caplog):
     """Werkzeug's development server logs each request line: share-link secrets are masked."""
@@ -144,8 +175,14 @@ def test_gunicorn_access_log_never_holds_a_secret(tmp_path):
     cfg.set("accesslog", str(log_path))
     cfg.set("access_log_format", '%(h)s "%(r)s" %(s)s key=%({x-table-key}i)s env=%({http_x_table_key}e)s %(U)s')
     logger = Logger(cfg)
-    environ = {"REQUEST_METHOD": "GET", "RAW_URI": "/j/tbl123/s3cretEditKey", "SERVER_PROTOCOL": "HTTP/1.1",
-               "PATH_INFO": "/j/tbl123/s3cretEditKey", "REMOTE_ADDR": "10.0.0.9", "HTTP_X_TABLE_KEY": "s3cretHeader"}
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": "/j/tbl123/s3cretEditKey",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "PATH_INFO": "/j/tbl123/s3cretEditKey",
+        "REMOTE_ADDR": "10.0.0.9",
+        "HTTP_X_TABLE_KEY": "s3cretHeader",
+    }
     req = SimpleNamespace(headers=[("X-TABLE-KEY", "s3cretHeader")])
     resp = SimpleNamespace(status="302 FOUND", headers=[], sent=0)
     logger.access(resp, req, environ, datetime.timedelta(milliseconds=3))
@@ -156,13 +193,17 @@ def test_gunicorn_access_log_never_holds_a_secret(tmp_path):
     assert "s3cret" not in line
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('"GET /j/abc/KEY-1_x HTTP/1.1" 302', '"GET /j/abc/[redacted] HTTP/1.1" 302'),
-    ("/j/abc/KEY?next=/", "/j/abc/[redacted]?next=/"),
-    ("X-Table-Key: KEY", "X-Table-Key: [redacted]"),
-    ("{'HTTP_X_TABLE_KEY': 'KEY'}", "{'HTTP_X_TABLE_KEY': '[redacted]'}"),
-    ("/t/abc/hands/3 and /join", "/t/abc/hands/3 and /join"),
-], ids=["request-line", "query", "header", "environ", "untouched"])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('"GET /j/abc/KEY-1_x HTTP/1.1" 302', '"GET /j/abc/[redacted] HTTP/1.1" 302'),
+        ("/j/abc/KEY?next=/", "/j/abc/[redacted]?next=/"),
+        ("X-Table-Key: KEY", "X-Table-Key: [redacted]"),
+        ("{'HTTP_X_TABLE_KEY': 'KEY'}", "{'HTTP_X_TABLE_KEY': '[redacted]'}"),
+        ("/t/abc/hands/3 and /join", "/t/abc/hands/3 and /join"),
+    ],
+    ids=["request-line", "query", "header", "environ", "untouched"],
+)
 def test_redact(text, expected):
     from scorekeeper.web.redact import redact
 
@@ -170,6 +211,7 @@ def test_redact(text, expected):
 
 
 # -- headers, cookies, debug ---------------------------------------------------------------------
+
 
 def _pages(app, scene, with_partials=True):
     """(url, headers) of every GET page of the url map, with real arguments, and some error pages."""
@@ -180,7 +222,13 @@ def _pages(app, scene, with_partials=True):
             out.append((url, {}))
             if with_partials and rule.endpoint in ("tables.show", "hands.show"):
                 out.append((url, {"X-Partial": "1"}))
-    return [*sorted(set((u, tuple(h.items())) for u, h in out)), ("/nowhere", ()), ("/api/v1/nowhere", ()), ("/t/nosuchtable", ()), ("/new?preset=ogb-matgo", ())]
+    return [
+        *sorted(set((u, tuple(h.items())) for u, h in out)),
+        ("/nowhere", ()),
+        ("/api/v1/nowhere", ()),
+        ("/t/nosuchtable", ()),
+        ("/new?preset=ogb-matgo", ()),
+    ]
 
 
 HEADERS = {"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"}
@@ -190,8 +238,12 @@ def test_security_headers_on_every_response(app, make_table, client):
     scene = Scene.make(make_table)
     scene.table.enter()
     responses = [client.get(url, headers=dict(h)) for url, h in _pages(app, scene)]
-    responses += [client.post("/new", data={}), client.post("/api/v1/score", data=b"x" * (300 * 1024)),
-                  client.delete("/"), client.post(f"{scene.table.url}/hands/{scene.live_hand}/events", data={})]
+    responses += [
+        client.post("/new", data={}),
+        client.post("/api/v1/score", data=b"x" * (300 * 1024)),
+        client.delete("/"),
+        client.post(f"{scene.table.url}/hands/{scene.live_hand}/events", data={}),
+    ]
     for r in responses:
         r.close()
         assert set(r.headers.keys()) >= HEADERS, (r.request.path, r.status_code)
@@ -213,7 +265,9 @@ class _InlineFinder(HTMLParser):
         for name, value in attrs:
             if name.startswith("on") or name == "style":
                 self.found.append(f"<{tag} {name}=…>")
-            if name in ("href", "src", "action", "formaction") and (value or "").strip().lower().startswith("javascript:"):
+            if name in ("href", "src", "action", "formaction") and (value or "").strip().lower().startswith(
+                "javascript:"
+            ):
                 self.found.append(f"<{tag} {name}=javascript:…>")
         if tag == "script":
             self._data_block = dict(attrs).get("type") == "application/json"  # data, never run

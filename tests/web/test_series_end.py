@@ -1,4 +1,5 @@
 """rules.md §13 reading 10 through the table page: end the series early, with a confirmation."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,7 +30,7 @@ def test_end_settles_on_the_hands_played(table, client):
     assert after["finished"] and after["balances"] == before["balances"] and after["settle_up"] == before["settle_up"]
     html = client.get(table.url).get_data(as_text=True)
     assert html.index('id="settle"') < html.index('id="standings"')  # the settle-up first
-    assert 'badge dealer' not in html and f"{table.url}/quick" not in html and 'id="end-series"' not in html
+    assert "badge dealer" not in html and f"{table.url}/quick" not in html and 'id="end-series"' not in html
     assert table.api("POST", "/hands", json={"summary": STOP_A}).status_code == 422  # no more hands
 
 

@@ -4,6 +4,7 @@ Before: both edits were acknowledged and one silently disappeared (50 of 50 race
 edit carries the ETag it was made against: in every round exactly one is taken, the other is a
 409 carrying the winner's hand, and the stored hand is the one acknowledged. SQLite and PostgreSQL.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -19,8 +20,12 @@ ROUNDS = 50
 def send(port: int, method: str, path: str, key: str | None = None, body=None, headers=None):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
     try:
-        conn.request(method, path, None if body is None else json.dumps(body),
-                     {"Content-Type": "application/json"} | ({"X-Table-Key": key} if key else {}) | (headers or {}))
+        conn.request(
+            method,
+            path,
+            None if body is None else json.dumps(body),
+            {"Content-Type": "application/json"} | ({"X-Table-Key": key} if key else {}) | (headers or {}),
+        )
         r = conn.getresponse()
         return r.status, r.getheader("ETag"), json.loads(r.read() or b"{}")
     finally:

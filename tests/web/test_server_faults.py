@@ -7,6 +7,7 @@ from threads, each a phone with its own keep-alive connection. Every event carri
 server acknowledged: an answered append is stored once at its seq, an unanswered one (in
 flight at the kill) is stored once or not at all, and nothing else is ever stored.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -96,13 +97,22 @@ class Server:
 
     def start(self) -> Server:
         self.port = free_port()
-        env = os.environ | {"DATABASE_URL": self.database_url, "SECRET_KEY": "server-faults",
-                            "SCOREKEEPER_WORKERS": "2", "SCOREKEEPER_THREADS": "4",
-                            "RATELIMIT_STORAGE_URI": f"sqlite:///{self.log_path.parent / 'ratelimits.db'}"}
+        env = os.environ | {
+            "DATABASE_URL": self.database_url,
+            "SECRET_KEY": "server-faults",
+            "SCOREKEEPER_WORKERS": "2",
+            "SCOREKEEPER_THREADS": "4",
+            "RATELIMIT_STORAGE_URI": f"sqlite:///{self.log_path.parent / 'ratelimits.db'}",
+        }
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -191,8 +201,7 @@ class Ledger:
             return sum(len(a) for a in self.acked.values())
 
 
-def phone(port: int, table: LiveTable, name: str, ledger: Ledger, stop: threading.Event,
-          attempts: int = 400) -> None:
+def phone(port: int, table: LiveTable, name: str, ledger: Ledger, stop: threading.Event, attempts: int = 400) -> None:
     """Append the script's next event with the seq last seen, until the hand is at its end.
 
     A conflict answers the current log: the phone takes its seq and tries the next event.
@@ -201,8 +210,9 @@ def phone(port: int, table: LiveTable, name: str, ledger: Ledger, stop: threadin
         _append_until_done(client, table, name, ledger, stop, attempts)
 
 
-def _append_until_done(client: Client, table: LiveTable, name: str, ledger: Ledger, stop: threading.Event,
-                       attempts: int) -> None:
+def _append_until_done(
+    client: Client, table: LiveTable, name: str, ledger: Ledger, stop: threading.Event, attempts: int
+) -> None:
     seq = 0
     for n in range(attempts):
         if stop.is_set() or seq >= len(SCRIPT):
@@ -228,12 +238,23 @@ def _append_until_done(client: Client, table: LiveTable, name: str, ledger: Ledg
         seq = body["seq"]
 
 
-def run_phones(port: int, tables: list[LiveTable], per_table: int, ledger: Ledger, tag: str,
-               kill_after: int | None = None, kill=None, timeout: float = 20.0) -> None:
+def run_phones(
+    port: int,
+    tables: list[LiveTable],
+    per_table: int,
+    ledger: Ledger,
+    tag: str,
+    kill_after: int | None = None,
+    kill=None,
+    timeout: float = 20.0,
+) -> None:
     """Phones racing on each table; with ``kill_after``, ``kill()`` once that many are acknowledged."""
     stop = threading.Event()
-    threads = [threading.Thread(target=phone, args=(port, t, f"{tag}{ti}p{i}", ledger, stop), daemon=True)
-               for ti, t in enumerate(tables) for i in range(per_table)]
+    threads = [
+        threading.Thread(target=phone, args=(port, t, f"{tag}{ti}p{i}", ledger, stop), daemon=True)
+        for ti, t in enumerate(tables)
+        for i in range(per_table)
+    ]
     for t in threads:
         t.start()
     deadline = time.monotonic() + timeout
@@ -249,8 +270,9 @@ def run_phones(port: int, tables: list[LiveTable], per_table: int, ledger: Ledge
     assert not any(t.is_alive() for t in threads), "a phone thread did not finish in time"
 
 
-def check_stored(port: int, database_url: str, tables: list[LiveTable], ledger: Ledger,
-                 exactly_acked: bool = False) -> dict[str, int]:
+def check_stored(
+    port: int, database_url: str, tables: list[LiveTable], ledger: Ledger, exactly_acked: bool = False
+) -> dict[str, int]:
     """Every acknowledged event stored once at its seq, nothing unsent, gap-free, replayable."""
     lengths = {}
     engine = make_engine(database_url)
@@ -265,29 +287,34 @@ def check_stored(port: int, database_url: str, tables: list[LiveTable], ledger: 
                 acked = ledger.acked.get(table.id, {})
                 assert len(set(ids)) == len(ids), "an event is stored twice"
                 assert set(ids) <= ledger.sent.get(table.id, set()), "the log holds an event nobody sent"
-                assert {seq: ids[seq] if seq < len(ids) else None for seq in acked} == acked, \
+                assert {seq: ids[seq] if seq < len(ids) else None for seq in acked} == acked, (
                     "an acknowledged event is missing or out of place"
+                )
                 if exactly_acked:
                     assert ids == [acked[seq] for seq in sorted(acked)]
-                assert [{k: v for k, v in e.items() if k != "id"} for e in events] == SCRIPT[:len(events)]
+                assert [{k: v for k, v in e.items() if k != "id"} for e in events] == SCRIPT[: len(events)]
                 assert replay(HandSetup.from_json(body["state"]["setup"]), events).to_json() == body["state"]
 
-                seqs = conn.execute(text("select seq from sk_events where hand_id = :h order by seq"),
-                                    {"h": table.hand}).scalars().all()
+                seqs = (
+                    conn.execute(text("select seq from sk_events where hand_id = :h order by seq"), {"h": table.hand})
+                    .scalars()
+                    .all()
+                )
                 assert seqs == list(range(len(events))), "the seq numbers have a gap"
-                version = conn.execute(text("select version from sk_tables where public_id = :p"),
-                                       {"p": table.id}).scalar_one()
+                version = conn.execute(
+                    text("select version from sk_tables where public_id = :p"), {"p": table.id}
+                ).scalar_one()
                 # Created at 1, bumped by the hand and by each event in the same transaction.
                 assert version == 2 + len(events) == body["version"]
                 lengths[table.id] = len(events)
-            orphans = conn.execute(text(
-                "select count(*) from sk_events e left join sk_hands h on h.id = e.hand_id where h.id is null"
-            )).scalar_one()
+            orphans = conn.execute(
+                text("select count(*) from sk_events e left join sk_hands h on h.id = e.hand_id where h.id is null")
+            ).scalar_one()
             assert orphans == 0
     finally:
         engine.dispose()
     if database_url.startswith("sqlite:///"):
-        with sqlite3.connect(database_url[len("sqlite:///"):]) as db:
+        with sqlite3.connect(database_url[len("sqlite:///") :]) as db:
             assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
             assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         db.close()
@@ -300,8 +327,9 @@ def test_sigkill_mid_burst_loses_no_acknowledged_event(server, database_url):
     ledger = Ledger()
     # Two bursts, each killed once this many appends were acknowledged in all, then restarted.
     for round_, kill_after in enumerate((20, 60)):
-        run_phones(srv.port, tables, 3, ledger, f"r{round_}t", kill_after=kill_after,
-                   kill=lambda: srv.signal(signal.SIGKILL))
+        run_phones(
+            srv.port, tables, 3, ledger, f"r{round_}t", kill_after=kill_after, kill=lambda: srv.signal(signal.SIGKILL)
+        )
         assert not ledger.wrong, ledger.wrong[:3]
         assert all(s in (201, 409) for s in ledger.statuses)
         srv.start()
@@ -313,7 +341,9 @@ def test_sigkill_mid_burst_loses_no_acknowledged_event(server, database_url):
     seq = lengths[table.id]
     if seq < len(SCRIPT):
         with Client(srv.port, table.key) as client:
-            status, body = client.request("POST", table.events_path, {"seq": seq, "event": SCRIPT[seq] | {"id": "after"}})
+            status, body = client.request(
+                "POST", table.events_path, {"seq": seq, "event": SCRIPT[seq] | {"id": "after"}}
+            )
         assert status == 201 and body["seq"] == seq + 1, body
 
 

@@ -5,6 +5,7 @@ render that long holds every other request of its process: four clients looping 
 another table's poll from 3 ms to 80-97 ms median. Now the table's body is kept per version
 (``web/tables/pagecache.py``) and a long render yields to the others.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,18 +26,23 @@ POLL_MEDIAN_MS = 40.0  # 145 ms before, ~15 ms after, on the shared 2-core test 
 
 def _call(port: int, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, bytes]:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers={
-        "Content-Type": "application/json"} | (headers or {}))
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=data, headers={"Content-Type": "application/json"} | (headers or {})
+    )
     with urllib.request.urlopen(request, timeout=30) as r:
         return r.status, r.read()
 
 
 def _heavy(port: int) -> dict:
-    stop_ = [{"summary": {"captures": {w: ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": w}}}
-             for w in "ABC"]
+    stop_ = [
+        {"summary": {"captures": {w: ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": w}}} for w in "ABC"
+    ]
     hands = [stop_[i % 3] if i % 4 else {"summary": {"outcome": {"type": "nagari"}}} for i in range(HANDS)]
-    status, body = _call(port, "/api/v1/tables/import",
-                         {"players": ["A", "B", "C"], "first_dealer": "A", "length": HANDS + 1, "hands": hands})
+    status, body = _call(
+        port,
+        "/api/v1/tables/import",
+        {"players": ["A", "B", "C"], "first_dealer": "A", "length": HANDS + 1, "hands": hands},
+    )
     assert status == 201
     return json.loads(body)
 
@@ -44,8 +50,14 @@ def _heavy(port: int) -> dict:
 def test_a_heavy_table_does_not_starve_another_tables_poll(env):
     port = free_port()
     env = env | {"SCOREKEEPER_RATELIMIT_CREATE": "1000/hour"}
-    proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)], env=env,
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     stop_looping = threading.Event()
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
@@ -81,5 +93,7 @@ def test_a_heavy_table_does_not_starve_another_tables_poll(env):
         stop_looping.set()
         stop(proc)
     median = statistics.median(polls)
-    assert median < POLL_MEDIAN_MS, (f"another table's poll: median {median:.1f} ms while {LOOPERS} clients looped on "
-                                     f"a {HANDS}-hand page (page median {statistics.median(renders) * 1000:.0f} ms)")
+    assert median < POLL_MEDIAN_MS, (
+        f"another table's poll: median {median:.1f} ms while {LOOPERS} clients looped on "
+        f"a {HANDS}-hand page (page median {statistics.median(renders) * 1000:.0f} ms)"
+    )

@@ -5,6 +5,7 @@ Before, each gunicorn worker kept its own counts: 40 wrong keys a minute got thr
 scenario comes from its own client address (``X-Forwarded-For`` behind one trusted proxy), on
 new connections so that both workers serve it; the embedded default and Redis are both run.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -39,16 +40,24 @@ def redis_unreachable() -> str | None:
 @pytest.fixture(params=["embedded", "redis"])
 def server(request, env, tmp_path):
     # The embedded default is a SQLite file in the instance folder; here one of the test's own.
-    env = env | {"SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_WORKERS": "2",
-                 "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}"}
+    env = env | {
+        "SCOREKEEPER_TRUSTED_PROXIES": "1",
+        "SCOREKEEPER_WORKERS": "2",
+        "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}",
+    }
     if request.param == "redis":
         reason = redis_unreachable()
         if reason:
             pytest.skip(reason)
         env |= {"RATELIMIT_STORAGE_URI": REDIS_URL, "SCOREKEEPER_RATELIMIT_KEY_PREFIX": f"t{uuid.uuid4().hex}"}
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         yield port
@@ -73,14 +82,17 @@ def call(port: int, client: str, method: str, path: str, body=None, key: str | N
 def test_wrong_keys_a_minute_hold_at_the_documented_twenty(server):
     status, made = call(server, "198.51.100.1", "POST", "/api/v1/tables", {"players": ["A", "B"]})
     assert status == 201
-    answers = [call(server, "198.51.100.2", "GET", f"/api/v1/tables/{made['id']}", key=f"wrong{i}")[0]
-               for i in range(2 * GUESS)]
+    answers = [
+        call(server, "198.51.100.2", "GET", f"/api/v1/tables/{made['id']}", key=f"wrong{i}")[0]
+        for i in range(2 * GUESS)
+    ]
     assert answers.count(401) == GUESS and answers.count(429) == GUESS, answers
 
 
 def test_tables_created_an_hour_hold_at_the_documented_thirty(server):
-    answers = [call(server, "198.51.100.3", "POST", "/api/v1/tables", {"players": ["A", "B"]})[0]
-               for _ in range(CREATE + 10)]
+    answers = [
+        call(server, "198.51.100.3", "POST", "/api/v1/tables", {"players": ["A", "B"]})[0] for _ in range(CREATE + 10)
+    ]
     assert answers.count(201) == CREATE and answers.count(429) == 10, answers
 
 

@@ -4,6 +4,7 @@ Gunicorn's own default believes ``X-Forwarded-Proto`` from 127.0.0.1 (``forwarde
 a client on this machine, or any proxy that passes the header on untouched, made the app think
 the request was HTTPS. Only ``SCOREKEEPER_TRUSTED_PROXIES`` may make it so.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -20,8 +21,13 @@ from .test_server import (
     wait_up,
 )
 
-FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on", "X-Forwarded-Protocol": "ssl",
-             "X-Forwarded-Host": "scores.example", "Content-Type": "application/json"}
+FORWARDED = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Ssl": "on",
+    "X-Forwarded-Protocol": "ssl",
+    "X-Forwarded-Host": "scores.example",
+    "Content-Type": "application/json",
+}
 
 
 @pytest.mark.parametrize("proxies", [None, "1"])
@@ -30,8 +36,13 @@ def test_forwarded_proto_believed_only_from_trusted_proxies(env, tmp_path, proxi
     if proxies:
         env["SCOREKEEPER_TRUSTED_PROXIES"] = proxies
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)

@@ -5,6 +5,7 @@ connection must cost the server no worker: with 50 of them held open, ``/healthz
 answers within a second. Run against ``scorekeeper serve`` and against the Procfile's command,
 both on SQLite, as deployed.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -51,8 +52,10 @@ class SlowClients:
     def __enter__(self) -> SlowClients:
         for _ in range(self.count):
             s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-            s.sendall(b"POST /api/v1/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                      b"Content-Type: application/json\r\nContent-Length: 1024\r\n\r\n{")
+            s.sendall(
+                b"POST /api/v1/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 1024\r\n\r\n{"
+            )
             self.socks.append(s)
         self.thread.start()
         return self
@@ -91,8 +94,14 @@ def healthz_seconds(port: int) -> float:
 @pytest.mark.parametrize("command", [serve_command, procfile_command], ids=["serve", "procfile"])
 def test_slow_clients_cost_no_worker(env, command):
     port = free_port()
-    proc = subprocess.Popen(command(port), env=env | {"PORT": str(port)}, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        command(port),
+        env=env | {"PORT": str(port)},
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         with SlowClients(port, SLOW_CONNECTIONS):
@@ -114,8 +123,9 @@ def test_a_wait_for_the_sqlite_write_lock_costs_no_worker(env, tmp_path):
     import sqlite3
 
     port = free_port()
-    proc = subprocess.Popen(serve_command(port), env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        serve_command(port), env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         created = json.loads(_post(port, "/api/v1/tables", {"players": ["A", "B", "C"]})[1])
@@ -124,9 +134,16 @@ def test_a_wait_for_the_sqlite_write_lock_costs_no_worker(env, tmp_path):
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         results: list[int] = []
-        writers = [threading.Thread(target=lambda: results.append(_post(
-            port, f"/api/v1/tables/{created['id']}/hands", {"summary": {"outcome": {"type": "nagari"}}}, key)[0]))
-            for _ in range(6)]
+        writers = [
+            threading.Thread(
+                target=lambda: results.append(
+                    _post(
+                        port, f"/api/v1/tables/{created['id']}/hands", {"summary": {"outcome": {"type": "nagari"}}}, key
+                    )[0]
+                )
+            )
+            for _ in range(6)
+        ]
         for w in writers:
             w.start()
         time.sleep(0.5)  # the writes are waiting for the lock, in both workers

@@ -8,6 +8,7 @@ rest are a coded 429, and the connection is closed), and a stream whose phone ha
 within ``GONE_CHECK_S``. The flood comes from one address, the others from other addresses
 (``X-Forwarded-For`` through one trusted proxy), all on ``scorekeeper serve``.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,13 @@ FLOODER, PHONE = "203.0.113.7", "198.51.100.9"
 
 
 def _request(port: int, path: str, headers: dict[str, str], method: str = "GET", body: bytes = b"") -> bytes:
-    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close",
-             f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in headers.items())]
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Connection: close",
+        f"Content-Length: {len(body)}",
+        *(f"{k}: {v}" for k, v in headers.items()),
+    ]
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
@@ -52,8 +58,11 @@ def _timed(port: int, path: str, headers: dict[str, str], until: bytes) -> float
 def _create(port: int, address: str) -> dict:
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         body = json.dumps({"players": ["A", "B", "C"]}).encode()
-        s.sendall(_request(port, "/api/v1/tables", {"Content-Type": "application/json", "X-Forwarded-For": address},
-                           "POST", body))
+        s.sendall(
+            _request(
+                port, "/api/v1/tables", {"Content-Type": "application/json", "X-Forwarded-For": address}, "POST", body
+            )
+        )
         data = b""
         while chunk := s.recv(65536):
             data += chunk
@@ -63,9 +72,9 @@ def _create(port: int, address: str) -> dict:
 def _flood(port: int, table: dict) -> list[socket.socket]:
     """``FLOOD`` streams of one table from one address, held open and never read."""
     socks = []
-    request = _request(port, f"/api/v1/tables/{table['id']}/stream",
-                       {"X-Table-Key": table["view_key"], "X-Forwarded-For": FLOODER}).replace(
-        b"Connection: close", b"Connection: keep-alive")
+    request = _request(
+        port, f"/api/v1/tables/{table['id']}/stream", {"X-Table-Key": table["view_key"], "X-Forwarded-For": FLOODER}
+    ).replace(b"Connection: close", b"Connection: keep-alive")
     for _ in range(FLOOD):
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=3)
@@ -94,10 +103,19 @@ def _slow(probes: dict[str, list[float]]) -> dict[str, list[float]]:
 
 def test_a_stream_flood_from_one_address_leaves_the_others_served(env):
     port = free_port()
-    env = env | {"SCOREKEEPER_CONNECTIONS": "50", "SCOREKEEPER_TRUSTED_PROXIES": "1",
-                 "SCOREKEEPER_PUSH_STREAM_SECONDS": "30"}
-    proc = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)], env=env,
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = env | {
+        "SCOREKEEPER_CONNECTIONS": "50",
+        "SCOREKEEPER_TRUSTED_PROXIES": "1",
+        "SCOREKEEPER_PUSH_STREAM_SECONDS": "30",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     socks: list[socket.socket] = []
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)

@@ -3,6 +3,7 @@ tables.writes.append_event); every answer stays the engine's, and a change made 
 
 "Elsewhere" is a second app on the same database: another worker or server.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -70,8 +71,11 @@ def test_a_change_elsewhere_is_read(app, table, elsewhere):
     hand = table.start_live()
     table.append(hand, A_JUNK[:2])
     assert table.api("GET", f"/hands/{hand}/events").get_json()["seq"] == 2
-    r = elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[2]},
-                       headers={"X-Table-Key": table.edit_key})
+    r = elsewhere.post(
+        f"/api/v1/tables/{table.id}/hands/{hand}/events",
+        json={"seq": 2, "event": A_JUNK[2]},
+        headers={"X-Table-Key": table.edit_key},
+    )
     assert r.status_code == 201
     body = checked(table.api("GET", f"/hands/{hand}/events").get_json())
     assert body["seq"] == 3 and body["events"][2] == A_JUNK[2]
@@ -82,12 +86,21 @@ def test_an_append_after_a_change_elsewhere_is_checked_against_the_stored_log(ap
     table.append(hand, A_JUNK[:2])
     table.api("GET", f"/hands/{hand}/events")  # this process now knows the log at seq 2
     key = {"X-Table-Key": table.edit_key}
-    assert elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[2]},
-                          headers=key).status_code == 201
-    assert elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/undo", json={"seq": 3},
-                          headers=key).status_code == 200
-    assert elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[3]},
-                          headers=key).status_code == 201
+    assert (
+        elsewhere.post(
+            f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[2]}, headers=key
+        ).status_code
+        == 201
+    )
+    assert (
+        elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/undo", json={"seq": 3}, headers=key).status_code == 200
+    )
+    assert (
+        elsewhere.post(
+            f"/api/v1/tables/{table.id}/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[3]}, headers=key
+        ).status_code
+        == 201
+    )
     # Same length as this process last saw plus one, a different log: the stale seq is refused...
     stale = table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[4]})
     assert stale.status_code == 409
@@ -119,9 +132,11 @@ def test_the_version_and_the_log_are_of_one_snapshot(app, table, elsewhere, monk
     def hands_after_a_tap_elsewhere(session, t, fresh=False):
         if not injected and not fresh:
             injected.append(None)  # once (the tap elsewhere reads hands too)
-            injected[0] = elsewhere.post(f"/api/v1/tables/{table.id}/hands/{hand}/events",
-                                         json={"seq": 2, "event": A_JUNK[2]},
-                                         headers={"X-Table-Key": table.edit_key}).status_code
+            injected[0] = elsewhere.post(
+                f"/api/v1/tables/{table.id}/hands/{hand}/events",
+                json={"seq": 2, "event": A_JUNK[2]},
+                headers={"X-Table-Key": table.edit_key},
+            ).status_code
         return read_hands(session, t, fresh)
 
     monkeypatch.setattr(store, "hands", hands_after_a_tap_elsewhere)

@@ -2,6 +2,7 @@
 
 (SQLite keeps its read transaction: the web tests cover it on every route.)
 """
+
 from __future__ import annotations
 
 import pytest
@@ -80,10 +81,15 @@ def test_a_connection_closed_by_the_server_while_idle_is_replaced(pg_schema_url,
         import psycopg
 
         from tests.conftest import PG_URL
+
         with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as other:
-            idle = [pid for (pid,) in other.execute(  # the app's idle connections
-                "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() "
-                "and state = 'idle' and query ilike '%sk_tables%'")]
+            idle = [
+                pid
+                for (pid,) in other.execute(  # the app's idle connections
+                    "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() "
+                    "and state = 'idle' and query ilike '%sk_tables%'"
+                )
+            ]
             for pid in idle:  # closed by the server (a restart, an idle timeout, a proxy)
                 other.execute("select pg_terminate_backend(%s)", (pid,))
             killed = len(idle)

@@ -1,4 +1,5 @@
 """Home, the new-table form, opening a table by link or code, its page, exports, language."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,14 @@ from scorekeeper.web.tables.newtable import preset_defaults
 
 def table_form(players=("Mina", "Jun", "Hana"), preset="pagat", **extra) -> dict:
     data = {f"players-{i}": p for i, p in enumerate(players)}
-    data |= {"preset": preset, "chip_value": "100", "currency": "₩", "length": "12", "dealer": "0",
-             "draw_time": "night"}
+    data |= {
+        "preset": preset,
+        "chip_value": "100",
+        "currency": "₩",
+        "length": "12",
+        "dealer": "0",
+        "draw_time": "night",
+    }
     for name, value in preset_defaults(preset).items():
         if isinstance(value, bool):
             if value:
@@ -89,8 +96,9 @@ def test_create_table_bad_option_value(client):
 
 
 def test_draw_for_dealer(client):
-    data = table_form(dealer="draw", draw_time="night", **{"draw_cards-0": "3g", "draw_cards-1": "1j1",
-                                                          "draw_cards-2": "5r"})
+    data = table_form(
+        dealer="draw", draw_time="night", **{"draw_cards-0": "3g", "draw_cards-1": "1j1", "draw_cards-2": "5r"}
+    )
     r = client.post("/new", data=data)
     assert r.status_code == 302
     html = client.get(r.headers["Location"]).get_data(as_text=True)
@@ -199,8 +207,11 @@ def test_export_csv_names_cards_and_reads_as_a_product(make_table, client):
     """Issue 13: "cards shown +3; points a card +2" read as an addition; cards were codes."""
     t = make_table(players=("A", "B", "C", "D"))
     t.enter()
-    t.add_summary({"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}},
-                  choices={"B": "play", "C": "play"}, shown={"D": {"cards": ["11g", "11jd"]}})
+    t.add_summary(
+        {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}},
+        choices={"B": "play", "C": "play"},
+        shown={"D": {"cards": ["11g", "11jd"]}},
+    )
     client.get("/lang/en")
     text = client.get(f"{t.url}/export.csv").get_data(as_text=True)
     row = next(line for line in text.splitlines() if "gwangpalli" in line and ",D," in line)

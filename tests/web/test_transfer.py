@@ -1,4 +1,5 @@
 """A table exported to JSON and imported back: a new table with the same ledger and state."""
+
 from __future__ import annotations
 
 import io
@@ -12,8 +13,11 @@ from .conftest import GO_PIBAK, STOP_A
 from .walk import counts
 
 NAGARI = {"outcome": {"type": "nagari"}}
-OPENING = [{"type": "capture", "player": "A", "cards": ["1g", "1j1"]}, {"type": "end_turn", "player": "A"},
-           {"type": "capture", "player": "B", "cards": ["2a"]}]
+OPENING = [
+    {"type": "capture", "player": "A", "cards": ["1g", "1j1"]},
+    {"type": "end_turn", "player": "A"},
+    {"type": "capture", "player": "B", "cards": ["2a"]},
+]
 
 
 def _series(t) -> dict:
@@ -49,19 +53,34 @@ def _import_api(client, export: bytes):
     return r.get_json()
 
 
-@pytest.mark.parametrize("config", [
-    pytest.param({}, id="three"),
-    pytest.param({"name": "설날 <b>판</b>", "chip_value": 500, "currency": "$", "length": 6,
-                  "rules": {"preset": "korean-common", "options": {"pi_bak_three_players": 6, "bomb_doubles": True}}}, id="house-rules"),
-    pytest.param({"first_dealer": None, "draw": {"time": "night", "cards": {"A": "2a", "B": "9a", "C": "11g"}}},
-                 id="dealer-by-draw"),
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        pytest.param({}, id="three"),
+        pytest.param(
+            {
+                "name": "설날 <b>판</b>",
+                "chip_value": 500,
+                "currency": "$",
+                "length": 6,
+                "rules": {"preset": "korean-common", "options": {"pi_bak_three_players": 6, "bomb_doubles": True}},
+            },
+            id="house-rules",
+        ),
+        pytest.param(
+            {"first_dealer": None, "draw": {"time": "night", "cards": {"A": "2a", "B": "9a", "C": "11g"}}},
+            id="dealer-by-draw",
+        ),
+    ],
+)
 def test_round_trip_keeps_ledger_state_and_logs(make_table, client, config):
     original = _played(make_table, **config)
     export = client.get(f"{original.url}/export.json").data
     created = _import_api(client, export)
-    assert created["id"] != original.id and {created["edit_key"], created["view_key"]} & {
-        original.edit_key, original.view_key} == set()
+    assert (
+        created["id"] != original.id
+        and {created["edit_key"], created["view_key"]} & {original.edit_key, original.view_key} == set()
+    )
     from .conftest import Table
 
     copy = Table(client, created)
@@ -118,16 +137,22 @@ def _bad(doc: dict) -> list:
         pytest.param(doc | {"colour": "red"}, "bad_series", id="unknown-field"),
         pytest.param(doc | {"name": ["x"]}, "bad_value", id="name-not-text"),
         pytest.param(doc | {"chip_value": -5}, "bad_value", id="negative-stakes"),
-        pytest.param(doc | {"hands": [{"summary": {"captures": {"A": ["13g"]}, "outcome": {"type": "stop", "winner": "A"}}}]},
-                     "unknown_card", id="unknown-card"),
+        pytest.param(
+            doc | {"hands": [{"summary": {"captures": {"A": ["13g"]}, "outcome": {"type": "stop", "winner": "A"}}}]},
+            "unknown_card",
+            id="unknown-card",
+        ),
         pytest.param(doc | {"hands": [{"log": {"events": [{"type": "teleport"}]}}]}, "bad_event", id="unknown-event"),
         pytest.param(doc | {"hands": [{"summary": NAGARI, "log": {"events": []}}]}, "bad_hand_record", id="both"),
         pytest.param(doc | {"hands": [{"summary": NAGARI, "note": "x"}]}, "bad_hand_record", id="unknown-record-field"),
         pytest.param(doc | {"hands": [{"log": {"events": "x"}}]}, "bad_hand_record", id="events-not-a-list"),
         pytest.param(doc | {"hands": [hands[3], *hands[:3]]}, "hand_not_finished", id="live-hand-not-last"),
         pytest.param(doc | {"length": 2}, "series_finished", id="more-hands-than-the-series"),
-        pytest.param(doc | {"hands": [*hands[:1], {"summary": STOP_A | {"captures": {"A": ["1g", "1g"]}}}]},
-                     "card_twice", id="second-hand-refused"),
+        pytest.param(
+            doc | {"hands": [*hands[:1], {"summary": STOP_A | {"captures": {"A": ["1g", "1g"]}}}]},
+            "card_twice",
+            id="second-hand-refused",
+        ),
     ]
 
 
@@ -144,9 +169,15 @@ def test_bad_exports_are_refused_with_codes_and_store_nothing(app, make_table, c
         assert counts(app) == before, param.id
 
 
-@pytest.mark.parametrize("body, status, code", [
-    (b"[]", 400, "invalid_json"), (b"{\"players\": [", 400, "invalid_json"), (b"\xff\xfe{}", 400, "invalid_json"),
-], ids=["array", "truncated", "invalid-utf8"])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        (b"[]", 400, "invalid_json"),
+        (b'{"players": [', 400, "invalid_json"),
+        (b"\xff\xfe{}", 400, "invalid_json"),
+    ],
+    ids=["array", "truncated", "invalid-utf8"],
+)
 def test_import_api_not_json(app, client, body, status, code):
     before = counts(app)
     r = client.post("/api/v1/tables/import", data=body, content_type="application/json")
@@ -154,9 +185,16 @@ def test_import_api_not_json(app, client, body, status, code):
     assert counts(app) == before
 
 
-@pytest.mark.parametrize("upload, code", [
-    (None, "bad_import"), (b"", "bad_series"), (b"\xff\xfe\x00{", "bad_series"), (b"<html>", "bad_series"),
-], ids=["no-file", "empty", "invalid-utf8", "not-json"])
+@pytest.mark.parametrize(
+    "upload, code",
+    [
+        (None, "bad_import"),
+        (b"", "bad_series"),
+        (b"\xff\xfe\x00{", "bad_series"),
+        (b"<html>", "bad_series"),
+    ],
+    ids=["no-file", "empty", "invalid-utf8", "not-json"],
+)
 def test_import_form_bad_file(app, client, upload, code):
     before = counts(app)
     data = {} if upload is None else {"file": (io.BytesIO(upload), "x.json")}

@@ -2,6 +2,7 @@
 
 Measured as the server sends them to a phone that accepts brotli and gzip: the bytes on the wire.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -58,10 +59,21 @@ def test_live_hand_page_weight(table, client):
 # Issue 23, item 7: a coding with q=0 is refused (RFC 9110 §12.5.3), ``*`` stands for the codings not
 # named, and whatever the header says, the answer is one the client accepts.
 CODINGS = [
-    ("br;q=0", None), ("br;q=0, gzip", "gzip"), ("br; q=0.0, gzip;q=0.5", "gzip"), ("BR;Q=0", None),
-    ("gzip;q=0, br;q=0", None), ("br;q=0, *", "gzip"), ("*;q=0", None), ("gzip, br;q=0", "gzip"),
-    ("br, gzip", "br"), ("gzip;q=0.5, br;q=0.9", "br"), ("*", "br"), ("identity", None), ("", None),
-    ("br;q=0.1, identity;q=0.5", None), ("br;q=abc", None),
+    ("br;q=0", None),
+    ("br;q=0, gzip", "gzip"),
+    ("br; q=0.0, gzip;q=0.5", "gzip"),
+    ("BR;Q=0", None),
+    ("gzip;q=0, br;q=0", None),
+    ("br;q=0, *", "gzip"),
+    ("*;q=0", None),
+    ("gzip, br;q=0", "gzip"),
+    ("br, gzip", "br"),
+    ("gzip;q=0.5, br;q=0.9", "br"),
+    ("*", "br"),
+    ("identity", None),
+    ("", None),
+    ("br;q=0.1, identity;q=0.5", None),
+    ("br;q=abc", None),
 ]
 
 
@@ -73,6 +85,8 @@ def test_accept_encoding_qualities_are_honoured(app, table, client, accept, codi
     assert page.status_code == 200 and page.headers.get("Content-Encoding") == coding
     phone = app.test_client(use_cookies=False)  # no cookie: the events come from the fast path once kept
     for _ in range(2):
-        r = phone.get(f"/api/v1/tables/{table.id}/hands/{hand}/events",
-                      headers={"Accept-Encoding": accept, "X-Table-Key": table.edit_key})
+        r = phone.get(
+            f"/api/v1/tables/{table.id}/hands/{hand}/events",
+            headers={"Accept-Encoding": accept, "X-Table-Key": table.edit_key},
+        )
         assert r.status_code == 200 and r.headers.get("Content-Encoding") == coding

@@ -6,6 +6,7 @@ gloss a Korean player asked for) or ``translate="no"`` (a link, a code, a comman
 is deliberately in another language and left out. Titles, labels for screen
 readers and placeholders are shown words too.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,8 +36,13 @@ class _Visible(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        skip = (self._skipped() or tag in HIDDEN or a.get("translate") == "no" or "hidden" in a
-                or (a.get("lang") not in (None, self.page_lang) and tag != "html"))
+        skip = (
+            self._skipped()
+            or tag in HIDDEN
+            or a.get("translate") == "no"
+            or "hidden" in a
+            or (a.get("lang") not in (None, self.page_lang) and tag != "html")
+        )
         if not skip:
             self.texts.extend(a[k] for k in SHOWN_ATTRS if a.get(k))
             if tag == "input" and a.get("type") in ("submit", "button") and a.get("value"):

@@ -3,6 +3,7 @@
 The walkers read ``app.url_map`` itself, so a route added tomorrow is walked tomorrow; a
 route with an argument they have no value for fails loudly instead of being skipped.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,20 +22,29 @@ def rows_of(app, table_public_id: str) -> dict[str, list[tuple]]:
         tid = conn.execute(text("select id from sk_tables where public_id = :p"), {"p": table_public_id}).scalar_one()
         return {
             "tables": [tuple(r) for r in conn.execute(text("select * from sk_tables where id = :t"), {"t": tid})],
-            "hands": [tuple(r) for r in conn.execute(text("select * from sk_hands where table_id = :t order by id"),
-                                                     {"t": tid})],
-            "events": [tuple(r) for r in conn.execute(text(
-                "select e.* from sk_events e join sk_hands h on h.id = e.hand_id where h.table_id = :t order by e.id"),
-                {"t": tid})],
+            "hands": [
+                tuple(r)
+                for r in conn.execute(text("select * from sk_hands where table_id = :t order by id"), {"t": tid})
+            ],
+            "events": [
+                tuple(r)
+                for r in conn.execute(
+                    text(
+                        "select e.* from sk_events e join sk_hands h on h.id = e.hand_id where h.table_id = :t order by e.id"
+                    ),
+                    {"t": tid},
+                )
+            ],
         }
 
 
 def counts(app) -> dict[str, int]:
     """How many rows each table of the store holds."""
     with app.extensions["sk_engine"].connect() as conn:
-        return {name: conn.execute(text(f"select count(*) from {name}")).scalar_one()
-                for name in ("sk_tables", "sk_hands", "sk_events", "sk_groups", "sk_group_players",
-                             "sk_group_payments")}
+        return {
+            name: conn.execute(text(f"select count(*) from {name}")).scalar_one()
+            for name in ("sk_tables", "sk_hands", "sk_events", "sk_groups", "sk_group_players", "sk_group_payments")
+        }
 
 
 @dataclass
@@ -57,14 +67,26 @@ class Scene:
             hand = t.start_live(**seating)
             t.append(hand, [ONE_EVENT])
             if junk:
-                t.append(hand, [{"type": "capture", "player": "B", "cards": ["2j1"]},
-                                {"type": "take_junk", "player": "A", "reason": "sseul"}], start=1)
+                t.append(
+                    hand,
+                    [
+                        {"type": "capture", "player": "B", "cards": ["2j1"]},
+                        {"type": "take_junk", "player": "A", "reason": "sseul"},
+                    ],
+                    start=1,
+                )
         return cls(t, summary, hand)
 
     def values(self, hand_id: int | None = None) -> dict[str, object]:
         """A value for each route argument this app uses (a new kind of argument must be added here)."""
-        return {"public_id": self.table.id, "hand_id": hand_id or self.live_hand or self.summary_hand,
-                "key": self.table.view_key, "code": "en", "filename": "app.css", "choice": "on"}
+        return {
+            "public_id": self.table.id,
+            "hand_id": hand_id or self.live_hand or self.summary_hand,
+            "key": self.table.view_key,
+            "code": "en",
+            "filename": "app.css",
+            "choice": "on",
+        }
 
 
 def build(app, rule, values: dict) -> str:

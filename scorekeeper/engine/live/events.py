@@ -5,6 +5,7 @@ shape by ``hand.apply``) and answers a new state, or raises ``EngineError``. The
 of events, with their fields, is in ``hand.py``'s docstring; the steps several handlers
 share are in ``hand_steps``.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -86,8 +87,12 @@ def claim_own_stack(s: HandState, name: str) -> HandState:
     own_left = len(p.ppuks) - p.ja_ppuks
     others = [q.name for q in s.players if q.name != name and q.ppuks]
     if own_left <= 0 and others:
-        refuse("not_own_stack", f"The log shows no stack of {name}'s own left on the table (the stacks are "
-               f"{', '.join(others)}'s): capturing another's stack is a ppuk, one junk.", "reason")
+        refuse(
+            "not_own_stack",
+            f"The log shows no stack of {name}'s own left on the table (the stacks are "
+            f"{', '.join(others)}'s): capturing another's stack is a ppuk, one junk.",
+            "reason",
+        )
     return s.but(players=s.replace_player(p.but(ja_ppuks=p.ja_ppuks + 1)))
 
 
@@ -97,14 +102,23 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
         if any(month in p.ppuks for p in s.players):
             refuse("card_twice", f"Month {month} was already stacked in this hand.", "month")
         if len(month_captured(s, month)) > 1:
-            refuse("card_twice", f"Three cards of month {month} cannot be on the table: "
-                   f"{', '.join(month_captured(s, month))} are captured.", "month")
+            refuse(
+                "card_twice",
+                f"Three cards of month {month} cannot be on the table: "
+                f"{', '.join(month_captured(s, month))} are captured.",
+                "month",
+            )
     p = s.player(name)
     p = p.but(ppuks=(*p.ppuks, month))
     first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
     # 연뻑: a ppuk on the second turn too, after one on the first (whether the table pays it is hand_summary's)
-    second = (not first and s.current == name and s.round == 2 and (name, "ppuk") in s.feats
-              and (name, "ppuk2") not in s.feats)
+    second = (
+        not first
+        and s.current == name
+        and s.round == 2
+        and (name, "ppuk") in s.feats
+        and (name, "ppuk2") not in s.feats
+    )
     feats = (*s.feats, (name, "ppuk")) if first else (*s.feats, (name, "ppuk2")) if second else s.feats
     s = s.but(players=s.replace_player(p), feats=feats)
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
@@ -121,8 +135,7 @@ def check_month_in_hand(s: HandState, name: str, month: int, what: str) -> None:
             refuse("shake_twice", f"{name} already shook month {month}.", "month")
     taken = month_captured(s, month)
     if len(taken) > (0 if what == "bomb" else 1):
-        refuse("card_twice", f"{name} cannot hold three cards of month {month}: {', '.join(taken)} captured.",
-               "month")
+        refuse("card_twice", f"{name} cannot hold three cards of month {month}: {', '.join(taken)} captured.", "month")
 
 
 def on_shake(s: HandState, ev: dict) -> HandState:

@@ -53,6 +53,7 @@ waits for an answer (``must_answer``) only the answers.
 >>> state.player("A").captures, state.current
 (('1g', '1j1'), 'A')
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -86,7 +87,14 @@ from .state import HandState, LiveOutcome, PlayerState
 from .steps import JUNK_REASONS, SOURCES
 
 __all__ = [
-    "EVENTS", "HandSetup", "HandState", "LiveOutcome", "PlayerState", "apply", "replay", "replay_hand_document",
+    "EVENTS",
+    "HandSetup",
+    "HandState",
+    "LiveOutcome",
+    "PlayerState",
+    "apply",
+    "replay",
+    "replay_hand_document",
     "undo",
 ]
 
@@ -113,6 +121,7 @@ class EventKind:
     def __post_init__(self) -> None:
         object.__setattr__(self, "allowed", META_FIELDS | frozenset(self.required) | frozenset(self.optional))
         object.__setattr__(self, "needs", frozenset(self.required))
+
     answers_showdown: bool = False
 
 
@@ -139,6 +148,7 @@ EVENTS: dict[str, EventKind] = {
 
 # -- the shape of an event: each field's check ---------------------------------------------
 
+
 def _check_month(v: Any, path: str) -> bool:
     if not is_month(v):
         raise EngineError("bad_month", "A month is a whole number from 1 to 12.", path)
@@ -155,7 +165,7 @@ def _check_players(v: Any) -> bool:  # chongtong holders
 
 _FIELD_HELP = {
     "player": "player is the name of a player of the hand.",
-    "cards": "cards lists one or more card codes, e.g. [\"1g\", \"1j1\"].",
+    "cards": 'cards lists one or more card codes, e.g. ["1g", "1j1"].',
     "from": "from is hand, stock or stack.",
     "reason": f"reason is one of {', '.join(JUNK_REASONS)} (a bomb takes its junk itself).",
     "give": "give is an object: giver → list of card codes.",
@@ -180,12 +190,11 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
 
 def _kind(event: Any) -> EventKind:
     if not isinstance(event, dict):
-        raise EngineError("bad_event", "An event is an object {\"type\": ..., ...}.")
+        raise EngineError("bad_event", 'An event is an object {"type": ..., ...}.')
     type_: Any = event.get("type")
     kind = EVENTS.get(type_) if isinstance(type_, str) else None  # a list or object cannot be looked up
     if kind is None:
-        raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.",
-                          "type")
+        raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.", "type")
     return kind
 
 
@@ -216,6 +225,7 @@ def _is_play(event: dict) -> bool:
 
 
 # -- applying and replaying -------------------------------------------------------------------
+
 
 def apply(state: HandState, event: dict) -> HandState:
     """The state after ``event``, or a coded ``EngineError`` (``state`` is never changed)."""
@@ -259,7 +269,7 @@ def replay_hand_document(doc: Any) -> dict:
     set-up itself is refused).
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events", []), list):
-        return _refused(EngineError("bad_event", "A hand log is {\"setup\": {...}, \"events\": [...]}.", ""), None)
+        return _refused(EngineError("bad_event", 'A hand log is {"setup": {...}, "events": [...]}.', ""), None)
     try:
         setup = HandSetup.from_json(doc.get("setup"))
     except EngineError as err:

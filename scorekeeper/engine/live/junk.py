@@ -11,6 +11,7 @@ double junk: the engine never picks a card its owner may still count as an anima
 >>> cheapest_junk(("1j1", "11jd", "b3"), 1, rules), cheapest_junk(("1j1", "11jd", "b3"), 2, rules)
 (('1j1',), ('11jd',))
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -72,18 +73,20 @@ def cheapest_junk_of(mask: int, bonus: tuple[str, ...], amount: int, rules: Rule
     if amount == 1 and first:
         return (CODE_OF_BIT[first],)
     doubles = mask & DOUBLE_JUNK_CARDS
-    valuable = CODE_OF_BIT[doubles & -doubles] if doubles else ("b2" if "b2" in bonus else "b3" if "b3" in bonus
-                                                              else None)
+    valuable = (
+        CODE_OF_BIT[doubles & -doubles] if doubles else ("b2" if "b2" in bonus else "b3" if "b3" in bonus else None)
+    )
     if valuable:  # one card worth two or more settles either debt when ordinary junk is short
         return (valuable,)
     return (CODE_OF_BIT[first],) if first else ()
 
 
-def check_named(giver: str, captures: tuple[str, ...], named: Any, amount: int, rules: Rules,
-                path: str) -> tuple[str, ...]:
+def check_named(
+    giver: str, captures: tuple[str, ...], named: Any, amount: int, rules: Rules, path: str
+) -> tuple[str, ...]:
     """Cards the table names for ``giver`` to surrender: junk they hold, enough and no more."""
     if not isinstance(named, list) or not all(isinstance(c, str) for c in named):
-        raise EngineError("bad_event", "give lists card codes per giver: {\"B\": [\"1j1\"]}.", path)
+        raise EngineError("bad_event", 'give lists card codes per giver: {"B": ["1j1"]}.', path)
     pile = list(captures)
     for i, code in enumerate(named):
         if code not in CARDS:

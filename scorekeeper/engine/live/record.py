@@ -11,6 +11,7 @@ object field by field.
 >>> p.but(y=2), p
 (Point(x=1, y=2), Point(x=1, y=0))
 """
+
 from __future__ import annotations
 
 from typing import Any, ClassVar, Self
@@ -32,7 +33,7 @@ class Record:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         fields: list[str] = []
-        for klass in reversed(cls.__mro__[:cls.__mro__.index(Record)]):
+        for klass in reversed(cls.__mro__[: cls.__mro__.index(Record)]):
             for name, note in vars(klass).get("__annotations__", {}).items():
                 if "ClassVar" not in str(note) and name not in fields:
                     fields.append(name)

@@ -4,6 +4,7 @@
 >>> setup.order, setup.target, setup.total_turns
 (('B', 'C', 'A'), 3, 21)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -52,35 +53,56 @@ class HandSetup:
             object.__setattr__(self, name, value)
 
     @classmethod
-    def create(cls, players: Any, dealer: str | None = None, preset: str = DEFAULT_PRESET, options: dict | None = None,
-               nagari_carry: int = 0, chip_value: float = 100) -> HandSetup:
+    def create(
+        cls,
+        players: Any,
+        dealer: str | None = None,
+        preset: str = DEFAULT_PRESET,
+        options: dict | None = None,
+        nagari_carry: int = 0,
+        chip_value: float = 100,
+    ) -> HandSetup:
         """Check and build a set-up; the dealer defaults to the first player."""
-        players = checks.players(players, 2, 3, "bad_players", "A hand needs 2 or 3 distinct, named players.",
-                                 "setup.players", sequence=(list, tuple))
+        players = checks.players(
+            players,
+            2,
+            3,
+            "bad_players",
+            "A hand needs 2 or 3 distinct, named players.",
+            "setup.players",
+            sequence=(list, tuple),
+        )
         dealer = players[0] if dealer is None else dealer
         if dealer not in players:
-            raise EngineError("unknown_player", f"The dealer {dealer!r} is not a player of this hand.",
-                              "setup.dealer")
+            raise EngineError("unknown_player", f"The dealer {dealer!r} is not a player of this hand.", "setup.dealer")
         if not checks.is_whole(nagari_carry, 0, checks.MAX_NAGARI_CARRY):
             raise EngineError("bad_value", "nagari_carry is a whole number from 0 to 30.", "setup.nagari_carry")
         checks.chip_value(chip_value, "setup.chip_value")
         rules = rules_from(preset, options)
-        return cls(tuple(players), dealer, rules, preset, tuple(sorted((options or {}).items())),
-                   nagari_carry, chip_value)
+        return cls(
+            tuple(players), dealer, rules, preset, tuple(sorted((options or {}).items())), nagari_carry, chip_value
+        )
 
     @classmethod
     def from_json(cls, doc: Any) -> HandSetup:
         """The ``setup`` object of a hand document; an unknown field is refused, never dropped."""
         if not isinstance(doc, dict):
-            raise EngineError("bad_value", "setup is an object: players, dealer, rules, nagari_carry, chip_value.",
-                              "setup")
+            raise EngineError(
+                "bad_value", "setup is an object: players, dealer, rules, nagari_carry, chip_value.", "setup"
+            )
         for key in doc:
             if key not in SETUP_FIELDS:
                 hint = " (a mission or weol-yak is an event of the hand)" if key in ("mission", "weol_yak") else ""
                 raise EngineError("unknown_field", f"A hand set-up has no field {key!r}{hint}.", f"setup.{key}")
         preset, options = checks.rules_spec(doc.get("rules"), "setup.rules is {preset, options}.", "setup.rules")
-        return cls.create(doc.get("players"), doc.get("dealer"), preset, options, doc.get("nagari_carry", 0),
-                          doc.get("chip_value", 100))
+        return cls.create(
+            doc.get("players"),
+            doc.get("dealer"),
+            preset,
+            options,
+            doc.get("nagari_carry", 0),
+            doc.get("chip_value", 100),
+        )
 
     def to_json(self) -> dict:
         return {

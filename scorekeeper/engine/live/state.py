@@ -11,6 +11,7 @@ tap), so the two values an event changes are ``Record``s rather than dataclasses
 a player's cards are a bit mask (``piles.BIT``) whose score is computed once per
 pile and remembered.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

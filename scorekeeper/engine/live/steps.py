@@ -2,6 +2,7 @@
 
 ``hand_events`` has one handler per event type; what several of them do is here.
 """
+
 from __future__ import annotations
 
 from typing import Any, NoReturn
@@ -27,6 +28,7 @@ def refuse(code: str, message: str, path: str = "") -> NoReturn:
 
 
 # -- shared steps ------------------------------------------------------------------------
+
 
 def check_new_cards(s: HandState, cards: tuple[str, ...], path: str) -> None:
     """Cards about to be captured: known, in the table's deck, and not already taken."""
@@ -127,12 +129,17 @@ def ready_to_decide(s: HandState, name: str) -> None:
     if s.must_decide == name:
         return
     if s.current != name:
-        refuse("not_eligible", f"It is {s.current}'s turn: {name} may go or stop only at the end of their own.",
-               "player")
+        refuse(
+            "not_eligible", f"It is {s.current}'s turn: {name} may go or stop only at the end of their own.", "player"
+        )
     if not s.eligible(name):
         p, points = s.player(name), s.score(name).toward_target
-        refuse("not_eligible", f"{name} has {points} toward the target and needs {s.needs(name)} to go or stop"
-               + (f" (more than {p.score_at_last_go} at the last go)." if p.gos else "."), "player")
+        refuse(
+            "not_eligible",
+            f"{name} has {points} toward the target and needs {s.needs(name)} to go or stop"
+            + (f" (more than {p.score_at_last_go} at the last go)." if p.gos else "."),
+            "player",
+        )
 
 
 def at_the_deal(s: HandState, what: str) -> None:

@@ -4,6 +4,7 @@ The live hand records what happened (feats, gos in order, a refused showdown, an
 oe-myeon); this module says what that comes to in the contract's terms (the README's contract),
 so the payments are those ``contract.score_summary`` computes for any summary.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -21,6 +21,7 @@ counting, the first-turn and last-turn rules and go/stop stay as they are).
   stored as it is, a capture or event of that player, as the one-phone table stores a tap for
   a player not on turn. ``ended_since`` tells it from the log and the log length the phone saw.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ def turns_ahead(state: HandState, player: str) -> int:
 
 def ended_since(log: list[dict], seen: int, player: str) -> bool:
     """Whether ``player``'s turn ended in the events after the first ``seen`` of ``log``."""
-    return any(e.get("type") == "end_turn" and e.get("player") == player for e in log[max(seen, 0):])
+    return any(e.get("type") == "end_turn" and e.get("player") == player for e in log[max(seen, 0) :])
 
 
 def seat_tap(state: HandState, event: dict, skip: bool = False, late: bool = False) -> SeatTap:
@@ -83,8 +84,7 @@ def seat_tap(state: HandState, event: dict, skip: bool = False, late: bool = Fal
     if ahead == 0:
         return SeatTap((), state)
     if state.turn + ahead >= state.setup.total_turns:
-        refuse("not_your_turn", f"It is {state.current}'s turn, the hand's last: it is not passed by a tap.",
-               "player")
+        refuse("not_your_turn", f"It is {state.current}'s turn, the hand's last: it is not passed by a tap.", "player")
     if ahead > 1 and not skip:
         start = state.order.index(state.current or player)
         between = ", ".join(state.order[(start + k) % len(state.order)] for k in range(ahead))

@@ -1,4 +1,5 @@
 """판 화면 The live view of a hand, as JSON: whose turn, who must decide, each player's piles."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -24,6 +24,7 @@ players, dealer, rules, nagari carry, chip value.
 >>> s.balances, s.next.dealer, s.finished
 ({'A': 8, 'B': -8}, 'A', False)
 """
+
 from __future__ import annotations
 
 from ..checks import MAX_NAME
@@ -43,8 +44,27 @@ from .model import FIXED, GWANGPALLI, HAND_PAYMENT, KIND_LABELS, Deal, Entry, Ne
 from .play import RECORD_FIELDS, play
 
 __all__ = [
-    "DEFAULT_CHIP_VALUE", "DEFAULT_CURRENCY", "DEFAULT_LENGTH", "FIXED", "GWANGPALLI", "HAND_PAYMENT", "KIND_LABELS",
-    "MAX_LENGTH", "MAX_NAME", "MAX_PLAYERS", "MIN_PLAYERS", "RECORD_FIELDS", "SERIES_FIELDS", "Deal", "Entry",
-    "NextDeal", "Pending", "Series", "SeriesConfig", "config_from", "play", "replay_series_document",
+    "DEFAULT_CHIP_VALUE",
+    "DEFAULT_CURRENCY",
+    "DEFAULT_LENGTH",
+    "FIXED",
+    "GWANGPALLI",
+    "HAND_PAYMENT",
+    "KIND_LABELS",
+    "MAX_LENGTH",
+    "MAX_NAME",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RECORD_FIELDS",
+    "SERIES_FIELDS",
+    "Deal",
+    "Entry",
+    "NextDeal",
+    "Pending",
+    "Series",
+    "SeriesConfig",
+    "config_from",
+    "play",
+    "replay_series_document",
     "series_from_document",
 ]

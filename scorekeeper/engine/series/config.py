@@ -1,4 +1,5 @@
 """The series' configuration: what the table agreed before the first hand."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,9 +18,20 @@ DEFAULT_LENGTH = 12
 DEFAULT_CHIP_VALUE = 100
 DEFAULT_CURRENCY = "₩"
 
-SERIES_FIELDS = frozenset({
-    "note", "name", "players", "rules", "chip_value", "currency", "length", "first_dealer", "draw", "hands",
-})
+SERIES_FIELDS = frozenset(
+    {
+        "note",
+        "name",
+        "players",
+        "rules",
+        "chip_value",
+        "currency",
+        "length",
+        "first_dealer",
+        "draw",
+        "hands",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +53,12 @@ class SeriesConfig:
 
     def to_json(self) -> dict[str, Any]:
         out = {
-            "players": list(self.players), "rules": self.rules_doc, "chip_value": self.chip_value,
-            "currency": self.currency, "length": self.length, "first_dealer": self.first_dealer,
+            "players": list(self.players),
+            "rules": self.rules_doc,
+            "chip_value": self.chip_value,
+            "currency": self.currency,
+            "length": self.length,
+            "first_dealer": self.first_dealer,
         }
         if self.draw:
             out["draw"] = self.draw.to_json()
@@ -59,13 +75,20 @@ def config_from(doc: Any) -> SeriesConfig:
     if not isinstance(doc.get("note"), str | None):
         raise EngineError("bad_value", "note is a line of text (or null).", "note")
     players = checks.players(
-        doc.get("players"), MIN_PLAYERS, MAX_PLAYERS, "bad_series_players",
+        doc.get("players"),
+        MIN_PLAYERS,
+        MAX_PLAYERS,
+        "bad_series_players",
         f"players lists {MIN_PLAYERS} to {MAX_PLAYERS} distinct names of 1–{MAX_NAME} characters, in seating order.",
-        "players")
+        "players",
+    )
     rules, rules_doc = rules_of(doc.get("rules"))
     if len(players) == MAX_PLAYERS and not sum(rules.bonus_count(b) for b in BONUS_CARDS):
-        raise EngineError("bad_series_players", "Seven at the table are dealt 7 × 7 = 49 cards: the deck needs "
-                          "at least one joker (rules.md §10, pagat).", "players")
+        raise EngineError(
+            "bad_series_players",
+            "Seven at the table are dealt 7 × 7 = 49 cards: the deck needs at least one joker (rules.md §10, pagat).",
+            "players",
+        )
     chip = checks.chip_value(doc.get("chip_value", DEFAULT_CHIP_VALUE), "chip_value")
     currency = doc.get("currency", DEFAULT_CURRENCY)
     if not isinstance(currency, str) or len(currency) > 8:

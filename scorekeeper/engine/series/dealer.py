@@ -13,6 +13,7 @@ have the same rank: the tied players draw again (``redraws``).
 >>> draw_for_dealer(["A", "B", "C"], "day", [{"A": "12jd", "B": "1g", "C": "12a"}]).dealer
 'C'
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -59,7 +60,7 @@ class Draw:
 def draw_for_dealer(players: Sequence[str], time: Any, rounds: Sequence[Any], path: str = "draw") -> Draw:
     """The first dealer from the cards drawn; refuses a tie that was not drawn again."""
     if time not in TIMES:
-        raise EngineError("bad_draw", "The draw is at night or by day: time is \"night\" or \"day\".", f"{path}.time")
+        raise EngineError("bad_draw", 'The draw is at night or by day: time is "night" or "day".', f"{path}.time")
     contenders = list(players)
     kept = []
     for n, cards in enumerate(rounds):
@@ -73,7 +74,8 @@ def draw_for_dealer(players: Sequence[str], time: Any, rounds: Sequence[Any], pa
     if contenders[1:]:
         tied = ", ".join(contenders)
         raise EngineError(
-            "draw_tie", f"{tied} drew cards of the same rank: they draw again (add a redraw).",
+            "draw_tie",
+            f"{tied} drew cards of the same rank: they draw again (add a redraw).",
             f"{path}.redraws",
         )
     return Draw(time, tuple(kept), contenders[0])

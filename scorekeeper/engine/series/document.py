@@ -1,4 +1,5 @@
 """A series document (settings and ``hands``) in, its JSON out."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -12,6 +12,7 @@ change is to the series document's ``length``; everything else is replayed as it
 >>> ended["length"], play(config_from(ended), s.records).finished
 (1, True)
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,8 +30,9 @@ def end_early(doc: dict[str, Any], series: Series, hand_in_play: bool = False) -
         raise EngineError("hand_not_finished", "A hand is being played: finish or delete it before ending.", "hands")
     if series.deals and not series.deals[-1].counted:
         # A void deal is redealt at once: its hand is not played yet, and a finished series takes no deal.
-        raise EngineError("hand_not_finished", "The last deal was void and is being redealt: delete it to end here.",
-                          "hands")
+        raise EngineError(
+            "hand_not_finished", "The last deal was void and is being redealt: delete it to end here.", "hands"
+        )
     if series.finished:
         raise EngineError("series_finished", "The series has already ended.", "length")
     if series.played == 0:

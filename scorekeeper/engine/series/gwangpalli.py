@@ -15,6 +15,7 @@ doubled (consecutive nagari as the nagari carry: ×2, ×4 … or a single ×2).
 >>> s.players, s.forced, s.voluntary
 (('A', 'B', 'C'), ('D',), ())
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -58,7 +59,7 @@ def _check_choices(table: Sequence[str], dealer: str, choices: Any, path: str) -
     if choices is None:
         raise EngineError("missing_choice", "Going round from the dealer's right, each chooses to play or sit.", path)
     if not isinstance(choices, dict):
-        raise EngineError("bad_choice", "choices is an object of player: \"play\" or \"sit\".", path)
+        raise EngineError("bad_choice", 'choices is an object of player: "play" or "sit".', path)
     for player, choice in choices.items():
         where = f"{path}.{player}"
         if player not in table:
@@ -66,7 +67,7 @@ def _check_choices(table: Sequence[str], dealer: str, choices: Any, path: str) -
         if player == dealer:
             raise EngineError("bad_choice", f"{player} deals and always plays: no choice.", where)
         if choice not in (PLAY, SIT):
-            raise EngineError("bad_choice", f"{player}'s choice is \"play\" or \"sit\", not {choice!r}.", where)
+            raise EngineError("bad_choice", f'{player}\'s choice is "play" or "sit", not {choice!r}.', where)
 
 
 def choose(table: Sequence[str], dealer: str, choices: Any, path: str = "choices") -> Seating:
@@ -83,20 +84,17 @@ def choose(table: Sequence[str], dealer: str, choices: Any, path: str = "choices
         undecided = len(order) - n
         if len(playing) == 3:
             if choice == PLAY:
-                raise EngineError(
-                    "choice_order", f"Two players already chose to play: {player} must sit out.", where
-                )
+                raise EngineError("choice_order", f"Two players already chose to play: {player} must sit out.", where)
             forced.append(player)
         elif len(playing) + undecided == 3:
             if choice == SIT:
-                raise EngineError(
-                    "choice_order", f"Only three remain: {player} must play.", where
-                )
+                raise EngineError("choice_order", f"Only three remain: {player} must play.", where)
             playing.append(player)
             forced_to_play.append(player)
         elif choice is None:
             raise EngineError(
-                "missing_choice", f"{player} chooses to play or sit out (going round from the dealer's right).",
+                "missing_choice",
+                f"{player} chooses to play or sit out (going round from the dealer's right).",
                 where,
             )
         elif choice == PLAY:
@@ -129,8 +127,12 @@ class Claim:
 
     def trail(self, factor: int = 1, at_end: bool = False) -> list[dict]:
         lines = [
-            {"id": "gwangpalli_cards", "label": LABELS["gwangpalli_cards"], "cards": list(self.cards),
-             "value": len(self.cards)},
+            {
+                "id": "gwangpalli_cards",
+                "label": LABELS["gwangpalli_cards"],
+                "cards": list(self.cards),
+                "value": len(self.cards),
+            },
             {"id": "per_card", "label": LABELS["per_card"], "value": self.per_card},
         ]
         if self.unpaid:
@@ -153,7 +155,7 @@ def claims(shown: Any, seating: Seating, table_size: int, rules: Rules, path: st
     if shown is None:
         shown = {}
     if not isinstance(shown, dict):
-        raise EngineError("bad_shown", "shown is an object of player: {\"cards\": [...], \"shake\": false}.", path)
+        raise EngineError("bad_shown", 'shown is an object of player: {"cards": [...], "shake": false}.', path)
     seen: dict[str, int] = {}
     out = []
     for player, entry in shown.items():
@@ -163,13 +165,14 @@ def claims(shown: Any, seating: Seating, table_size: int, rules: Rules, path: st
         if player not in seating.forced and player not in seating.voluntary:
             raise EngineError("unknown_player", f"{player!r} is not at the table.", where)
         if not isinstance(entry, dict) or set(entry) - {"cards", "shake"}:
-            raise EngineError("bad_shown", "Each entry is {\"cards\": [...], \"shake\": true or false}.", where)
+            raise EngineError("bad_shown", 'Each entry is {"cards": [...], "shake": true or false}.', where)
         cards, shake = entry.get("cards", []), entry.get("shake", False)
         if not isinstance(cards, list) or not isinstance(shake, bool):
             raise EngineError("bad_shown", "cards is a list of card codes, shake true or false.", where)
         if len(cards) > HAND_SIZE:
-            raise EngineError("too_many_cards", f"A hand holds {HAND_SIZE} cards, {player} shows {len(cards)}.",
-                              f"{where}.cards")
+            raise EngineError(
+                "too_many_cards", f"A hand holds {HAND_SIZE} cards, {player} shows {len(cards)}.", f"{where}.cards"
+            )
         for n, code in enumerate(cards):
             _check_card(code, seen, rules, f"{where}.cards[{n}]")
         if player in seating.forced:
@@ -181,9 +184,7 @@ def _check_card(code: Any, seen: dict[str, int], rules: Rules, where: str) -> No
     if not isinstance(code, str) or code not in CARDS:
         raise EngineError("unknown_card", f"{code!r} is not a card code.", where)
     if not payable(code):
-        raise EngineError(
-            "bad_shown", f"{code} is not shown: only brights, 11jd, 12jd, 9a and jokers are.", where
-        )
+        raise EngineError("bad_shown", f"{code} is not shown: only brights, 11jd, 12jd, 9a and jokers are.", where)
     seen[code] = seen.get(code, 0) + 1
     limit = rules.bonus_count(code) if CARDS[code].kind == BONUS else 1
     if CARDS[code].kind == BONUS and limit == 0:
@@ -205,4 +206,4 @@ def nagari_factor(carry: int, rules: Rules) -> int:
     """The doubling after ``carry`` consecutive nagari (rules.md §10)."""
     if carry <= 0:
         return 1
-    return 2 ** carry if rules.nagari_carry_stacks else 2
+    return 2**carry if rules.nagari_carry_stacks else 2

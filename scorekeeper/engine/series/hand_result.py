@@ -4,6 +4,7 @@ The series reads only the contract's result of each hand (outcome, payments), as
 ``contract.score_summary`` answers it; it fills in what it knows (players, dealer,
 rules, nagari carry, chip value), and a record that gives them must agree.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,8 +38,11 @@ def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
         given, path = summary[key], f"summary.{key}"
         if key == "players":
             if not isinstance(given, list) or sorted(map(str, given)) != sorted(setup["players"]):
-                raise EngineError("hand_players_mismatch",
-                                  f"This hand is played by {', '.join(setup['players'])}, not {given!r}.", path)
+                raise EngineError(
+                    "hand_players_mismatch",
+                    f"This hand is played by {', '.join(setup['players'])}, not {given!r}.",
+                    path,
+                )
         elif key == "rules":
             try:
                 same = rules_of(given)[0] == rules
@@ -47,8 +51,9 @@ def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
             if not same:
                 raise EngineError("hand_field_mismatch", "A hand plays the series' rules.", path)
         elif given != setup[key] or isinstance(given, bool):
-            raise EngineError("hand_field_mismatch",
-                              f"The series gives this hand {key} = {setup[key]!r}, not {given!r}.", path)
+            raise EngineError(
+                "hand_field_mismatch", f"The series gives this hand {key} = {setup[key]!r}, not {given!r}.", path
+            )
     return {**summary, **setup}
 
 
@@ -59,7 +64,7 @@ def _result_from_log(log: Any, setup: dict) -> dict:
     that result only, as it does for a quick-entry summary.
     """
     if not isinstance(log, dict) or not isinstance(log.get("events"), list) or set(log) - {"events", "note"}:
-        raise EngineError("bad_hand_record", "A live hand is {\"log\": {\"events\": [...]}}.", "log")
+        raise EngineError("bad_hand_record", 'A live hand is {"log": {"events": [...]}}.', "log")
     answer = replay_hand_document({"setup": setup, "events": log["events"]})
     if not answer["ok"]:
         raise EngineError.many([{**e, "path": join("log", e["path"])} for e in answer["errors"]])

@@ -1,4 +1,5 @@
 """What a series produces: its deals, the ledger's entries, the next deal, the series itself."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -36,9 +37,16 @@ class Entry:
 
     def to_json(self, chip_value: float) -> dict[str, Any]:
         return {
-            "hand": self.hand, "index": self.index, "kind": self.kind, "label": KIND_LABELS[self.kind],
-            "reason": self.reason, "from": self.payer, "to": self.payee, "points": self.points,
-            "money": money(self.points, chip_value), "trail": list(self.trail),
+            "hand": self.hand,
+            "index": self.index,
+            "kind": self.kind,
+            "label": KIND_LABELS[self.kind],
+            "reason": self.reason,
+            "from": self.payer,
+            "to": self.payee,
+            "points": self.points,
+            "money": money(self.points, chip_value),
+            "trail": list(self.trail),
         }
 
 
@@ -67,13 +75,21 @@ class Deal:
 
     def to_json(self, chip_value: float) -> dict[str, Any]:
         out = {
-            "index": self.index, "number": self.number, "counted": self.counted, "dealer": self.dealer,
-            "players": list(self.seating.players), "carry": self.carry, "outcome": self.outcome,
+            "index": self.index,
+            "number": self.number,
+            "counted": self.counted,
+            "dealer": self.dealer,
+            "players": list(self.seating.players),
+            "carry": self.carry,
+            "outcome": self.outcome,
             "winner": self.winners[0] if self.winners else None,
-            "net": self.net, "net_money": {p: money(v, chip_value) for p, v in self.net.items()},
+            "net": self.net,
+            "net_money": {p: money(v, chip_value) for p, v in self.net.items()},
             "balances": dict(self.balances),
-            "scores": {p: {"points": s["points"], "lines": [ln["id"] for ln in s["lines"]]}
-                       for p, s in self.result.get("scores", {}).items()},
+            "scores": {
+                p: {"points": s["points"], "lines": [ln["id"] for ln in s["lines"]]}
+                for p, s in self.result.get("scores", {}).items()
+            },
         }
         if self.seating.sitting:
             out["sitting"] = self.seating.sitting
@@ -104,10 +120,13 @@ class NextDeal:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "dealer": self.dealer, "nagari_carry": self.nagari_carry,
-            "players": list(self.players) if self.players else None, "choosers": list(self.choosers),
+            "dealer": self.dealer,
+            "nagari_carry": self.nagari_carry,
+            "players": list(self.players) if self.players else None,
+            "choosers": list(self.choosers),
             "pending_compensation": [
-                {"index": p.index, "sitter": p.claim.sitter, "points": p.claim.points} for p in self.pending],
+                {"index": p.index, "sitter": p.claim.sitter, "points": p.claim.points} for p in self.pending
+            ],
         }
 
 
@@ -130,8 +149,10 @@ class Series:
     def settle_up(self) -> list[dict[str, Any]]:
         """Who pays whom to settle, in points and money: fewest transfers."""
         chip = self.config.chip_value
-        return [{"from": t.payer, "to": t.payee, "points": t.points, "money": money(t.points, chip)}
-                for t in settle_up(self.balances)]
+        return [
+            {"from": t.payer, "to": t.payee, "points": t.points, "money": money(t.points, chip)}
+            for t in settle_up(self.balances)
+        ]
 
     def setup(self, choices: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The setup of the next hand (for a live log): players, dealer, rules, carry, chip value."""

@@ -1,4 +1,5 @@
 """Replaying a series' records in order: each deal, its payments, and the next deal."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,8 +28,9 @@ def play(config: SeriesConfig, records: Sequence[dict]) -> Series:
     played = 0
     for i, record in enumerate(records):
         if config.length is not None and played >= config.length:
-            raise _in_record(EngineError(
-                "series_finished", f"The series had its {config.length} hands: no more.", ""), i)
+            raise _in_record(
+                EngineError("series_finished", f"The series had its {config.length} hands: no more.", ""), i
+            )
         try:
             deal, nxt, counted = _deal(config, nxt, record, i, played + 1)
         except EngineError as err:
@@ -56,24 +58,36 @@ def _choosers(config: SeriesConfig, dealer: str, fixed: tuple[str, ...] | None) 
 def _in_record(err: EngineError, index: int) -> EngineError:
     """The errors of one record, with its index in the path and the message."""
     prefix = f"hands[{index}]"
-    return EngineError.many([
-        {**e, "path": f"{prefix}.{e['path']}" if e["path"] else prefix,
-         "message": f"Hand record {index + 1}: {e['message']}", "index": index}
-        for e in err.errors
-    ])
+    return EngineError.many(
+        [
+            {
+                **e,
+                "path": f"{prefix}.{e['path']}" if e["path"] else prefix,
+                "message": f"Hand record {index + 1}: {e['message']}",
+                "index": index,
+            }
+            for e in err.errors
+        ]
+    )
 
 
-def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: int
-          ) -> tuple[Deal, NextDeal, int]:
+def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: int) -> tuple[Deal, NextDeal, int]:
     """One record → its deal, the next deal, and 1 if it counts as a hand."""
     if not isinstance(record, dict) or set(record) - RECORD_FIELDS or ("summary" in record) == ("log" in record):
-        raise EngineError("bad_hand_record", "A hand record is {\"summary\": {...}} or {\"log\": {\"events\": [...]}}, "
-                          "with choices and shown at a table of four or more.", "")
+        raise EngineError(
+            "bad_hand_record",
+            'A hand record is {"summary": {...}} or {"log": {"events": [...]}}, '
+            "with choices and shown at a table of four or more.",
+            "",
+        )
     rules = config.rules
     seating = seating_of(config, nxt, record, "")
     result = hand_result(record, setup_of(config, seating.players, nxt), rules)
-    claims = gwangpalli.claims(record.get("shown"), seating, len(config.players), rules, "shown") \
-        if config.gwangpalli else ()
+    claims = (
+        gwangpalli.claims(record.get("shown"), seating, len(config.players), rules, "shown")
+        if config.gwangpalli
+        else ()
+    )
     outcome = result["outcome"]
     kind = outcome["type"]
     void = kind == "void_deal"  # under void_deal_chongtong the result is the dealer's chongtong
@@ -84,9 +98,18 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
         return deal, nxt, 0
 
     entries = [
-        Entry(index, number, HAND_PAYMENT if p["kind"] == "stop" else FIXED, p["from"], p["to"], p["points"],
-              p["kind"], tuple(p["trail"]))
-        for p in result["payments"] if p["points"]
+        Entry(
+            index,
+            number,
+            HAND_PAYMENT if p["kind"] == "stop" else FIXED,
+            p["from"],
+            p["to"],
+            p["points"],
+            p["kind"],
+            tuple(p["trail"]),
+        )
+        for p in result["payments"]
+        if p["points"]
     ]
     pending = nxt.pending
     if config.gwangpalli:
@@ -107,6 +130,7 @@ def _winners(outcome: dict) -> tuple[str, ...]:
 
 def seating_of(config: SeriesConfig, nxt: NextDeal, record: dict, path: str) -> Seating:
     """Who plays this hand: everyone at two or three; by choice, or as after a nagari, at more."""
+
     def here(key: str) -> str:
         return join(path, key)
 
@@ -118,29 +142,45 @@ def seating_of(config: SeriesConfig, nxt: NextDeal, record: dict, path: str) -> 
     if nxt.players:
         for key in ("choices", "shown"):
             if record.get(key):
-                raise EngineError("choices_after_nagari",
-                                  f"After a nagari {', '.join(nxt.players)} play again, without choosing.",
-                                  here(key))
+                raise EngineError(
+                    "choices_after_nagari",
+                    f"After a nagari {', '.join(nxt.players)} play again, without choosing.",
+                    here(key),
+                )
         return Seating(nxt.players)
     return gwangpalli.choose(config.players, nxt.dealer, record.get("choices"), here("choices"))
 
 
 def setup_of(config: SeriesConfig, players: Sequence[str], nxt: NextDeal) -> dict[str, Any]:
     return {
-        "players": list(players), "dealer": nxt.dealer, "rules": config.rules_doc,
-        "nagari_carry": nxt.nagari_carry, "chip_value": config.chip_value,
+        "players": list(players),
+        "dealer": nxt.dealer,
+        "rules": config.rules_doc,
+        "nagari_carry": nxt.nagari_carry,
+        "chip_value": config.chip_value,
     }
 
 
-def _compensation(config: SeriesConfig, nxt: NextDeal, seating: Seating, claims: tuple[Claim, ...],
-                  kind: str, winners: tuple[str, ...], index: int, number: int
-                  ) -> tuple[list[Entry], tuple[Pending, ...]]:
+def _compensation(
+    config: SeriesConfig,
+    nxt: NextDeal,
+    seating: Seating,
+    claims: tuple[Claim, ...],
+    kind: str,
+    winners: tuple[str, ...],
+    index: int,
+    number: int,
+) -> tuple[list[Entry], tuple[Pending, ...]]:
     """Gwangpalli compensation of this hand, and what is still owed after it."""
     rules = config.rules
     if not rules.sitter_paid_at_end:
         payers = [p for p in seating.players if p != nxt.dealer]
-        return [Entry(index, number, GWANGPALLI, payer, c.sitter, c.points, GWANGPALLI, tuple(c.trail()))
-                for c in claims for payer in payers if c.points], nxt.pending
+        return [
+            Entry(index, number, GWANGPALLI, payer, c.sitter, c.points, GWANGPALLI, tuple(c.trail()))
+            for c in claims
+            for payer in payers
+            if c.points
+        ], nxt.pending
     owed = (*nxt.pending, *(Pending(index, c) for c in claims))
     losers = [p for p in seating.players if p not in winners]
     if kind == "nagari" or not losers:
@@ -150,6 +190,9 @@ def _compensation(config: SeriesConfig, nxt: NextDeal, seating: Seating, claims:
         factor = gwangpalli.nagari_factor(nxt.nagari_carry, rules) if p.index != index else 1
         points = p.claim.points * factor
         trail = tuple(p.claim.trail(factor, at_end=True))
-        entries += [Entry(index, number, GWANGPALLI, loser, p.claim.sitter, points, GWANGPALLI, trail)
-                    for loser in losers if points]
+        entries += [
+            Entry(index, number, GWANGPALLI, loser, p.claim.sitter, points, GWANGPALLI, trail)
+            for loser in losers
+            if points
+        ]
     return entries, ()

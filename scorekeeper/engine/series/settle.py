@@ -10,6 +10,7 @@ transfers and reproduces the balances exactly.
 >>> [(t.payer, t.payee, t.points) for t in settle_up({"A": 30, "B": -10, "C": -20, "D": 5, "E": -5})]
 [('C', 'A', 20), ('B', 'A', 10), ('E', 'D', 5)]
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -70,8 +71,7 @@ def _zero_sum_groups(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     # Walk back from the whole set, peeling one member at a time, then cut at zero sums.
     order, mask = [], full
     while mask:
-        i = next(i for i in range(n) if mask >> i & 1 and
-                 best[mask ^ (1 << i)] + (total[mask] == 0) == best[mask])
+        i = next(i for i in range(n) if mask >> i & 1 and best[mask ^ (1 << i)] + (total[mask] == 0) == best[mask])
         order.append(i)
         mask ^= 1 << i
     order.reverse()

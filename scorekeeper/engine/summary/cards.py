@@ -1,4 +1,5 @@
 """A summary's cards: each player's captures and unlisted junk, the shakes and bombs shown."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -10,8 +11,9 @@ from ..rules import Rules
 from .checker import Checker, Players, per_player
 
 
-def check_captures(c: Checker, doc: dict, players: Players, rules: Rules,
-              masks: dict[str, int]) -> dict[str, tuple[str, ...]]:
+def check_captures(
+    c: Checker, doc: dict, players: Players, rules: Rules, masks: dict[str, int]
+) -> dict[str, tuple[str, ...]]:
     """Each player's captures, checked; ``masks`` gets the deck mask of those without bonus cards."""
     out: dict[str, tuple[str, ...]] = {}
     taken = 0  # the deck cards of the players so far, as a mask
@@ -38,8 +40,11 @@ def check_captures(c: Checker, doc: dict, players: Players, rules: Rules,
                 bonus_seen[code] += 1
                 allowed = rules.bonus_count(code)
                 if bonus_seen[code] > allowed:
-                    c.add("bonus_not_in_rules",
-                          f"{code} ({CARDS[code].label}): the table plays with {allowed} of it.", path)
+                    c.add(
+                        "bonus_not_in_rules",
+                        f"{code} ({CARDS[code].label}): the table plays with {allowed} of it.",
+                        path,
+                    )
                 else:
                     kept.append(code)
             elif code in seen:
@@ -67,8 +72,9 @@ def plain_mask(cards: list) -> int | None:
     return mask if mask.bit_count() == len(cards) else None
 
 
-def check_junk(c: Checker, doc: dict, players: Players, captures: dict[str, tuple[str, ...]],
-               rules: Rules) -> dict[str, int]:
+def check_junk(
+    c: Checker, doc: dict, players: Players, captures: dict[str, tuple[str, ...]], rules: Rules
+) -> dict[str, int]:
     out = {}
     for p, n in per_player(c, doc, "junk", players).items():
         if not is_whole(n, 0, 200):
@@ -85,9 +91,11 @@ def check_junk(c: Checker, doc: dict, players: Players, captures: dict[str, tupl
     room += sum(BONUS_CARDS[b].junk * rules.bonus_count(b) for b in ("b2", "b3"))
     room -= sum(BONUS_CARDS[code].junk for cards in captures.values() for code in cards if code in ("b2", "b3"))
     if sum(out.values()) > room:
-        c.add("too_many_cards",
-              f"The unlisted junk adds up to {sum(out.values())}, but the junk not listed is worth only {room}.",
-              "junk")
+        c.add(
+            "too_many_cards",
+            f"The unlisted junk adds up to {sum(out.values())}, but the junk not listed is worth only {room}.",
+            "junk",
+        )
     return out
 
 
@@ -103,8 +111,13 @@ def month_lists(c: Checker, doc: dict, key: str, players: Players) -> dict[str, 
     return out
 
 
-def check_months(c: Checker, shakes: dict[str, tuple[int, ...]], bombs: dict[str, tuple[int, ...]],
-                 captures: dict[str, tuple[str, ...]], rules: Rules) -> None:
+def check_months(
+    c: Checker,
+    shakes: dict[str, tuple[int, ...]],
+    bombs: dict[str, tuple[int, ...]],
+    captures: dict[str, tuple[str, ...]],
+    rules: Rules,
+) -> None:
     """Shakes and bombs: each month held by one player; a bomb's month captured whole."""
     if not shakes and not bombs:
         return
@@ -118,15 +131,28 @@ def check_months(c: Checker, shakes: dict[str, tuple[int, ...]], bombs: dict[str
         return
     # A flexible cup or bridge may since have left the bomber's pile as double junk (rules.md §13 reading 5),
     # and so may the rain ribbon where it counts as one junk.
-    flexible = {code for code, on in (("9a", rules.cup_flexible), ("5a", rules.bridge_flexible),
-                                      ("12r", not rules.rain_ribbon_counts)) if on}
+    flexible = {
+        code
+        for code, on in (
+            ("9a", rules.cup_flexible),
+            ("5a", rules.bridge_flexible),
+            ("12r", not rules.rain_ribbon_counts),
+        )
+        if on
+    }
     for p, months in bombs.items():
         for m in months:
             needed = [card.code for card in month_cards(m) if card.kind != JUNK and card.code not in flexible]
             missing = [code for code in needed if code not in captures.get(p, ())]
             if missing:
-                c.add("bomb_cards_missing",
-                      f"{p} bombed month {m} but did not capture {', '.join(missing)}.", f"bombs.{p}")
+                c.add(
+                    "bomb_cards_missing",
+                    f"{p} bombed month {m} but did not capture {', '.join(missing)}.",
+                    f"bombs.{p}",
+                )
             if m in shakes.get(p, ()) and not rules.bomb_after_shake:
-                c.add("bomb_after_shake",
-                      f"{p} shook month {m}: the table's rules allow no bomb of a shaken month.", f"bombs.{p}")
+                c.add(
+                    "bomb_after_shake",
+                    f"{p} shook month {m}: the table's rules allow no bomb of a shaken month.",
+                    f"bombs.{p}",
+                )

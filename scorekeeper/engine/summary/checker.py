@@ -3,6 +3,7 @@
 ``summary_cards`` and ``summary_play`` check the summary's sections with it;
 ``contract.parse_summary`` runs them in order.
 """
+
 from __future__ import annotations
 
 from typing import Any

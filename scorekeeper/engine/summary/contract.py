@@ -10,6 +10,7 @@ and ``summary_play``), ``result_json`` the answering half.
 >>> r["net"]
 {'A': 16, 'B': -16}
 """
+
 from __future__ import annotations
 
 import json
@@ -29,11 +30,29 @@ try:  # a dependency; the engine still works on the standard library alone
 except ImportError:  # pragma: no cover
     _orjson = None  # type: ignore[assignment]
 
-FIELDS = frozenset({
-    "rules", "players", "dealer", "nagari_carry", "captures", "junk", "gos", "last_go", "shakes", "bombs",
-    "outcome", "dokbak", "showdown", "fixed", "mission", "weol_yak", "chip_value", "score_at_last_go",
-    "reverse_go",
-})
+FIELDS = frozenset(
+    {
+        "rules",
+        "players",
+        "dealer",
+        "nagari_carry",
+        "captures",
+        "junk",
+        "gos",
+        "last_go",
+        "shakes",
+        "bombs",
+        "outcome",
+        "dokbak",
+        "showdown",
+        "fixed",
+        "mission",
+        "weol_yak",
+        "chip_value",
+        "score_at_last_go",
+        "reverse_go",
+    }
+)
 
 
 def _rules(doc: dict) -> Rules:
@@ -43,8 +62,9 @@ def _rules(doc: dict) -> Rules:
 def _players(doc: dict) -> tuple[str, ...]:
     players: Any = doc.get("players")
     if not checks.are_names(players, 2, 3):
-        raise EngineError("bad_players", f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.",
-                          "players")
+        raise EngineError(
+            "bad_players", f"players must list 2 or 3 distinct names of 1–{MAX_NAME} characters.", "players"
+        )
     return tuple(players)
 
 
@@ -83,12 +103,17 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     reverse_go = play.check_reverse_go(c, doc, players, gos, rules) if get("reverse_go") else ()
     extras = play.check_extras(c, doc, players, rules)
     dealer = extras.get("dealer")
-    if outcome is not None and outcome.type is OutcomeType.VOID_DEAL and rules.void_deal_chongtong \
-            and rules.chongtong_played:
+    if (
+        outcome is not None
+        and outcome.type is OutcomeType.VOID_DEAL
+        and rules.void_deal_chongtong
+        and rules.chongtong_played
+    ):
         # rules.md §13 reading 8: the dealer's chongtong, reported as such, never a void deal that pays.
         if not dealer:
-            c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.",
-                  "dealer")
+            c.add(
+                "missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.", "dealer"
+            )
         else:
             outcome = Outcome(OutcomeType.CHONGTONG, (dealer,), outcome.month)
     if c.errors:
@@ -97,15 +122,51 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     # Every field in ``HandFacts`` order (asserted below): the tuple built without the keyword
     # handling of a named tuple's __new__.
     return rules, HandFacts(
-        players, outcome, captures, junk, gos, shakes, bombs, dokbak, showdown, extras.get("last_go"),
-        extras.get("nagari_carry", 0), fixed, extras.get("mission", 1), extras.get("weol_yak", ()),
-        extras.get("chip_value", 100), dealer, last_go_scores, reverse_go, masks, extras.get("mission_by"))
+        players,
+        outcome,
+        captures,
+        junk,
+        gos,
+        shakes,
+        bombs,
+        dokbak,
+        showdown,
+        extras.get("last_go"),
+        extras.get("nagari_carry", 0),
+        fixed,
+        extras.get("mission", 1),
+        extras.get("weol_yak", ()),
+        extras.get("chip_value", 100),
+        dealer,
+        last_go_scores,
+        reverse_go,
+        masks,
+        extras.get("mission_by"),
+    )
 
 
 assert HandFacts._fields == (
-    "players", "outcome", "captures", "junk", "gos", "shakes", "bombs", "dokbak", "showdown", "last_go",
-    "nagari_carry", "fixed", "mission", "weol_yak", "chip_value", "dealer", "score_at_last_go", "reverse_go",
-    "masks", "mission_by")
+    "players",
+    "outcome",
+    "captures",
+    "junk",
+    "gos",
+    "shakes",
+    "bombs",
+    "dokbak",
+    "showdown",
+    "last_go",
+    "nagari_carry",
+    "fixed",
+    "mission",
+    "weol_yak",
+    "chip_value",
+    "dealer",
+    "score_at_last_go",
+    "reverse_go",
+    "masks",
+    "mission_by",
+)
 
 
 def result_json(s: Settlement, facts: HandFacts) -> dict:
@@ -127,8 +188,14 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
         "target": s.target,
         "scores": {p: score.to_json() for p, score in s.scores.items()},
         "payments": [
-            {"from": payer, "to": payee, "points": points, "money": points * chip if whole else money(points, chip),
-             "kind": kind, "trail": [step.to_json() for step in trail]}
+            {
+                "from": payer,
+                "to": payee,
+                "points": points,
+                "money": points * chip if whole else money(points, chip),
+                "kind": kind,
+                "trail": [step.to_json() for step in trail],
+            }
             for payer, payee, points, kind, trail in s.payments
         ],
         "net": net,
@@ -147,7 +214,8 @@ def score_summary(doc: Any) -> dict:
     unknown = () if FIELDS.issuperset(doc) else sorted(set(doc) - FIELDS)
     if unknown:
         result["warnings"] = [
-            {"code": "unknown_field", "message": f"Ignored unknown field {k!r}.", "path": k} for k in unknown]
+            {"code": "unknown_field", "message": f"Ignored unknown field {k!r}.", "path": k} for k in unknown
+        ]
     return result
 
 

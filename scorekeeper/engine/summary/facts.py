@@ -3,6 +3,7 @@
 ``contract.parse_summary`` builds these from the JSON summary after checking it;
 the live hand builds the same summary from its event log.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -34,8 +35,14 @@ class DokbakReason(str, Enum):
     OE_MYEON = "oe_myeon"
 
 
-FIXED_KINDS = ("first_turn_ppuk", "first_turn_ttadak", "first_turn_chok", "first_turn_four", "boar_pot",
-               "consecutive_ppuk")
+FIXED_KINDS = (
+    "first_turn_ppuk",
+    "first_turn_ttadak",
+    "first_turn_chok",
+    "first_turn_four",
+    "boar_pot",
+    "consecutive_ppuk",
+)
 
 
 class Outcome(NamedTuple):

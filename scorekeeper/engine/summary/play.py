@@ -1,4 +1,5 @@
 """A summary's play: the gos, how the hand ended, dok-bak, the showdown, fixed payments, extras."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -64,8 +65,9 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
     type_: Any = spec.get("type")
     kind = _OUTCOME_TYPES.get(type_) if isinstance(type_, str) else None
     if kind is None:
-        c.add("unknown_outcome", f"outcome.type must be one of {', '.join(t.value for t in OutcomeType)}.",
-              "outcome.type")
+        c.add(
+            "unknown_outcome", f"outcome.type must be one of {', '.join(t.value for t in OutcomeType)}.", "outcome.type"
+        )
         return None
     winners = spec.get("winners")
     if winners is None:
@@ -102,8 +104,9 @@ def _check_instant_win(c: Checker, kind: OutcomeType, month: Any, rules: Rules) 
         c.add("rule_off", "The table's rules do not play three ppuk (삼뻑) as a win.", "outcome.type")
 
 
-def check_dokbak(c: Checker, doc: dict, players: Players, outcome: Outcome | None, gos: dict[str, int],
-                 rules: Rules) -> Dokbak | None:
+def check_dokbak(
+    c: Checker, doc: dict, players: Players, outcome: Outcome | None, gos: dict[str, int], rules: Rules
+) -> Dokbak | None:
     spec = doc.get("dokbak")
     if spec is None:
         return None
@@ -150,8 +153,13 @@ def check_showdown(c: Checker, doc: dict, players: Players, outcome: Outcome | N
         c.add("bad_value", "The player who offers a showdown cannot refuse it.", "showdown.refused_by")
         return None
     given = doc.get("dokbak")
-    if outcome and outcome.type is OutcomeType.STOP and outcome.winner != refused and \
-            isinstance(given, dict) and given.get("player") not in (None, refused):
+    if (
+        outcome
+        and outcome.type is OutcomeType.STOP
+        and outcome.winner != refused
+        and isinstance(given, dict)
+        and given.get("player") not in (None, refused)
+    ):
         c.add("bad_value", "The showdown refuser is the dok-bak payer.", "dokbak.player")
     return Showdown(offered, refused)
 
@@ -178,8 +186,11 @@ def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: 
             out.append(Fixed(item["kind"], player))
     for paid in out:  # 연뻑 is paid instead of the first-turn ppuk, never beside it
         if paid.kind == "consecutive_ppuk" and Fixed("first_turn_ppuk", paid.player) in out:
-            c.add("bad_value", f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: "
-                  "give only one.", "fixed")
+            c.add(
+                "bad_value",
+                f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: give only one.",
+                "fixed",
+            )
     if out and outcome and outcome.type is OutcomeType.VOID_DEAL:
         c.add("payment_in_void_deal", "A void deal is redealt: nothing is paid.", "fixed")
     return tuple(out)
@@ -189,8 +200,11 @@ def _check_mission(c: Checker, mission: Any, players: Players, rules: Rules, out
     """The mission's multiplier (and who completed it, when named) into ``out``, or the problems."""
     if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
         if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):
-            c.add("bad_value", "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
-                  "mission")
+            c.add(
+                "bad_value",
+                "mission is a multiplier from 2 to 9, or {multiplier, player}: who completed it.",
+                "mission",
+            )
             return  # refused above: nothing more to check of it
         player = known_player(c, mission["player"], players, "mission.player")
         if player is not None:

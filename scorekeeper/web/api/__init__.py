@@ -1,4 +1,5 @@
 """The JSON API (``/api/v1``): the engine's scoring, tables and their hands, and the OpenAPI document."""
+
 from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

@@ -8,6 +8,7 @@ state's as long as the table is still at that version; the appending request kee
 answer (the same document). A cache of work, not of data: checked against the table's row read
 by the request, as in ``tables.service``.
 """
+
 from __future__ import annotations
 
 from ...caching import Bounded

@@ -3,6 +3,7 @@
 Credentials: the group's edit or read-only secret in ``X-Group-Key`` (a table's keys never open
 it). ``POST /tables`` with ``"group"`` makes a new evening of the group (``routes.create_table``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,10 +33,12 @@ def _group_id_converter(setup) -> None:
 
 
 def group_links(group) -> dict[str, str]:
-    return {"id": group.public_id,
-            "url": url_for("api.get_group", public_id=group.public_id, _external=True),
-            "edit_link": url_for("groups.enter", public_id=group.public_id, key=group.edit_secret, _external=True),
-            "view_link": url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True)}
+    return {
+        "id": group.public_id,
+        "url": url_for("api.get_group", public_id=group.public_id, _external=True),
+        "edit_link": url_for("groups.enter", public_id=group.public_id, key=group.edit_secret, _external=True),
+        "view_link": url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True),
+    }
 
 
 def group_json(state: service.GroupState) -> dict[str, Any]:
@@ -46,18 +49,42 @@ def group_json(state: service.GroupState) -> dict[str, Any]:
     for ev in state.evenings:
         row = ledger[ev.table.public_id]
         ev_chip = ev.facts.get("chip_value", chip)
-        tables.append({
-            "id": ev.table.public_id, "name": ev.table.title, "date": ev.date, "players": ev.facts["players"],
-            "played": ev.facts.get("played", 0), "result": row["result"], "result_money": row["result_money"],
-            "settle_up": [{"from": t.payer, "to": t.payee, "points": t.points, "money": money(t.points, ev_chip)}
-                          for t in settle_up(ev.facts["balances"])],
-            "balances": row["balances"], "balances_money": row["balances_money"],
-            "titles": f["evening_titles"].get(ev.table.public_id, [])})
-    return {"ok": True, "id": state.group.public_id, "name": state.group.name, "version": state.group.version,
-            "chip_value": float(chip), "currency": state.currency, "players": state.players,
-            "colours": state.colours, "tables": tables, "balances": f["balances"], "payments": f["payments"],
-            "owed": f["owed"], "stats": f["stats"], "titles": f["titles"], "months": f["months"],
-            "head_to_head": f["head_to_head"]}
+        tables.append(
+            {
+                "id": ev.table.public_id,
+                "name": ev.table.title,
+                "date": ev.date,
+                "players": ev.facts["players"],
+                "played": ev.facts.get("played", 0),
+                "result": row["result"],
+                "result_money": row["result_money"],
+                "settle_up": [
+                    {"from": t.payer, "to": t.payee, "points": t.points, "money": money(t.points, ev_chip)}
+                    for t in settle_up(ev.facts["balances"])
+                ],
+                "balances": row["balances"],
+                "balances_money": row["balances_money"],
+                "titles": f["evening_titles"].get(ev.table.public_id, []),
+            }
+        )
+    return {
+        "ok": True,
+        "id": state.group.public_id,
+        "name": state.group.name,
+        "version": state.group.version,
+        "chip_value": float(chip),
+        "currency": state.currency,
+        "players": state.players,
+        "colours": state.colours,
+        "tables": tables,
+        "balances": f["balances"],
+        "payments": f["payments"],
+        "owed": f["owed"],
+        "stats": f["stats"],
+        "titles": f["titles"],
+        "months": f["months"],
+        "head_to_head": f["head_to_head"],
+    }
 
 
 def _body():
@@ -100,9 +127,14 @@ def add_group_payment(public_id: str):
     beyond = body.get("beyond_owed", False)
     if not isinstance(beyond, bool):
         raise EngineError("bad_payment", "beyond_owed is true or false.", "beyond_owed")
-    payment, new = service.record_payment(db(), state, body.get("from"), body.get("to"), body.get("points"),
-                                          key, beyond)
+    payment, new = service.record_payment(
+        db(), state, body.get("from"), body.get("to"), body.get("points"), key, beyond
+    )
     state = service.load(db(), state.group)
-    answer = {"ok": True, "recorded": new, "payment": service.payment_json(payment, state.chip_value),
-              "owed": state.figures["owed"]}
+    answer = {
+        "ok": True,
+        "recorded": new,
+        "payment": service.payment_json(payment, state.chip_value),
+        "owed": state.figures["owed"],
+    }
     return jsonify(answer), 201 if new else 200

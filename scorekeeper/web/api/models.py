@@ -7,6 +7,7 @@ and checked by the engine itself (its codes are the contract's). Responses: the 
 as they always have (the bytes are the contract); the models say what those bodies are, and the
 tests validate every success body against them, as the fuzzing does through the document.
 """
+
 from __future__ import annotations
 
 import copy
@@ -39,10 +40,12 @@ Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
 # A player's name at a table (``names``): no control or bidi character, something visible in it.
 # The engine and ``names`` check it; the pattern documents it (and lets the fuzzing send only such names).
 _HIDDEN = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
-PLAYER_NAME_PATTERN = (f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800]"
-                       f"[^{_HIDDEN}]*$")
-PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME,
-                                  json_schema_extra={"pattern": PLAYER_NAME_PATTERN})]
+PLAYER_NAME_PATTERN = (
+    f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800][^{_HIDDEN}]*$"
+)
+PlayerName = Annotated[
+    str, Field(min_length=1, max_length=MAX_NAME, json_schema_extra={"pattern": PLAYER_NAME_PATTERN})
+]
 
 
 class _Shape(BaseModel):
@@ -66,14 +69,19 @@ class _Answer(BaseModel):
 
 # -- requests --------------------------------------------------------------------------------------
 
+
 def _event_schema() -> dict:
     """One event of a live hand, as ``engine.hand`` checks its shape: one form per type."""
     month = {"type": "integer", "minimum": 1, "maximum": 12}
     fields = {
-        "player": {"type": "string"}, "month": month, "last_card": {"type": "boolean"},
+        "player": {"type": "string"},
+        "month": month,
+        "last_card": {"type": "boolean"},
         "cards": {"type": "array", "minItems": 1, "items": {"type": "string"}},
-        "from": {"type": "string", "enum": sorted(SOURCES)}, "reason": {"type": "string", "enum": list(JUNK_REASONS)},
-        "give": {"type": "object"}, "players": {"type": "object", "additionalProperties": month},
+        "from": {"type": "string", "enum": sorted(SOURCES)},
+        "reason": {"type": "string", "enum": list(JUNK_REASONS)},
+        "give": {"type": "object"},
+        "players": {"type": "object", "additionalProperties": month},
         "multiplier": {"type": "integer", "minimum": 2, "maximum": 9},  # a mission
     }
     meta: dict[str, dict] = {"note": {}, "at": {}, "by": {}, "id": {}, "seq": {}}
@@ -81,8 +89,9 @@ def _event_schema() -> dict:
     for name, kind in EVENTS.items():
         own = {f: fields[f] for f in kind.required + kind.optional}
         props = {"type": {"type": "string", "enum": [name]}} | meta | own
-        forms.append({"type": "object", "required": ["type", *kind.required], "additionalProperties": False,
-                      "properties": props})
+        forms.append(
+            {"type": "object", "required": ["type", *kind.required], "additionalProperties": False, "properties": props}
+        )
     return {"oneOf": forms}
 
 
@@ -123,7 +132,8 @@ class Summary(_Open):
     dealer: Name | None = None
     last_go: Name | None = None
     mission: int | Mission | None = Field(
-        default=None, description="The mission's multiplier (the winner's), or {multiplier, player}: who completed it.")
+        default=None, description="The mission's multiplier (the winner's), or {multiplier, player}: who completed it."
+    )
     weol_yak: Annotated[Any, WithJsonSchema({})] = None
     chip_value: Annotated[float, Field(ge=0)] = 100
 
@@ -144,8 +154,9 @@ class SeriesConfig(_Shape):
 
     name: Annotated[str, Field(max_length=120)] | None = None
     note: str | None = None
-    players: Annotated[list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
-                                               json_schema_extra={"uniqueItems": True})]
+    players: Annotated[
+        list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, json_schema_extra={"uniqueItems": True})
+    ]
     rules: SeriesRules | None = None
     chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
     currency: Annotated[str, Field(max_length=8)] = "₩"
@@ -266,7 +277,7 @@ class Undo(_Open):
 
 
 def _hand_is(_key: str, _at: str) -> tuple[str, str, str]:
-    return "bad_hand_record", "A hand is {\"summary\": {...}} or {\"log\": {}}.", ""
+    return "bad_hand_record", 'A hand is {"summary": {...}} or {"log": {}}.', ""
 
 
 def _seating_is(key: str, _at: str) -> tuple[str, str, str]:
@@ -275,14 +286,18 @@ def _seating_is(key: str, _at: str) -> tuple[str, str, str]:
 
 # The API's new hand, refused as it always has been: an unknown field first, then the shape.
 NEW_HAND_DOOR = Door(
-    HandBody, ("unknown", "shape", "summary", "log", "count", "choices", "shown"), {
+    HandBody,
+    ("unknown", "shape", "summary", "log", "count", "choices", "shown"),
+    {
         "unknown": lambda key, _at: ("bad_hand_record", f"Unknown field {key!r} in the hand.", key),
         "shape": _hand_is,
         "summary": lambda _key, _at: ("bad_summary", "A hand summary is a JSON object.", "summary"),
         "log": lambda _key, _at: ("bad_hand_record", "A live hand starts empty: append its events one by one.", "log"),
         "count": lambda _key, _at: ("bad_value", "count is the number of hands the client has seen.", "count"),
-        "choices": _seating_is, "shown": _seating_is,
-    })
+        "choices": _seating_is,
+        "shown": _seating_is,
+    },
+)
 
 
 def read_new_hand(body: dict) -> Row:
@@ -294,7 +309,7 @@ def _seq_or_event(err: ValidationError) -> EngineError:
     """An append's or undo's problem, as the API has always named it: ``seq`` first, then ``event``."""
     if any(e["loc"][:1] == ("seq",) for e in err.errors()):
         return EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
-    return EngineError("bad_event", "event is an object {\"type\": ..., ...}.", "event")
+    return EngineError("bad_event", 'event is an object {"type": ..., ...}.', "event")
 
 
 def read_append(body: dict) -> tuple[int, dict[str, Any]]:
@@ -315,6 +330,7 @@ def read_undo(body: dict) -> int:
 
 
 # -- responses -------------------------------------------------------------------------------------
+
 
 class ErrorItem(_Open):
     code: Annotated[str, Field(json_schema_extra={"enum": sorted(set(ERROR_CODES) | set(WEB_ERROR_CODES))})]
@@ -647,6 +663,7 @@ class PaymentRecorded(_Answer):
 
 # -- the document's schemas --------------------------------------------------------------------------
 
+
 class OpenAPI30(GenerateJsonSchema):
     """JSON Schema as OpenAPI 3.0 reads it: ``nullable`` for null, ``enum`` for a constant, no titles.
 
@@ -670,15 +687,40 @@ def _plain(node: Any) -> Any:
         return [_plain(v) for v in node]
     if not isinstance(node, dict):
         return node
-    return {k: (({n: _plain(s) for n, s in v.items()}) if k in ("properties", "$defs") else _plain(v))
-            for k, v in node.items() if k not in ("title", "default")}
+    return {
+        k: (({n: _plain(s) for n, s in v.items()}) if k in ("properties", "$defs") else _plain(v))
+        for k, v in node.items()
+        if k not in ("title", "default")
+    }
 
 
-REQUESTS: tuple[type[BaseModel], ...] = (Summary, SeriesConfig, NewTable, SeriesExport, NewHand, ReplaceHand, Append,
-                                         Undo, NewKeys, NewGroup, NewPayment, GroupExport)
+REQUESTS: tuple[type[BaseModel], ...] = (
+    Summary,
+    SeriesConfig,
+    NewTable,
+    SeriesExport,
+    NewHand,
+    ReplaceHand,
+    Append,
+    Undo,
+    NewKeys,
+    NewGroup,
+    NewPayment,
+    GroupExport,
+)
 # Every success answer of the API (the document names which operation answers which).
-ANSWERS: tuple[type[BaseModel], ...] = (Result, Created, TableView, Version, Hands, Hand, Deleted, Events, GroupView,
-                                        PaymentRecorded)
+ANSWERS: tuple[type[BaseModel], ...] = (
+    Result,
+    Created,
+    TableView,
+    Version,
+    Hands,
+    Hand,
+    Deleted,
+    Events,
+    GroupView,
+    PaymentRecorded,
+)
 
 
 def components() -> dict[str, Any]:
@@ -690,7 +732,5 @@ def components() -> dict[str, Any]:
 def _components() -> dict[str, Any]:
     # Generated once per process: some 20 ms, which /openapi.json (open to anyone) would pay on every request.
     models: list[type[BaseModel]] = [*REQUESTS, Error, *ANSWERS]
-    _, top = models_json_schema([(m, "validation") for m in models], ref_template=REF,
-                                schema_generator=OpenAPI30)
+    _, top = models_json_schema([(m, "validation") for m in models], ref_template=REF, schema_generator=OpenAPI30)
     return {name: _plain(schema) for name, schema in sorted(top.get("$defs", {}).items())}
-

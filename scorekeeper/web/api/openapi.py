@@ -3,6 +3,7 @@
 The document's schemas are generated from the models (``models.components``); the answers below are
 built as they always were, byte for byte, and the tests validate them against those models.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,13 @@ from . import models, preconditions
 
 def table_json(state: TableState) -> dict:
     out = state.series.to_json()
-    out.update(id=state.table.public_id, name=state.table.title, version=state.table.version,
-               live_hand=state.live.hand.id if state.live else None, problem=state.problem)
+    out.update(
+        id=state.table.public_id,
+        name=state.table.title,
+        version=state.table.version,
+        live_hand=state.live.hand.id if state.live else None,
+        problem=state.problem,
+    )
     out["hands"] = [hand_json(state, h, brief=True) for h in state.hands]
     return out
 
@@ -27,7 +33,11 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     live = state.live_of(hand.id)
     out: dict[str, Any] = {
-        "ok": True, "id": hand.id, "index": index, "kind": hand.kind, "live": live is not None,
+        "ok": True,
+        "id": hand.id,
+        "index": index,
+        "kind": hand.kind,
+        "live": live is not None,
         "deal": deal.to_json(state.config.chip_value) if deal else None,
         "etag": hand_version(hand),  # the ETag to send back in If-Match with an edit or delete
     }
@@ -45,8 +55,14 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
 def events_json(state: TableState, hand) -> dict:
     live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
-    return {"ok": True, "hand": hand.id, "seq": len(events), "events": events,
-            "state": live.state.to_json() if live else None, "version": state.table.version}
+    return {
+        "ok": True,
+        "hand": hand.id,
+        "seq": len(events),
+        "events": events,
+        "state": live.state.to_json() if live else None,
+        "version": state.table.version,
+    }
 
 
 def _json(model: type[BaseModel]) -> dict:
@@ -64,17 +80,24 @@ def _body(model: type[BaseModel]) -> dict:
 
 E = models.Error
 # One event of a push stream, as a client parses it (``data`` is JSON: an events document).
-SSE_EVENT = {"type": "object", "required": ["data"], "properties": {
-    "id": {"type": "string", "description": "The table's version."},
-    "event": {"type": "string"}, "retry": {"type": "integer"},
-    "data": {"type": "string", "description": "JSON: what GET …/hands/{hand}/events answers, or {\"version\": n}."}}}
+SSE_EVENT = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "id": {"type": "string", "description": "The table's version."},
+        "event": {"type": "string"},
+        "retry": {"type": "integer"},
+        "data": {"type": "string", "description": 'JSON: what GET …/hands/{hand}/events answers, or {"version": n}.'},
+    },
+}
 
 
 ERRORS = {
     "400": _resp("Malformed request (not JSON, missing CSRF token with a cookie).", E),
     "401": _resp("No secret for this table or group (a new evening needs the group's edit key).", E),
     "403": _resp("The read-only secret cannot write.", E),
-    "404": _resp("No such table, hand or group.", E), "413": _resp("Body too large.", E),
+    "404": _resp("No such table, hand or group.", E),
+    "413": _resp("Body too large.", E),
     "429": _resp("Too many tables created, or ids and keys refused, from this address: wait.", E),
     "422": _resp("Refused by the engine: coded errors.", E),
 }
@@ -95,29 +118,52 @@ def _group_op(summary: str, ok: dict, body: type[BaseModel] | None = None, error
     return op
 
 
-STALE = _resp("The hand changed since the ETag sent (or was deleted): the error carries it as it is now, "
-              "in `hand`, with its ETag.", E)
+STALE = _resp(
+    "The hand changed since the ETag sent (or was deleted): the error carries it as it is now, "
+    "in `hand`, with its ETag.",
+    E,
+)
 
 
 def _tagged(response: dict, required: bool = True) -> dict:
     """A response carrying the hand's version in ``ETag`` (send it back in ``If-Match``)."""
-    return response | {"headers": {"ETag": {"required": required, "description": "The hand's version.",
-                                            "schema": {"type": "string", "pattern": '^"[^"]+"$'}}}}
+    return response | {
+        "headers": {
+            "ETag": {
+                "required": required,
+                "description": "The hand's version.",
+                "schema": {"type": "string", "pattern": '^"[^"]+"$'},
+            }
+        }
+    }
 
 
 def _versioned(op: dict) -> dict:
     """An edit or delete: it names the version of the hand it was made against."""
-    op["parameters"] = [{"name": "If-Match", "in": "header", "required": True,
-                         "description": preconditions.DESCRIPTION, "schema": preconditions.SCHEMA}]
+    op["parameters"] = [
+        {
+            "name": "If-Match",
+            "in": "header",
+            "required": True,
+            "description": preconditions.DESCRIPTION,
+            "schema": preconditions.SCHEMA,
+        }
+    ]
     op["responses"]["428"] = _resp("No If-Match: an edit must say which version it replaces.", E)
     return op
 
 
 def _creation(summary: str, body: type[BaseModel], errors=("400", "413", "422", "429")) -> dict:
     """Creating a table: no credential needed; the answer holds the new table's secrets."""
-    return {"post": {"summary": summary, "security": [], "requestBody": _body(body),
-                     "responses": {"201": _resp("Created: id and both secrets.", models.Created)}
-                     | {k: ERRORS[k] for k in errors}}}
+    return {
+        "post": {
+            "summary": summary,
+            "security": [],
+            "requestBody": _body(body),
+            "responses": {"201": _resp("Created: id and both secrets.", models.Created)}
+            | {k: ERRORS[k] for k in errors},
+        }
+    }
 
 
 PUBLIC_ID = {"type": "string", "pattern": "^(?!import$)[A-Za-z0-9_-]{1,32}$"}
@@ -130,82 +176,156 @@ def document() -> dict:
     write = ("400", "401", "403", "404", "413", "422", "429")
     m = models
     paths = {
-        "/score": {"post": {"summary": "Score one hand summary (the engine contract).", "security": [],
-                            "requestBody": _body(m.Summary),
-                            "responses": {"200": _resp("The result.", m.Result), "413": ERRORS["413"],
-                                          "429": ERRORS["429"], "422": _resp("Invalid summary: coded errors.", E)}}},
-        "/tables": _creation("Create a table (a series). With `group` and that group's edit key in X-Group-Key "
-                             "it is an evening of the group: rules, chip value, currency and length not given come "
-                             "from its last evening; players not yet in the group join it.", m.NewTable,
-                             ("400", "401", "403", "404", "413", "422", "429")),
-        "/groups": _creation("Create a group (모임): its name, players and what its evenings start from.",
-                             m.NewGroup),
-        "/groups/import": _creation("Create a new group (new id and secrets, new tables) from a group's export.",
-                                    m.GroupExport),
+        "/score": {
+            "post": {
+                "summary": "Score one hand summary (the engine contract).",
+                "security": [],
+                "requestBody": _body(m.Summary),
+                "responses": {
+                    "200": _resp("The result.", m.Result),
+                    "413": ERRORS["413"],
+                    "429": ERRORS["429"],
+                    "422": _resp("Invalid summary: coded errors.", E),
+                },
+            }
+        },
+        "/tables": _creation(
+            "Create a table (a series). With `group` and that group's edit key in X-Group-Key "
+            "it is an evening of the group: rules, chip value, currency and length not given come "
+            "from its last evening; players not yet in the group join it.",
+            m.NewTable,
+            ("400", "401", "403", "404", "413", "422", "429"),
+        ),
+        "/groups": _creation("Create a group (모임): its name, players and what its evenings start from.", m.NewGroup),
+        "/groups/import": _creation(
+            "Create a new group (new id and secrets, new tables) from a group's export.", m.GroupExport
+        ),
         "/groups/{group}": {
             "parameters": [group],
-            "get": _group_op("The group: players, evenings, balances, payments, what is still owed, statistics.",
-                             {"200": _resp("The group.", m.GroupView)})},
+            "get": _group_op(
+                "The group: players, evenings, balances, payments, what is still owed, statistics.",
+                {"200": _resp("The group.", m.GroupView)},
+            ),
+        },
         "/groups/{group}/payments": {
             "parameters": [group],
-            "post": _group_op("Record money handed over (edit key only). 200 when its key was recorded already.",
-                              {"201": _resp("Recorded.", m.PaymentRecorded),
-                               "200": _resp("Recorded already (the same key).", m.PaymentRecorded)},
-                              m.NewPayment, write)},
-        "/tables/import": _creation("Create a new table (new id and secrets) from a table's export.json.",
-                                    m.SeriesExport),
+            "post": _group_op(
+                "Record money handed over (edit key only). 200 when its key was recorded already.",
+                {
+                    "201": _resp("Recorded.", m.PaymentRecorded),
+                    "200": _resp("Recorded already (the same key).", m.PaymentRecorded),
+                },
+                m.NewPayment,
+                write,
+            ),
+        },
+        "/tables/import": _creation(
+            "Create a new table (new id and secrets) from a table's export.json.", m.SeriesExport
+        ),
         "/tables/{table}": {
             "parameters": [table],
-            "get": _op("The table: series state, ledger, balances, settle-up.",
-                       {"200": _resp("The table.", m.TableView)})},
+            "get": _op(
+                "The table: series state, ledger, balances, settle-up.", {"200": _resp("The table.", m.TableView)}
+            ),
+        },
         "/tables/{table}/keys": {
             "parameters": [table],
-            "post": _op("New secrets (a link shared in the wrong place, a phone lost): the old edit and/or "
-                        "read-only secret then opens nothing, anywhere.",
-                        {"200": _resp("The table's links and both secrets, as now.", m.Created)}, m.NewKeys,
-                        write)},
+            "post": _op(
+                "New secrets (a link shared in the wrong place, a phone lost): the old edit and/or "
+                "read-only secret then opens nothing, anywhere.",
+                {"200": _resp("The table's links and both secrets, as now.", m.Created)},
+                m.NewKeys,
+                write,
+            ),
+        },
         "/tables/{table}/version": {
             "parameters": [table],
-            "get": _op("The table's version (poll it).", {"200": _resp("The version.", m.Version)})},
-        "/tables/{table}/stream": {"parameters": [table], "get": _op(
-            "Server-Sent Events: the table's last hand as GET …/hands/{hand}/events answers it (its log, "
-            "state, seq and version), at once and at each change; only {\"version\"} when the last hand is "
-            "not a live log. Each event's id is the version (EventSource resumes with Last-Event-ID).",
-            {"200": {"description": "The stream: one event now, one at each change.",
-                     "content": {"text/event-stream": {"schema": SSE_EVENT}}}})},
+            "get": _op("The table's version (poll it).", {"200": _resp("The version.", m.Version)}),
+        },
+        "/tables/{table}/stream": {
+            "parameters": [table],
+            "get": _op(
+                "Server-Sent Events: the table's last hand as GET …/hands/{hand}/events answers it (its log, "
+                'state, seq and version), at once and at each change; only {"version"} when the last hand is '
+                "not a live log. Each event's id is the version (EventSource resumes with Last-Event-ID).",
+                {
+                    "200": {
+                        "description": "The stream: one event now, one at each change.",
+                        "content": {"text/event-stream": {"schema": SSE_EVENT}},
+                    }
+                },
+            ),
+        },
         "/tables/{table}/hands": {
             "parameters": [table],
             "get": _op("The hand records with their deals.", {"200": _resp("The hands.", m.Hands)}),
-            "post": _op("Add a quick-entry hand, or start a live one.",
-                        {"201": _resp("The hand.", m.Hand), "409": _resp("Stale count.", E)}, m.NewHand, write)},
+            "post": _op(
+                "Add a quick-entry hand, or start a live one.",
+                {"201": _resp("The hand.", m.Hand), "409": _resp("Stale count.", E)},
+                m.NewHand,
+                write,
+            ),
+        },
         "/tables/{table}/hands/{hand}": {
             "parameters": [table, hand],
             "get": _op("One hand: record, deal, result, log.", {"200": _tagged(_resp("The hand.", m.Hand))}),
-            "put": _versioned(_op("Replace a quick-entry hand (If-Match: its ETag).",
-                                  {"200": _tagged(_resp("The hand, with its new ETag.", m.Hand)),
-                                   "409": _tagged(STALE, required=False)}, m.ReplaceHand, write)),
-            "delete": _versioned(_op("Delete a hand (If-Match: its ETag).",
-                                     {"200": _resp("Deleted.", m.Deleted), "409": STALE}, None, write))},
+            "put": _versioned(
+                _op(
+                    "Replace a quick-entry hand (If-Match: its ETag).",
+                    {
+                        "200": _tagged(_resp("The hand, with its new ETag.", m.Hand)),
+                        "409": _tagged(STALE, required=False),
+                    },
+                    m.ReplaceHand,
+                    write,
+                )
+            ),
+            "delete": _versioned(
+                _op(
+                    "Delete a hand (If-Match: its ETag).",
+                    {"200": _resp("Deleted.", m.Deleted), "409": STALE},
+                    None,
+                    write,
+                )
+            ),
+        },
         "/tables/{table}/hands/{hand}/events": {
             "parameters": [table, hand],
             "get": _op("The live hand's log and state.", {"200": _resp("The log.", m.Events)}),
-            "post": _op("Append one event, as number seq.",
-                        {"201": _resp("The log after it.", m.Events),
-                         "409": _resp("Stale seq, or the hand is over: the current log.", E)}, m.Append, write)},
+            "post": _op(
+                "Append one event, as number seq.",
+                {
+                    "201": _resp("The log after it.", m.Events),
+                    "409": _resp("Stale seq, or the hand is over: the current log.", E),
+                },
+                m.Append,
+                write,
+            ),
+        },
         "/tables/{table}/hands/{hand}/undo": {
             "parameters": [table, hand],
-            "post": _op("Remove the last event.",
-                        {"200": _resp("The log after it.", m.Events), "409": _resp("Stale seq.", E)}, m.Undo, write)},
+            "post": _op(
+                "Remove the last event.",
+                {"200": _resp("The log after it.", m.Events), "409": _resp("Stale seq.", E)},
+                m.Undo,
+                write,
+            ),
+        },
     }
     return {
         "openapi": "3.0.3",
-        "info": {"title": "scorekeeper 고스톱 API", "version": "1",
-                 "description": "Go-Stop scorekeeping: the engine contract and tables, hands and live events."},
+        "info": {
+            "title": "scorekeeper 고스톱 API",
+            "version": "1",
+            "description": "Go-Stop scorekeeping: the engine contract and tables, hands and live events.",
+        },
         "servers": [{"url": "/api/v1"}],
         "paths": paths,
         "components": {
-            "securitySchemes": {"tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"},
-                                "groupKey": {"type": "apiKey", "in": "header", "name": "X-Group-Key"}},
+            "securitySchemes": {
+                "tableKey": {"type": "apiKey", "in": "header", "name": "X-Table-Key"},
+                "groupKey": {"type": "apiKey", "in": "header", "name": "X-Group-Key"},
+            },
             "parameters": {
                 # A table's or group's id (``secrets.token_urlsafe``), never "import": ``/tables/import``
                 # and ``/groups/import`` are the imports alone (POST), as the routes' converter has it.

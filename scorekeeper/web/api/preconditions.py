@@ -7,6 +7,7 @@ entity tag at all, so both are refused like a missing header rather than read as
 The OpenAPI document's schema for the header is built from the same pattern, so what the document
 calls valid is exactly what the server takes.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,10 @@ _MATCH = re.compile(PATTERN)
 _TAGS = re.compile(r'"([!#-~]*)"')
 
 SCHEMA = {"type": "string", "pattern": PATTERN}
-DESCRIPTION = ("The hand's ETag as GET answered it (a quoted string), several separated by commas, "
-               "or `*`: whatever the hand is now.")
+DESCRIPTION = (
+    "The hand's ETag as GET answered it (a quoted string), several separated by commas, "
+    "or `*`: whatever the hand is now."
+)
 
 
 def expected_versions(header: str | None) -> str | frozenset[str] | None:

@@ -4,6 +4,7 @@ Credentials: the table's edit or read-only secret in ``X-Table-Key`` (or the
 phone's session cookie, which then needs the ``X-CSRFToken`` header on writes).
 Refusals answer ``{"ok": false, "errors": [{"code", "message", "path"}]}``.
 """
+
 from __future__ import annotations
 
 from flask import current_app, jsonify, make_response, request, url_for
@@ -125,8 +126,9 @@ def create_table():
     body.pop("group", None)  # null: no group
     doc = names.normalised_settings(body)
     if "hands" in doc:
-        raise EngineError("bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.",
-                          "hands")
+        raise EngineError(
+            "bad_series", "A new table starts without hands: POST an export to /api/v1/tables/import.", "hands"
+        )
     config_from(doc)
     table = writes.create_table(db(), transfer.title_of(doc), doc)
     created()
@@ -158,10 +160,12 @@ def import_table():
 
 
 def _table_links(table) -> dict:
-    return {"id": table.public_id,
-            "url": url_for("api.get_table", public_id=table.public_id, _external=True),
-            "edit_link": url_for("tables.enter", public_id=table.public_id, key=table.edit_secret, _external=True),
-            "view_link": url_for("tables.enter", public_id=table.public_id, key=table.view_secret, _external=True)}
+    return {
+        "id": table.public_id,
+        "url": url_for("api.get_table", public_id=table.public_id, _external=True),
+        "edit_link": url_for("tables.enter", public_id=table.public_id, key=table.edit_secret, _external=True),
+        "view_link": url_for("tables.enter", public_id=table.public_id, key=table.view_secret, _external=True),
+    }
 
 
 @bp.get("/tables/<table_id:public_id>")
@@ -255,9 +259,12 @@ def _if_match() -> str | frozenset[str]:
     """
     expected = preconditions.expected_versions(request.headers.get("If-Match"))
     if expected is None:
-        raise _Refusal(428, "precondition_required",
-                       "Send If-Match with the hand's ETag (from GET, a quoted string) or *: "
-                       "the version this change is made against.")
+        raise _Refusal(
+            428,
+            "precondition_required",
+            "Send If-Match with the hand's ETag (from GET, a quoted string) or *: "
+            "the version this change is made against.",
+        )
     return expected if expected == "*" else frozenset(_uncoded(tag) for tag in expected)
 
 
@@ -273,8 +280,16 @@ def _stale(state, err: Stale):
     """409 with the hand as it is now (and its ETag), for the client to redo its change on."""
     fresh = service.load(db(), state.table)
     hand = _hand(fresh, err.hand.id)
-    return _with_etag(error_response(409, "conflict", "Someone else changed this hand first: here it is now.", "",
-                                     {"hand": openapi.hand_json(fresh, hand)}), hand)
+    return _with_etag(
+        error_response(
+            409,
+            "conflict",
+            "Someone else changed this hand first: here it is now.",
+            "",
+            {"hand": openapi.hand_json(fresh, hand)},
+        ),
+        hand,
+    )
 
 
 @bp.put("/tables/<table_id:public_id>/hands/<int:hand_id>")
@@ -329,23 +344,30 @@ def append_event(public_id: str, hand_id: int):
     seq, event = models.read_append(sent)
     live = state.live_of(hand.id)
     if live is None:
-        raise _Refusal(409, "hand_over", "This hand is not being played: no more events.", "",
-                       openapi.events_json(state, hand))
+        raise _Refusal(
+            409, "hand_over", "This hand is not being played: no more events.", "", openapi.events_json(state, hand)
+        )
     try:
         if seats.seat_in(public_id, live.state.order) == event.get("player"):
             # A seat phone's tap (its session's seat): the turns before it pass by themselves.
-            state, waiting = writes.seat_tap_event(db(), state, hand.id, event, sent.get("skip") is True, seq,
-                                                   _saw(sent, seq))
+            state, waiting = writes.seat_tap_event(
+                db(), state, hand.id, event, sent.get("skip") is True, seq, _saw(sent, seq)
+            )
             if waiting is not None:
-                raise _Refusal(409, "waiting_decision", f"{waiting} must first say go or stop: send this tap "
-                               "again after the answer.", "player",
-                               openapi.events_json(service.load(db(), state.table), hand))
+                raise _Refusal(
+                    409,
+                    "waiting_decision",
+                    f"{waiting} must first say go or stop: send this tap again after the answer.",
+                    "player",
+                    openapi.events_json(service.load(db(), state.table), hand),
+                )
         else:
             state = writes.append_event(db(), state, hand.id, seq, event)
     except Conflict:
         state = service.load(db(), state.table)
-        raise _Refusal(409, "conflict", "Someone else added an event first.", "seq",
-                       openapi.events_json(state, hand)) from None
+        raise _Refusal(
+            409, "conflict", "Someone else added an event first.", "seq", openapi.events_json(state, hand)
+        ) from None
     response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
     body = response.get_data()
     answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
@@ -369,8 +391,13 @@ def undo(public_id: str, hand_id: int):
     try:
         writes.undo(db(), state, hand, seq)
     except Conflict:
-        raise _Refusal(409, "conflict", "Someone else changed the log first.", "seq",
-                       openapi.events_json(service.load(db(), state.table), hand)) from None
+        raise _Refusal(
+            409,
+            "conflict",
+            "Someone else changed the log first.",
+            "seq",
+            openapi.events_json(service.load(db(), state.table), hand),
+        ) from None
     state = service.load(db(), state.table)
     return jsonify(openapi.events_json(state, _hand(state, hand_id)))
 

@@ -16,6 +16,7 @@ Game terms players use in Korean (광박, 나가리 …) are shown in English mo
 the Korean word (``both``: "광박 gwang-bak"); Korean mode is Korean only, unless
 the phone asked for glosses (``gloss`` cookie), when it shows "광박 gwang-bak" too.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -41,9 +42,16 @@ NOT_GLOSSED = frozenset({"step_base", "step_per_card", "ev_end_turn", "ev_captur
 def init_app(app: Flask) -> None:
     from .terms import jinja_helpers
 
-    app.jinja_env.globals.update(_=gettext, lang=current_lang, both=both, pts=points_text, ngettext=gettext,
-                                 refusal=refusal, glossing=glossing,
-                                 **jinja_helpers())
+    app.jinja_env.globals.update(
+        _=gettext,
+        lang=current_lang,
+        both=both,
+        pts=points_text,
+        ngettext=gettext,
+        refusal=refusal,
+        glossing=glossing,
+        **jinja_helpers(),
+    )
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
 
 

@@ -5,6 +5,7 @@ and exports look the id up in the catalog instead, so Korean mode reads Korean
 and English mode reads English with the Korean term where players use it.
 A card is named as players say it (송학 광, 비광, 국진, 똥쌍피), never by its code.
 """
+
 from __future__ import annotations
 
 import re
@@ -162,10 +163,19 @@ def trail_text(steps) -> str:
 
 def jinja_helpers() -> dict[str, Any]:
     return {
-        "step_label": step_label, "line_label": line_label, "note_label": note_label,
-        "kind_label": kind_label, "reason_label": reason_label, "card_name": card_name,
-        "cards_text": cards_text, "shakes_text": shakes_text, "bombs_text": bombs_text,
-        "option_value": option_value, "step_amount": step_amount, "option_label": option_label,
+        "step_label": step_label,
+        "line_label": line_label,
+        "note_label": note_label,
+        "kind_label": kind_label,
+        "reason_label": reason_label,
+        "card_name": card_name,
+        "cards_text": cards_text,
+        "shakes_text": shakes_text,
+        "bombs_text": bombs_text,
+        "option_value": option_value,
+        "step_amount": step_amount,
+        "option_label": option_label,
         "preset_label_of": preset_label,
-        "month_name": month_name, "presets": list(PRESETS),
+        "month_name": month_name,
+        "presets": list(PRESETS),
     }

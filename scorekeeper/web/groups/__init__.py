@@ -1,4 +1,5 @@
 """A group (모임): create it, open it by link, its page, a new evening from it, payments, sharing."""
+
 from flask import Blueprint
 
 bp = Blueprint("groups", __name__)

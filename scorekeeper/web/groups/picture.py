@@ -4,6 +4,7 @@ Drawn here, not in the browser, so that every phone shares the same picture. Kor
 Korean font: NanumGothic where the system has it, else Pillow's own font (Latin only: Hangul
 then shows as boxes, and the text share still carries it).
 """
+
 from __future__ import annotations
 
 import io
@@ -26,10 +27,17 @@ def font(size: int, bold: bool = False):
     return ImageFont.load_default(size)
 
 
-def picture(title: str, subtitle: str, standings: list[tuple[str, str, str, int]],
-            transfers: list[str], footer: str, heading: str = "") -> bytes:
+def picture(
+    title: str,
+    subtitle: str,
+    standings: list[tuple[str, str, str, int]],
+    transfers: list[str],
+    footer: str,
+    heading: str = "",
+) -> bytes:
     """A PNG: the title, each player's standing (name, colour, amount text, sign), the transfers."""
     from PIL import Image, ImageDraw
+
     rows = len(standings) + len(transfers) + (2 if transfers else 0)
     height = 150 + 52 * rows + 60
     img = Image.new("RGB", (WIDTH, height), BG)
@@ -40,8 +48,13 @@ def picture(title: str, subtitle: str, standings: list[tuple[str, str, str, int]
     for name, colour, amount, sign in standings:
         d.ellipse((32, y + 10, 52, y + 30), fill=colour or MUTED)
         d.text((66, y), name, font=font(30, True), fill=INK)
-        d.text((WIDTH - 32, y), amount, font=font(30, True), fill=GOOD if sign > 0 else BAD if sign < 0 else MUTED,
-               anchor="ra")
+        d.text(
+            (WIDTH - 32, y),
+            amount,
+            font=font(30, True),
+            fill=GOOD if sign > 0 else BAD if sign < 0 else MUTED,
+            anchor="ra",
+        )
         y += 52
     if transfers:
         d.line((32, y + 14, WIDTH - 32, y + 14), fill=LINE, width=2)

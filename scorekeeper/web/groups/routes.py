@@ -1,4 +1,5 @@
 """A group's pages: new group, share link, the group page, a new evening, payments, sharing, export."""
+
 from __future__ import annotations
 
 import io
@@ -56,8 +57,11 @@ def new():
     errors: list[str] = []
     if request.method == "POST":
         try:
-            doc = {"name": request.form.get("name", ""), "players": _names(request.form.get("players", "")),
-                   "chip_value": _number(request.form.get("chip_value"), 100)}
+            doc = {
+                "name": request.form.get("name", ""),
+                "players": _names(request.form.get("players", "")),
+                "chip_value": _number(request.form.get("chip_value"), 100),
+            }
             group = service.create(db(), doc)
         except EngineError as err:
             errors = [refusal(e) for e in err.errors]
@@ -79,19 +83,27 @@ def enter(public_id: str, key: str):
     # Not a redirect: a chat app's link preview fetches this address without keeping the cookie,
     # so this answer itself carries the group's Open Graph tags, and a phone goes on to the page.
     state = service.load(db(), group)
-    response = make_response(render_template("group/enter.html", group=group, og=_open_graph(state),
-                                             url=url_for("groups.show", public_id=public_id)))
+    response = make_response(
+        render_template(
+            "group/enter.html", group=group, og=_open_graph(state), url=url_for("groups.show", public_id=public_id)
+        )
+    )
     response.headers["Cache-Control"] = "private, no-store"
     return response
 
 
 def _links(group) -> dict[str, Any]:
     base, loopback = sharing.share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
-    out: dict[str, Any] = {"loopback": loopback, "view": sharing.rebase(
-        url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True), base)}
+    out: dict[str, Any] = {
+        "loopback": loopback,
+        "view": sharing.rebase(
+            url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True), base
+        ),
+    }
     if can_edit_group():
-        out["edit"] = sharing.rebase(url_for("groups.enter", public_id=group.public_id, key=group.edit_secret,
-                                             _external=True), base)
+        out["edit"] = sharing.rebase(
+            url_for("groups.enter", public_id=group.public_id, key=group.edit_secret, _external=True), base
+        )
     return out
 
 
@@ -111,17 +123,27 @@ def _shared(state: service.GroupState, evening_id: str | None) -> dict[str, Any]
             abort(404)
         chip = ev.facts.get("chip_value", state.chip_value)
         result = {p: money_of(v, chip) for p, v in ev.facts["balances"].items()}
-        transfers = [{"from": t.payer, "to": t.payee, "money": money_of(t.points, chip)}
-                     for t in settle_up(ev.facts["balances"])]
-        return {"title": f"{state.group.name} · {ev.date}", "heading": _("evening_result"), "amounts": result,
-                "transfers_heading": _("settle_up"), "transfers": transfers,
-                "subtitle": ev.table.title or _("n_hands", n=ev.facts.get("played", 0))}
+        transfers = [
+            {"from": t.payer, "to": t.payee, "money": money_of(t.points, chip)} for t in settle_up(ev.facts["balances"])
+        ]
+        return {
+            "title": f"{state.group.name} · {ev.date}",
+            "heading": _("evening_result"),
+            "amounts": result,
+            "transfers_heading": _("settle_up"),
+            "transfers": transfers,
+            "subtitle": ev.table.title or _("n_hands", n=ev.facts.get("played", 0)),
+        }
     f = state.figures
     last = state.evenings[-1].date if state.evenings else ""
-    return {"title": state.group.name, "heading": _("group_standings"),
-            "amounts": {p: _cash(state, v) for p, v in f["balances"].items()},
-            "transfers_heading": _("owed_title"), "transfers": f["owed"],
-            "subtitle": _("group_picture_sub", n=len(state.evenings), date=last)}
+    return {
+        "title": state.group.name,
+        "heading": _("group_standings"),
+        "amounts": {p: _cash(state, v) for p, v in f["balances"].items()},
+        "transfers_heading": _("owed_title"),
+        "transfers": f["owed"],
+        "subtitle": _("group_picture_sub", n=len(state.evenings), date=last),
+    }
 
 
 def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
@@ -155,20 +177,31 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
     stats = f["stats"]
     order = sorted(state.players, key=lambda p: -f["balances"].get(p, 0))
     return {
-        "group": state.group, "state": state, "f": f, "classes": classes, "owed": owed,
+        "group": state.group,
+        "state": state,
+        "f": f,
+        "classes": classes,
+        "owed": owed,
         "chart": balance_chart(state.players, classes, history),
         # The newest evenings; all of them on ?all=1 (and in the CSV): a page of 200 evenings drew
         # 6,000 names and amounts, most of its server time.
-        "ledger": list(reversed(f["ledger"]))[:None if request.args.get("all") else LEDGER_ROWS],
+        "ledger": list(reversed(f["ledger"]))[: None if request.args.get("all") else LEDGER_ROWS],
         "ledger_more": max(0, len(f["ledger"]) - LEDGER_ROWS) if not request.args.get("all") else 0,
-        "evenings": {ev.table.public_id: ev for ev in state.evenings}, "money": _money(state),
-        "cash": lambda v: _cash(state, v), "can_edit": can_edit_group(), "stats": stats, "order": order,
-        "came": set(last), "share_text": share_text(state), "known": known,
-        "last_settings": service.last_settings(state), "trail_text": trail_text,
+        "evenings": {ev.table.public_id: ev for ev in state.evenings},
+        "money": _money(state),
+        "cash": lambda v: _cash(state, v),
+        "can_edit": can_edit_group(),
+        "stats": stats,
+        "order": order,
+        "came": set(last),
+        "share_text": share_text(state),
+        "known": known,
+        "last_settings": service.last_settings(state),
+        "trail_text": trail_text,
         "attachable": _attachable() if can_edit_group() else [],
         # Moves with every change the picture shows: a phone never keeps an older picture.
         "picture_version": f"{state.group.version}.{sum(ev.table.version for ev in state.evenings)}."
-                           f"{len(state.evenings)}",
+        f"{len(state.evenings)}",
     }
 
 
@@ -183,8 +216,9 @@ def _attachable() -> list:
 @bp.get("/g/<public_id>")
 def show(public_id: str):
     state = service.load(db(), open_group(public_id))
-    return render_template("group/show.html", **page_view(state), share=_links(state.group), qr=sharing.qr_svg,
-                           og=_open_graph(state))
+    return render_template(
+        "group/show.html", **page_view(state), share=_links(state.group), qr=sharing.qr_svg, og=_open_graph(state)
+    )
 
 
 def _open_graph(state: service.GroupState) -> dict[str, str]:
@@ -194,9 +228,13 @@ def _open_graph(state: service.GroupState) -> dict[str, str]:
     desc = " · ".join(f"{p} {'+' if v > 0 else ''}{money(_cash(state, v))}" for p, v in top)
     # The picture's address carries the read-only key: a link preview fetches it without this phone's
     # cookie, and whoever sees the preview was sent the read-only link anyway (never the edit key).
-    return {"title": f"{state.group.name} · {_('app_name')}", "description": desc,
-            "image": url_for("groups.share_png", public_id=state.group.public_id, key=state.group.view_secret,
-                             _external=True)}
+    return {
+        "title": f"{state.group.name} · {_('app_name')}",
+        "description": desc,
+        "image": url_for(
+            "groups.share_png", public_id=state.group.public_id, key=state.group.view_secret, _external=True
+        ),
+    }
 
 
 @bp.post("/g/<public_id>/evening")
@@ -207,8 +245,15 @@ def evening(public_id: str):
     newcomers = _names(request.form.get("newcomers", ""))
     players = service.seating_from_last(state, came + [n for n in newcomers if n not in came])
     try:
-        table = service.new_evening(db(), state, {"players": players, "first_dealer": players[0] if players else None,
-                                                  "name": request.form.get("name") or None})
+        table = service.new_evening(
+            db(),
+            state,
+            {
+                "players": players,
+                "first_dealer": players[0] if players else None,
+                "name": request.form.get("name") or None,
+            },
+        )
     except EngineError as err:
         for e in err.errors:
             flash(refusal(e), "error")
@@ -250,8 +295,15 @@ def paid(public_id: str):
     except ValueError:
         points = None
     try:
-        _payment, new = service.record_payment(db(), state, form.get("from"), form.get("to"), points,
-                                               form.get("key") or None, form.get("beyond_owed") == "y")
+        _payment, new = service.record_payment(
+            db(),
+            state,
+            form.get("from"),
+            form.get("to"),
+            points,
+            form.get("key") or None,
+            form.get("beyond_owed") == "y",
+        )
     except EngineError as err:
         for e in err.errors:
             flash(refusal(e), "error")
@@ -267,11 +319,14 @@ def share_png(public_id: str):
     state = service.load(db(), open_group(public_id, key=request.args.get("key") or None))
     money = _money(state)
     shared = _shared(state, request.args.get("evening"))
-    standings = [(p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
-                 for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])]
+    standings = [
+        (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
+        for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])
+    ]
     transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in shared["transfers"]]
-    png = picture(shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"),
-                  shared["transfers_heading"])
+    png = picture(
+        shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"), shared["transfers_heading"]
+    )
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
 
 
@@ -285,8 +340,11 @@ def share_txt(public_id: str):
 def export_json(public_id: str):
     state = service.load(db(), open_group(public_id))
     text = str(htmlsafe_json_dumps(grouptransfer.export(db(), state), ensure_ascii=False, indent=1))
-    return Response(text, mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.json"})
+    return Response(
+        text,
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.json"},
+    )
 
 
 @bp.get("/g/<public_id>/ledger.csv")
@@ -294,18 +352,27 @@ def export_csv(public_id: str):
     state = service.load(db(), open_group(public_id))
     out = io.StringIO()
     w = export._SafeWriter(out)
-    w.writerow([_("csv_date"), _("csv_table")] + [f"{p} ({_('csv_points')})" for p in state.players]
-               + [f"{p} ({_('csv_running')})" for p in state.players])
+    w.writerow(
+        [_("csv_date"), _("csv_table")]
+        + [f"{p} ({_('csv_points')})" for p in state.players]
+        + [f"{p} ({_('csv_running')})" for p in state.players]
+    )
     names = {ev.table.public_id: ev.table.title for ev in state.evenings}
     for row in state.figures["ledger"]:
-        w.writerow([row["date"], names.get(row["id"]) or row["id"]] + [row["result"].get(p, 0) for p in state.players]
-                   + [row["balances"].get(p, 0) for p in state.players])
+        w.writerow(
+            [row["date"], names.get(row["id"]) or row["id"]]
+            + [row["result"].get(p, 0) for p in state.players]
+            + [row["balances"].get(p, 0) for p in state.players]
+        )
     w.writerow([])
     w.writerow([_("csv_from"), _("csv_to"), _("csv_points"), _("csv_money", c=state.currency)])
     for t in state.figures["owed"]:
         w.writerow([t["from"], t["to"], t["points"], t["money"]])
-    return Response("\ufeff" + out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.csv"})
+    return Response(
+        "\ufeff" + out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.csv"},
+    )
 
 
 @bp.post("/g/import")
@@ -335,6 +402,4 @@ def known_groups() -> list:
     keys = session.get("group_keys")
     keys = keys if isinstance(keys, dict) else {}
     found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
-    return [found[p] for p in reversed(list(keys))
-            if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]
-
+    return [found[p] for p in reversed(list(keys)) if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
 """One hand of a table: the live hand tap by tap, quick entry after the fact, edit and delete."""
+
 from flask import Blueprint
 
 bp = Blueprint("hands", __name__, url_prefix="/t/<public_id>")

@@ -15,6 +15,7 @@ phone as the log will say it.
 >>> fill("{month}월 흔들기", {"type": "shake"}, {}) is None
 True
 """
+
 from __future__ import annotations
 
 import re
@@ -87,8 +88,9 @@ def fill(template: str, values: dict, lookup: dict[str, dict[str, str]]) -> str 
     fields = PLACEHOLDER.findall(template)
     if not all(_has(values.get(name)) for name, _ in fields):
         return None
-    return PLACEHOLDER.sub(lambda m: _show(values[m.group(1)], lookup.get(m.group(2)) if m.group(2) else None),
-                           template)
+    return PLACEHOLDER.sub(
+        lambda m: _show(values[m.group(1)], lookup.get(m.group(2)) if m.group(2) else None), template
+    )
 
 
 def _first(alternatives: list[str], values: dict, lookup: dict) -> str | None:

@@ -1,4 +1,5 @@
 """The forms of a hand: quick entry after the fact, who sits out, one live event, undo, delete."""
+
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
@@ -51,8 +52,7 @@ class QuickForm(FlaskForm):
     month = SelectField(choices=opts([("", "–")] + [(str(m), str(m)) for m in MONTHS]), default="")
     entries = FieldList(FormField(PlayerEntry), min_entries=2, max_entries=3)
     dokbak_player = SelectField(choices=[], validate_choice=False, default="")
-    dokbak_reason = SelectField(choices=opts((r, r) for r in ("oe_myeon", "showdown", "go_bak")),
-                                default="oe_myeon")
+    dokbak_reason = SelectField(choices=opts((r, r) for r in ("oe_myeon", "showdown", "go_bak")), default="oe_myeon")
     last_go = SelectField(choices=[], validate_choice=False, default="")
     mission = IntegerField(default=1, validators=[Optional(), NumberRange(1, 9)])
     mission_player = SelectField(choices=[], validate_choice=False, default="")  # who completed it (the engine checks)

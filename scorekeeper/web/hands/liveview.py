@@ -1,4 +1,5 @@
 """The live hand page and a hand's result: view models, event forms, replies."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -78,8 +79,11 @@ def feat_paid(live) -> str:
     if not s.feats or s.feats[-1][0] != player or last.get("type") not in ("ppuk", "take_junk", "capture"):
         return ""
     before = hand_engine.replay(s.setup, live.events[:-1]).feats
-    new = [kind for kind in (f["kind"] for f in s.fixed() if f["player"] == player)
-           if kind not in (f2["kind"] for f2 in _fixed_of(s, before) if f2["player"] == player)]
+    new = [
+        kind
+        for kind in (f["kind"] for f in s.fixed() if f["player"] == player)
+        if kind not in (f2["kind"] for f2 in _fixed_of(s, before) if f2["player"] == player)
+    ]
     if not new:
         return ""
     kind = new[0]
@@ -175,14 +179,23 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     shown = shown_cards(hand)
     owners = s.captured()
     seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
-    return dict(st=st, players_view=_players_view(s, st, classes), owners=owners, shown=shown, seat=seat,
-                owners_json=owners_map(owners, shown, classes), current=current, eligible=eligible,
-                threats=threats.if_stopped_now(s), claims=sitter_claims(state, hand),
-                sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {})
-                         for name in forced_sitters(state, hand)],
-                paid_at_end=state.config.rules.sitter_paid_at_end, weol_yak_offers=s.weol_yak_offers(),
-                last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
-                given=junk_given(live))
+    return dict(
+        st=st,
+        players_view=_players_view(s, st, classes),
+        owners=owners,
+        shown=shown,
+        seat=seat,
+        owners_json=owners_map(owners, shown, classes),
+        current=current,
+        eligible=eligible,
+        threats=threats.if_stopped_now(s),
+        claims=sitter_claims(state, hand),
+        sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {}) for name in forced_sitters(state, hand)],
+        paid_at_end=state.config.rules.sitter_paid_at_end,
+        weol_yak_offers=s.weol_yak_offers(),
+        last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
+        given=junk_given(live),
+    )
 
 
 def hand_view(state: service.TableState, hand) -> dict[str, Any]:
@@ -193,11 +206,19 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
     last = service.last_log_setup(state) if can_edit() else None
-    view.update(hand=hand, index=index, live=live, events=list(enumerate(eventlines.describe_all(events)))[::-1],
-                seq=len(events), can_undo=bool(last and last[0].id == hand.id and events),
-                number=index + 1, faces=cardview, junk_reasons=list(JUNK_REASONS),
-                event_types=set(EVENTS),
-                months=list(MONTHS))
+    view.update(
+        hand=hand,
+        index=index,
+        live=live,
+        events=list(enumerate(eventlines.describe_all(events)))[::-1],
+        seq=len(events),
+        can_undo=bool(last and last[0].id == hand.id and events),
+        number=index + 1,
+        faces=cardview,
+        junk_reasons=list(JUNK_REASONS),
+        event_types=set(EVENTS),
+        months=list(MONTHS),
+    )
     if can_edit():
         view.update(offline=offline_data(state.table, hand, live.state.setup if live else None))
     if live:
@@ -207,16 +228,35 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
     threshold = state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)
     view.update(pi_why=threats.pi_bak_why(deal.result if deal else None, threshold))
-    view.update(deal=deal, result=deal.result if deal else None, next_dealer=nxt,
-                deal_json=deal.to_json(state.config.chip_value) if deal else None)
+    view.update(
+        deal=deal,
+        result=deal.result if deal else None,
+        next_dealer=nxt,
+        deal_json=deal.to_json(state.config.chip_value) if deal else None,
+    )
     return view
 
 
 # The words the script (static/js/queue.js, queue-view.js) writes itself (a pending tap's line comes
 # from eventlines' templates instead).
-QUEUE_TEXT = ("pending_offline", "pending_sending", "pending_retry", "pending_stuck", "pending_scores",
-              "pending_over", "pending_ask", "conflict_added", "conflict_changed", "undo_needs_network",
-              "undo_wait", "got_it", "live_end_turn", "live_undone", "live_turn_moved", "live_waiting_decision")
+QUEUE_TEXT = (
+    "pending_offline",
+    "pending_sending",
+    "pending_retry",
+    "pending_stuck",
+    "pending_scores",
+    "pending_over",
+    "pending_ask",
+    "conflict_added",
+    "conflict_changed",
+    "undo_needs_network",
+    "undo_wait",
+    "got_it",
+    "live_end_turn",
+    "live_undone",
+    "live_turn_moved",
+    "live_waiting_decision",
+)
 QUEUE_BOTH = ("pending", "not_saved", "already_recorded")
 
 
@@ -238,8 +278,14 @@ def turn_rules(setup: HandSetup | None) -> dict[str, Any]:
 
 # How each field of a live form reads into an event, as event_from() reads it: the script reads a
 # tap made offline the same way (static/js/queue-core.js, eventsOf), from this and form_rules().
-FIELD_KINDS = {"player": "text", "cards": "list", "month": "int", "reason": "text", "last_card": "flag",
-               "multiplier": "int"}
+FIELD_KINDS = {
+    "player": "text",
+    "cards": "list",
+    "month": "int",
+    "reason": "text",
+    "last_card": "flag",
+    "multiplier": "int",
+}
 
 
 def form_rules() -> dict[str, Any]:
@@ -257,10 +303,11 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
         **eventlines.for_page(),
         "turn": turn_rules(setup),
         "form": form_rules(),
-        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT} | {k: both(k) for k in QUEUE_BOTH}
+        "text": {k: MESSAGES[k][0 if ko else 1] for k in QUEUE_TEXT}
+        | {k: both(k) for k in QUEUE_BOTH}
         | {t: both(t) for t in _kinds("while_deciding")},  # the buttons of an offline go/stop question
         # The engine speaks English; Korean phones get the catalog's words for its codes.
-        "refuse": {k[len("refuse_"):]: v[0] for k, v in MESSAGES.items() if k.startswith("refuse_")} if ko else {},
+        "refuse": {k[len("refuse_") :]: v[0] for k, v in MESSAGES.items() if k.startswith("refuse_")} if ko else {},
     }
 
 
@@ -282,11 +329,11 @@ def reply(public_id: str, hand_id: int, status: int, message: str | None = None,
         hand = state.hand(hand_id)
         if hand is None:
             return render_template("hand/_gone.html", message=message), 404 if status == 200 else status
-        return render_template("hand/_region.html", **hand_view(state, hand), message=message,
-                               status=status, **extra), status
+        return render_template(
+            "hand/_region.html", **hand_view(state, hand), message=message, status=status, **extra
+        ), status
     if "confirm" in extra:  # without the script: the question on the page it comes back to
         message = gettext("live_skip_confirm", players=extra["confirm"]["players"], p=extra["confirm"]["p"])
     if message:
         flash(message, "error" if status >= 400 else "ok")
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
-

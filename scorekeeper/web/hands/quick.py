@@ -1,4 +1,5 @@
 """Quick entry: the form's fields ↔ a hand summary of the engine contract."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,8 +8,15 @@ from ...engine.series.gwangpalli import Seating
 from ..forms import opts
 from .forms import PlayerEntry, QuickForm
 
-PATHS = {"outcome.month": "month", "outcome": "winner", "dokbak": "dokbak_player", "last_go": "last_go",
-         "mission": "mission", "mission.player": "mission_player", "shown": "sitters"}
+PATHS = {
+    "outcome.month": "month",
+    "outcome": "winner",
+    "dokbak": "dokbak_player",
+    "last_go": "last_go",
+    "mission": "mission",
+    "mission.player": "mission_player",
+    "shown": "sitters",
+}
 
 
 def prepare(form: QuickForm, players: tuple[str, ...], sitters: tuple[str, ...] = ()) -> QuickForm:
@@ -36,8 +44,9 @@ def seat_entries(form: QuickForm, players: tuple[str, ...]) -> list[tuple[str, A
     posted = {key.split("-")[1] for key in request.form if key.startswith("entries-")} if request.form else None
     by_seat = {entry.name.rsplit("-", 1)[-1]: entry for entry in form.entries.entries}
     blank = PlayerEntry(prefix="blank-", formdata=None)
-    return [(p, by_seat.get(str(i), blank) if posted is None or str(i) in posted else blank)
-            for i, p in enumerate(players)]
+    return [
+        (p, by_seat.get(str(i), blank) if posted is None or str(i) in posted else blank) for i, p in enumerate(players)
+    ]
 
 
 def summary_from(form: QuickForm, players: tuple[str, ...]) -> dict[str, Any]:
@@ -76,30 +85,41 @@ def shown_from(form: QuickForm, sitters: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def data_from(summary: dict[str, Any], players: tuple[str, ...], shown: dict | None,
-              sitters: tuple[str, ...]) -> dict[str, Any]:
+def data_from(
+    summary: dict[str, Any], players: tuple[str, ...], shown: dict | None, sitters: tuple[str, ...]
+) -> dict[str, Any]:
     """Form data that shows a stored summary again (editing a past hand)."""
     outcome = summary.get("outcome") or {}
-    entries = [{
-        "cards": (summary.get("captures") or {}).get(p, []),
-        "junk": (summary.get("junk") or {}).get(p, 0),
-        "gos": (summary.get("gos") or {}).get(p, 0),
-        "shakes": (summary.get("shakes") or {}).get(p, []),
-        "bombs": (summary.get("bombs") or {}).get(p, []),
-        "fixed": [f["kind"] for f in summary.get("fixed") or [] if f.get("player") == p],
-    } for p in players]
+    entries = [
+        {
+            "cards": (summary.get("captures") or {}).get(p, []),
+            "junk": (summary.get("junk") or {}).get(p, 0),
+            "gos": (summary.get("gos") or {}).get(p, 0),
+            "shakes": (summary.get("shakes") or {}).get(p, []),
+            "bombs": (summary.get("bombs") or {}).get(p, []),
+            "fixed": [f["kind"] for f in summary.get("fixed") or [] if f.get("player") == p],
+        }
+        for p in players
+    ]
     dokbak = summary.get("dokbak") or {}
     mission = summary.get("mission", 1)
     mission_player = ""
     if isinstance(mission, dict):  # {multiplier, player}
         mission, mission_player = mission.get("multiplier", 1), mission.get("player", "")
     return {
-        "outcome": outcome.get("type", "stop"), "winner": outcome.get("winner", ""),
-        "month": str(outcome.get("month", "")), "entries": entries,
-        "dokbak_player": dokbak.get("player", ""), "dokbak_reason": dokbak.get("reason", "oe_myeon"),
-        "last_go": summary.get("last_go", ""), "mission": mission, "mission_player": mission_player,
-        "sitters": [{"cards": (shown or {}).get(s, {}).get("cards", []),
-                     "shake": (shown or {}).get(s, {}).get("shake", False)} for s in sitters],
+        "outcome": outcome.get("type", "stop"),
+        "winner": outcome.get("winner", ""),
+        "month": str(outcome.get("month", "")),
+        "entries": entries,
+        "dokbak_player": dokbak.get("player", ""),
+        "dokbak_reason": dokbak.get("reason", "oe_myeon"),
+        "last_go": summary.get("last_go", ""),
+        "mission": mission,
+        "mission_player": mission_player,
+        "sitters": [
+            {"cards": (shown or {}).get(s, {}).get("cards", []), "shake": (shown or {}).get(s, {}).get("shake", False)}
+            for s in sitters
+        ],
     }
 
 
@@ -177,5 +197,6 @@ def render(state, form, seat, deal, errors, hand=None):
     view = tableview.table_view(state)
     template = "hand/_preview.html" if tableview.wants_partial() else "hand/quick.html"
     status = 422 if errors or form.errors else 200
-    return render_template(template, **view, form=form, seat=seat, deal=deal, refusals=errors,
-                           edit_hand=hand, players=seat.players), status
+    return render_template(
+        template, **view, form=form, seat=seat, deal=deal, refusals=errors, edit_hand=hand, players=seat.players
+    ), status

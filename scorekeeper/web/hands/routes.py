@@ -1,4 +1,5 @@
 """Hands: start one live, append its events, undo; quick entry; results; edit, delete."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -71,8 +72,14 @@ def new(public_id: str):
     if mode == "quick" and seat.seating is not None:
         return redirect(url_for("hands.quick_entry", public_id=public_id, **seat_args(state, seat.choices)))
     form = quick.prepare_seating(SeatingForm(), seat.sitters)
-    return render_template("hand/new.html", **tableview.table_view(state), seat=seat, mode=mode, form=form,
-                           args=seat_args(state, seat.choices)), 422 if seat.errors else 200
+    return render_template(
+        "hand/new.html",
+        **tableview.table_view(state),
+        seat=seat,
+        mode=mode,
+        form=form,
+        args=seat_args(state, seat.choices),
+    ), 422 if seat.errors else 200
 
 
 @bp.post("/hands")
@@ -172,8 +179,9 @@ def _seat_append(state: service.TableState, live, event: dict, seen: int):
             return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
         return _live_refused(public_id, hand_id, err)
     if waiting is not None:
-        return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting),
-                              held={"event": event, "skip": skip})
+        return liveview.reply(
+            public_id, hand_id, 409, _("live_waiting_decision", p=waiting), held={"event": event, "skip": skip}
+        )
     return liveview.reply(public_id, hand_id, 200)
 
 
@@ -273,8 +281,11 @@ def _quick(state, form, seat, index=None, store_record=None, hand=None):
                 form.version.data, stale = hand_version(err.hand), True
                 errors = [{"code": "conflict", "message": _("edit_stale", now=_stored_outcome(err.hand)), "path": ""}]
             except WriteRefused as err:
-                errors = _said(err.errors if err.kind == "refused" else
-                               [{"code": "conflict", "message": _("err_conflict"), "path": ""}])
+                errors = _said(
+                    err.errors
+                    if err.kind == "refused"
+                    else [{"code": "conflict", "message": _("err_conflict"), "path": ""}]
+                )
             else:
                 return redirect(url_for("hands.show", public_id=state.table.public_id, hand_id=saved.id), 303)
     elif request.method == "POST":
@@ -321,16 +332,18 @@ def edit(public_id: str, hand_id: int):
         flash(_("edit_live_hint"), "error")
         return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)
     seat = quick.past_seating(state.series.deals[index], hand)
-    data = None if request.method == "POST" else quick.data_from(
-        hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)
+    data = (
+        None
+        if request.method == "POST"
+        else quick.data_from(hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)
+    )
     form = quick.prepare(QuickForm(data=data), seat.players, seat.sitters)
     if request.method == "GET":
         form.version.data = hand_version(hand)
 
     def update(record, seating):
         # A form without a version is refused as stale, never saved over a change it did not see.
-        return writes.edit_hand(db(), state, hand, record["summary"], seating,
-                                expected_version=form.version.data or "")
+        return writes.edit_hand(db(), state, hand, record["summary"], seating, expected_version=form.version.data or "")
 
     return _quick(state, form, seat, index, update, hand)
 

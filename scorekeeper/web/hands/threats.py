@@ -5,6 +5,7 @@ The engine answers, not this module: the hand as it stands is scored as if the l
 doubles the payer would suffer (피박, 광박, 멍따, 고박) and how the cup 9a was counted.
 So the warning follows the table's rules exactly, pi-bak escapes included.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,13 @@ def if_stopped_now(state: HandState) -> dict[str, Any]:
     """{"leader": name or None, "baks": {payer: [{"id", "junk"?}]}, "counted_as": {player: {card: kind}}}."""
     scores = {p.name: state.score(p.name) for p in state.players}
     leader = max(scores, key=lambda name: scores[name].toward_target)
-    out: dict[str, Any] = {"leader": None, "baks": {}, "counted_as": {}, "escapes": {},
-                           "junk_needed": state.rules.pi_bak_threshold(len(state.players))}
+    out: dict[str, Any] = {
+        "leader": None,
+        "baks": {},
+        "counted_as": {},
+        "escapes": {},
+        "junk_needed": state.rules.pi_bak_threshold(len(state.players)),
+    }
     if state.over or scores[leader].toward_target <= 0:
         return out
     try:
@@ -37,16 +43,22 @@ def if_stopped_now(state: HandState) -> dict[str, Any]:
         return out
     out["leader"] = leader
     for pay in result.get("payments", []):
-        steps = [{"id": s["id"], **({"junk": s["junk"]} if "junk" in s else {})}
-                 for s in pay.get("trail", []) if s.get("id") in BAKS]
+        steps = [
+            {"id": s["id"], **({"junk": s["junk"]} if "junk" in s else {})}
+            for s in pay.get("trail", [])
+            if s.get("id") in BAKS
+        ]
         if steps:
             out["baks"].setdefault(pay["from"], []).extend(steps)
     scored = result.get("scores", {})
     out["counted_as"] = {name: s.get("counted_as") or {} for name, s in scored.items()}
     if scores[leader].has("junk"):
         # The leader scores junk, so every loser not paying pi-bak escapes it: say with how many.
-        out["escapes"] = {name: s["counts"]["junk"] for name, s in scored.items()
-                          if name != leader and not any(b["id"] == "pi_bak" for b in out["baks"].get(name, []))}
+        out["escapes"] = {
+            name: s["counts"]["junk"]
+            for name, s in scored.items()
+            if name != leader and not any(b["id"] == "pi_bak" for b in out["baks"].get(name, []))
+        }
     return out
 
 
@@ -66,7 +78,10 @@ def pi_bak_why(result: dict | None, threshold: int) -> dict[str, dict]:
         paid = next((s for s in pay.get("trail", []) if s.get("id") == "pi_bak"), None)
         junk = (scores.get(pay["from"]) or {}).get("counts", {}).get("junk")
         cup = ((scores.get(pay["from"]) or {}).get("counted_as") or {}).get("9a")
-        out[pay["from"]] = {"pi_bak": paid.get("junk", junk) if paid else None,
-                            "escaped": junk if (winner_junk and not paid) else None,
-                            "cup": cup, "threshold": threshold}
+        out[pay["from"]] = {
+            "pi_bak": paid.get("junk", junk) if paid else None,
+            "escaped": junk if (winner_junk and not paid) else None,
+            "cup": cup,
+            "threshold": threshold,
+        }
     return out

@@ -1,4 +1,5 @@
 """The home page: start or join a table, the language, and the app's install files (``pwa``)."""
+
 from flask import Blueprint
 
 bp = Blueprint("home", __name__)

@@ -4,6 +4,7 @@ The service worker (``static/sw.js``) is served at ``/sw.js`` so that its scope 
 whole site. Its cache name carries a digest of the app shell's files: any change to
 them installs a new worker, which fetches the new shell and deletes the old caches.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -20,12 +21,16 @@ OFFLINE_TEXT = ("app_name", "offline_title", "offline_body", "home")
 
 bp = Blueprint("pwa", __name__)
 
-THEME = "#2a2420"       # the top bar
+THEME = "#2a2420"  # the top bar
 BACKGROUND = "#f6f3ec"  # the page
 # What a phone needs to open the app with no connection (pages are kept as they are visited).
 SHELL_FILES = ("app.css", "screens.css", "app.js", "push.js", "screens.js", "icon.svg", "icon-192.png", "icon-512.png")
-ICONS = (("icon.svg", "any", "image/svg+xml"), ("icon-192.png", "192x192", "image/png"),
-         ("icon-512.png", "512x512", "image/png"), ("icon-maskable-512.png", "512x512", "image/png"))
+ICONS = (
+    ("icon.svg", "any", "image/svg+xml"),
+    ("icon-192.png", "192x192", "image/png"),
+    ("icon-512.png", "512x512", "image/png"),
+    ("icon-maskable-512.png", "512x512", "image/png"),
+)
 CONFIG_MARK = "/*SK_CONFIG*/{}"
 # app.js is an ES module: the modules it imports (static/js/) are fetched at their plain URLs
 # (a relative import carries no digest), so the shell lists them so, and the worker asks the
@@ -70,12 +75,22 @@ def manifest():
         "orientation": "portrait",
         "theme_color": THEME,
         "background_color": BACKGROUND,
-        "icons": [{"src": url_for("static", filename=name), "sizes": sizes, "type": kind,
-                   **({"purpose": "maskable"} if "maskable" in name else {})} for name, sizes, kind in ICONS],
+        "icons": [
+            {
+                "src": url_for("static", filename=name),
+                "sizes": sizes,
+                "type": kind,
+                **({"purpose": "maskable"} if "maskable" in name else {}),
+            }
+            for name, sizes, kind in ICONS
+        ],
     }
     body = json.dumps(doc, ensure_ascii=False, indent=1)
-    return Response(body, mimetype="application/manifest+json",
-                    headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
+    return Response(
+        body,
+        mimetype="application/manifest+json",
+        headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"},
+    )
 
 
 @bp.get("/sw.js")
@@ -83,7 +98,8 @@ def service_worker():
     """The worker script with its configuration: cache version, shell URLs, which pages to keep."""
     config = {
         "version": shell_version(),
-        "shell": [url_for("static", filename=name) for name in SHELL_FILES] + [url_for("pwa.manifest")]
+        "shell": [url_for("static", filename=name) for name in SHELL_FILES]
+        + [url_for("pwa.manifest")]
         + [url_for("static", filename="") + name for name in modules()],
         "static": url_for("static", filename=""),
         "modules": url_for("static", filename="") + MODULES + "/",
@@ -95,8 +111,12 @@ def service_worker():
         "pages": "^" + re.escape(url_for("home.index").rstrip("/")) + r"(/|/t/[A-Za-z0-9_-]+/hands/[0-9]+)$",
     }
     script = _static("sw.js").read_text(encoding="utf-8").replace(CONFIG_MARK, json.dumps(config), 1)
-    return Response(script, mimetype="text/javascript", headers={
-        "Service-Worker-Allowed": url_for("home.index"),
-        # The browser checks for a new worker on every visit; never from a stale HTTP cache.
-        "Cache-Control": "no-cache",
-    })
+    return Response(
+        script,
+        mimetype="text/javascript",
+        headers={
+            "Service-Worker-Allowed": url_for("home.index"),
+            # The browser checks for a new worker on every visit; never from a stale HTTP cache.
+            "Cache-Control": "no-cache",
+        },
+    )

@@ -1,4 +1,5 @@
 """Home: start a table, reopen recent ones, join by code; the language switch."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -47,8 +48,14 @@ def page(import_form: ImportForm | None = None, import_errors: list[dict] | None
     recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
     from ..groups.routes import known_groups  # the groups' blueprint imports this module's page
 
-    return render_template("home.html", recent=recent, join_form=JoinForm(), import_form=import_form or ImportForm(),
-                           import_errors=import_errors or [], groups=known_groups())
+    return render_template(
+        "home.html",
+        recent=recent,
+        join_form=JoinForm(),
+        import_form=import_form or ImportForm(),
+        import_errors=import_errors or [],
+        groups=known_groups(),
+    )
 
 
 def from_this_site() -> bool:
@@ -74,8 +81,9 @@ def from_this_site() -> bool:
 def switch_lang(code: str):
     response = redirect(safe_next(request.args.get("next")))
     if code in LANGS and from_this_site():
-        response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True,
-                            secure=cookie_secure())
+        response.set_cookie(
+            COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True, secure=cookie_secure()
+        )
     return response
 
 
@@ -85,8 +93,14 @@ def switch_gloss(choice: str):
     response = redirect(safe_next(request.args.get("next")))
     if not from_this_site():
         return response
-    response.set_cookie(GLOSS_COOKIE, "1" if choice == "on" else "0", max_age=60 * 60 * 24 * 365, samesite="Lax",
-                        httponly=True, secure=cookie_secure())
+    response.set_cookie(
+        GLOSS_COOKIE,
+        "1" if choice == "on" else "0",
+        max_age=60 * 60 * 24 * 365,
+        samesite="Lax",
+        httponly=True,
+        secure=cookie_secure(),
+    )
     return response
 
 

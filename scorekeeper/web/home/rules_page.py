@@ -5,6 +5,7 @@ wheel install serves it as an editable one does. It is converted once per proces
 changes with a new release. Heading ids follow GitHub's (``slugify_unicode``), so the
 contents' links work both in the repository and here.
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -33,8 +34,11 @@ def reference_text() -> str:
 @cache
 def reference_html() -> Markup:
     """The reference as HTML: our own file, so its HTML (``<br>`` in table cells) is trusted."""
-    html = markdown.markdown(reference_text(), extensions=["tables", "sane_lists", "toc"],
-                             extension_configs={"toc": {"slugify": slugify_unicode}})
+    html = markdown.markdown(
+        reference_text(),
+        extensions=["tables", "sane_lists", "toc"],
+        extension_configs={"toc": {"slugify": slugify_unicode}},
+    )
     return Markup(html)
 
 

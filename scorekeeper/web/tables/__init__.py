@@ -1,4 +1,5 @@
 """A table (a series of hands): create, show, share, import and export, end; ``push`` streams its changes."""
+
 from flask import Blueprint
 
 bp = Blueprint("tables", __name__)

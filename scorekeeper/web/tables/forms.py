@@ -1,5 +1,6 @@
 """The forms of a table: a new table with its house-rule sheet, joining by code, importing an
 export, ending the series early, new share links."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -42,20 +43,29 @@ class TableForm(FlaskForm):
     """A new table: players, preset, the house-rule sheet, stakes, length, first dealer."""
 
     title = StringField(validators=[Optional(), Length(max=60)], filters=[strip])
-    players = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)], filters=[normal_name]),
-                        min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    players = FieldList(
+        StringField(validators=[Optional(), Length(max=MAX_NAME)], filters=[normal_name]),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
     preset = SelectField(choices=opts((k, PRESET_LABELS[k]) for k in PRESETS), default="pagat")
-    chip_value = DecimalField(default=100, places=None,
-                              validators=[InputRequired(), finite, NumberRange(0, 1_000_000)])
+    chip_value = DecimalField(default=100, places=None, validators=[InputRequired(), finite, NumberRange(0, 1_000_000)])
     currency = SelectField(choices=CURRENCIES, default="₩")
     length = IntegerField(default=12, validators=[InputRequired(), NumberRange(1, 100)])
-    dealer = SelectField(default="0",
-                         choices=opts([("draw", "draw")] + [(str(i), str(i + 1)) for i in range(MAX_PLAYERS)]))
+    dealer = SelectField(
+        default="0", choices=opts([("draw", "draw")] + [(str(i), str(i + 1)) for i in range(MAX_PLAYERS)])
+    )
     draw_time = RadioField(choices=opts([(NIGHT, NIGHT), (DAY, DAY)]), default=NIGHT)
-    draw_cards = FieldList(SelectField(choices=opts([("", "–")]) + CARD_CHOICES[:48], default=""),
-                           min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
-    redraw_cards = FieldList(SelectField(choices=opts([("", "–")]) + CARD_CHOICES[:48], default=""),
-                             min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    draw_cards = FieldList(
+        SelectField(choices=opts([("", "–")]) + CARD_CHOICES[:48], default=""),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    redraw_cards = FieldList(
+        SelectField(choices=opts([("", "–")]) + CARD_CHOICES[:48], default=""),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
 
     def validate_players(self, field):
         names = [n for n in field.data if n]
@@ -98,6 +108,9 @@ class EndForm(FlaskForm):
 class KeysForm(FlaskForm):
     """New secrets for the table (the old links then open nothing): which, ticked to confirm."""
 
-    which = RadioField(choices=opts([("edit", "edit"), ("view", "view"), ("both", "both")]), default="edit",
-                       validators=[InputRequired()])
+    which = RadioField(
+        choices=opts([("edit", "edit"), ("view", "view"), ("both", "both")]),
+        default="edit",
+        validators=[InputRequired()],
+    )
     confirm = BooleanField(validators=[DataRequired()])

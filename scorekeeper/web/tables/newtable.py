@@ -1,4 +1,5 @@
 """The new-table form → a series configuration, checked by the engine."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -59,8 +60,13 @@ def config_from_form(form: TableForm) -> dict:
 
 
 ERROR_FIELDS = {
-    "players": "players", "first_dealer": "dealer", "draw": "draw_time", "rules": "preset",
-    "chip_value": "chip_value", "currency": "currency", "length": "length",
+    "players": "players",
+    "first_dealer": "dealer",
+    "draw": "draw_time",
+    "rules": "preset",
+    "chip_value": "chip_value",
+    "currency": "currency",
+    "length": "length",
 }
 
 
@@ -71,7 +77,8 @@ def sheet_rows(form: TableForm) -> list[tuple[str, list[tuple]]]:
     for name, spec in OPTIONS.items():
         field = form[f"opt_{name}"]
         groups.setdefault(spec.metadata["group"], []).append(
-            (name, field, spec.metadata, field.data != getattr(base, name)))
+            (name, field, spec.metadata, field.data != getattr(base, name))
+        )
     return list(groups.items())
 
 
@@ -83,8 +90,9 @@ def default_preset() -> str:
 def localize(form: TableForm) -> TableForm:
     """The selects' words in the phone's language: presets, choices, currencies, cards drawn."""
     form.preset.choices = opts((k, terms.preset_label(k)) for k in PRESETS)
-    form.currency.choices = opts([("₩", _("currency_won")), ("$", "$"), ("€", "€"), ("¥", "¥"),
-                                  ("pt", _("currency_points"))])
+    form.currency.choices = opts(
+        [("₩", _("currency_won")), ("$", "$"), ("€", "€"), ("¥", "¥"), ("pt", _("currency_points"))]
+    )
     cards = opts([("", "–")] + [(c.code, f"{c.month}. {terms.card_name(c.code)}") for c in DECK])
     for sub in list(form.draw_cards) + list(form.redraw_cards):
         sub.choices = cards

@@ -12,6 +12,7 @@ session's: kept with a placeholder, put back at each answer. A cache of work, no
 hit is the bytes a render at that version would give. A render that is not kept yields to the
 worker's other requests every few hundred pieces (``render_yielding``).
 """
+
 from __future__ import annotations
 
 import threading
@@ -34,8 +35,17 @@ _lock = threading.Lock()
 
 
 def _key(table, can_edit: bool, seat: str | None) -> tuple:
-    return (table.id, table.public_id, table.version, current_lang(), glossing(), can_edit, seat,
-            request.host_url, request.script_root)
+    return (
+        table.id,
+        table.public_id,
+        table.version,
+        current_lang(),
+        glossing(),
+        can_edit,
+        seat,
+        request.host_url,
+        request.script_root,
+    )
 
 
 def body(table, can_edit: bool, view, seat: str | None = None) -> Markup:
@@ -79,4 +89,3 @@ def clear() -> None:
     with _lock:
         _bodies.clear()
         _size = 0
-

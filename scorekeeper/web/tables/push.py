@@ -27,6 +27,7 @@ Under the gevent workers (``serving.py``) a stream is a greenlet waiting on an e
 thread; the watcher is a greenlet too. A stream ends after ``PUSH_STREAM_SECONDS`` and the
 phone reconnects: no connection outlives a worker's restart for long.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -332,8 +333,7 @@ def gone(sock) -> bool:
         return True
 
 
-def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool = False,
-            sock=None) -> Iterator[str]:
+def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool = False, sock=None) -> Iterator[str]:
     """The events of one stream: the version (``changes``: the change itself) now and at each move."""
     sent = 0
     ends = time.monotonic() + seconds
@@ -399,10 +399,19 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
         release()
         raise
     follower.hear(row.version)
-    body = _released(_stream(watcher, follower, float(current_app.config["PUSH_STREAM_SECONDS"]), changes,
-                             request.environ.get("gunicorn.socket")), release)
-    response = Response(body, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    body = _released(
+        _stream(
+            watcher,
+            follower,
+            float(current_app.config["PUSH_STREAM_SECONDS"]),
+            changes,
+            request.environ.get("gunicorn.socket"),
+        ),
+        release,
+    )
+    response = Response(
+        body, mimetype="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
 
     def closed() -> None:
         watcher.leave(follower)

@@ -1,4 +1,5 @@
 """A table: create it, open it by link or code, its page, rules, export, share."""
+
 from __future__ import annotations
 
 from flask import (
@@ -47,8 +48,9 @@ def new():
             created()
             remember_key(table.public_id, table.edit_secret)
             return redirect(url_for("tables.show", public_id=table.public_id))
-    return render_template("new_table.html", form=localize(form), presets=preset_table(),
-                           groups=sheet_rows(form)), 422 if form.errors else 200
+    return render_template(
+        "new_table.html", form=localize(form), presets=preset_table(), groups=sheet_rows(form)
+    ), 422 if form.errors else 200
 
 
 @bp.post("/import")
@@ -125,10 +127,19 @@ def show(public_id: str):
     if tableview.wants_partial():
         return str(body)
     # The page around the body needs only these (a heavy table's whole view is the body's).
-    return render_template("table/show.html", body_html=body, table=state.table, config=state.config,
-                           series=state.series, can_edit=can_edit, hand_count=len(state.hands), my_seat=seat,
-                           share=sharing.share_links(state), qr=sharing.qr_svg,
-                           group_of=_group_of(state.table))
+    return render_template(
+        "table/show.html",
+        body_html=body,
+        table=state.table,
+        config=state.config,
+        series=state.series,
+        can_edit=can_edit,
+        hand_count=len(state.hands),
+        my_seat=seat,
+        share=sharing.share_links(state),
+        qr=sharing.qr_svg,
+        group_of=_group_of(state.table),
+    )
 
 
 def _group_of(table):
@@ -157,8 +168,9 @@ def version(public_id: str):
 @bp.get("/t/<public_id>/rules")
 def rules(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return render_template("table/rules.html", **tableview.table_view(state),
-                           sheet=rulesheet.rules_sheet(state.config.rules_doc))
+    return render_template(
+        "table/rules.html", **tableview.table_view(state), sheet=rulesheet.rules_sheet(state.config.rules_doc)
+    )
 
 
 @bp.get("/t/<public_id>/export.json")
@@ -166,15 +178,21 @@ def export_json(public_id: str):
     state = service.load(db(), open_table(public_id))
     # Jinja's HTML-safe JSON: markup in a name stays inert wherever the file is opened.
     text = str(htmlsafe_json_dumps(export.series_document(state), ensure_ascii=False, indent=1))
-    return Response(text, mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"})
+    return Response(
+        text,
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"},
+    )
 
 
 @bp.get("/t/<public_id>/export.csv")
 def export_csv(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return Response("\ufeff" + export.ledger_csv(state), mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.csv"})
+    return Response(
+        "\ufeff" + export.ledger_csv(state),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.csv"},
+    )
 
 
 @bp.post("/t/<public_id>/end")
@@ -223,5 +241,3 @@ def forget(public_id: str):
     keys.pop(public_id, None)
     session["keys"] = keys
     return redirect(url_for("home.index"), 303)
-
-
