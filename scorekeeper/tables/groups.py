@@ -84,14 +84,16 @@ def checked_settings(doc: dict[str, Any], players: list[str]) -> dict[str, Any]:
 
 
 def create(session: Session, doc: dict[str, Any]) -> Group:
-    name = doc.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters.", "name")
+    name = names.normal_name(doc.get("name"))
+    if not isinstance(name, str) or not name or len(name) > 120 or names.problem(name):
+        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters, no control characters.", "name")
     unknown = sorted(set(doc) - {"name", "players", *SETTINGS})
     if unknown:
         raise EngineError("bad_value", f"Unknown field {unknown[0]!r} in the group.", unknown[0])
+    if not isinstance(doc.get("rules"), dict | None):
+        raise EngineError("bad_value", 'rules is an object {"preset", "options"} or null.', "rules")
     players = checked_players(doc.get("players"))
-    return store.create_group(session, name.strip(), checked_settings(doc, players), players)
+    return store.create_group(session, name, checked_settings(doc, players), players)
 
 
 # -- reading ----------------------------------------------------------------------------------

@@ -222,3 +222,23 @@ def test_stats_kept_per_table_version(client, grp, app):
     assert get(client, grp).get_json()["stats"]["지영"]["wins"] == 2
     with app.extensions["sk_engine"].connect() as conn:
         assert conn.execute(text("select version from sk_evening_facts")).scalar_one() > first
+
+
+@pytest.mark.parametrize(
+    "body, path",
+    [
+        ({"name": "모임", "players": ["A", "B"], "rules": False}, "rules"),
+        ({"name": "모임", "players": ["A", "B"], "rules": []}, "rules"),
+        ({"name": "\u00a0\u001c\u0002@", "players": ["A", "B"]}, "name"),
+        ({"name": "토요일\u202e", "players": ["A", "B"]}, "name"),
+        ({"name": "\u200b \u3164", "players": ["A", "B"]}, "name"),
+        ({"name": "모임", "players": ["A", "B"], "chip_value": "100"}, "chip_value"),
+    ],
+)
+def test_a_group_the_document_calls_invalid_is_refused(client, body, path):
+    """What the OpenAPI document rules out is refused, coded, nothing stored: the fuzz test found
+    `rules: false` and a name of control characters taken (201)."""
+    r = client.post("/api/v1/groups", json=body)
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["errors"][0]["path"] == path
+    assert client.get("/").status_code == 200

@@ -175,7 +175,8 @@ class NewTable(SeriesConfig):
 class NewGroup(_Shape):
     """A new group (모임): its name and players; what its evenings start from (a table's settings)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=120, json_schema_extra={"pattern": "\\S"})]
+    # Named as a player is: not blank, no control or bidi-override characters (``tables.names``).
+    name: Annotated[str, Field(min_length=1, max_length=120, json_schema_extra={"pattern": PLAYER_NAME_PATTERN})]
     players: Annotated[list[PlayerName], Field(min_length=2, max_length=40, json_schema_extra={"uniqueItems": True})]
     chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
     currency: Annotated[str, Field(max_length=8)] = "₩"
