@@ -8,7 +8,6 @@ checked against the first.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Text, bindparam, delete, insert, select, type_coerce, update
@@ -18,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..engine.summary.contract import loads
 from .db import begin_write
-from .models import EveningFacts, Event, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
+from .models import EveningFacts, Group, GroupPayment, GroupPlayer, Table, utcnow
 from .rows import CONTROL, PUBLIC_ID, new_secret
 
 log = logging.getLogger(__name__)
@@ -38,22 +37,7 @@ def colour_for(position: int) -> str:
 
 def create_group(session: Session, name: str, settings: dict[str, Any], players: list[str]) -> Group:
     """A new group with a fresh public id, two different secrets and its players; committed."""
-    edit, view = new_secret(), new_secret()
-    while view == edit:  # pragma: no cover - 128 random bits each
-        view = new_secret()
-    group = Group(
-        public_id=new_secret(9),
-        edit_secret=edit,
-        view_secret=view,
-        name=CONTROL.sub("", name)[:120],
-        settings=settings,
-        version=1,
-    )
-    session.add(group)
-    session.flush()
-    session.add_all(
-        [GroupPlayer(group_id=group.id, name=p, colour=colour_for(i), position=i) for i, p in enumerate(players)]
-    )
+    group = insert_group(session, name, settings, [(p, colour_for(i)) for i, p in enumerate(players)])
     session.commit()
     return group
 
@@ -198,6 +182,8 @@ def insert_group(session: Session, name: str, settings: dict[str, Any], roster: 
     """A new group (fresh id and secrets) with its roster (``(name, colour)``), flushed, not committed:
     an import adds its evenings and payments, checks them, then commits or rolls back."""
     edit, view = new_secret(), new_secret()
+    while view == edit:  # pragma: no cover - 128 random bits each
+        view = new_secret()
     group = Group(
         public_id=new_secret(9),
         edit_secret=edit,
@@ -210,38 +196,6 @@ def insert_group(session: Session, name: str, settings: dict[str, Any], roster: 
     session.flush()
     session.add_all([GroupPlayer(group_id=group.id, name=n, colour=c, position=i) for i, (n, c) in enumerate(roster)])
     return group
-
-
-def insert_evening(
-    session: Session,
-    group: Group,
-    title: str,
-    config: dict[str, Any],
-    records: list[dict[str, Any]],
-    when: datetime | None,
-) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
-    """A table of ``group`` (fresh id and secrets) holding ``records`` (as ``rows.insert_table``
-    takes them), made ``when``; flushed, not committed. Answers the table, its rows and logs."""
-    table = Table(
-        public_id=new_secret(9),
-        edit_secret=new_secret(),
-        view_secret=new_secret(),
-        title=CONTROL.sub("", title)[:120],
-        config=config,
-        group_id=group.id,
-        **({"created_at": when} if when else {}),
-    )
-    session.add(table)
-    session.flush()
-    rows = [
-        Hand(table_id=table.id, position=i, kind=r["kind"], summary=r["summary"], seating=r["seating"])
-        for i, r in enumerate(records)
-    ]
-    session.add_all(rows)
-    session.flush()
-    logs = {row.id: list(r["events"]) for row, r in zip(rows, records, strict=True) if row.kind == "log"}
-    session.add_all([Event(hand_id=h, seq=i, event=e) for h, log in logs.items() for i, e in enumerate(log)])
-    return table, rows, logs
 
 
 def insert_payments(session: Session, group: Group, pays: list[tuple[str, str, int]]) -> None:

@@ -14,6 +14,7 @@ import hmac
 import json
 import re
 import secrets
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -105,16 +106,28 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 
 
 def insert_table(
-    session: Session, title: str, config: dict[str, Any], records: list[dict[str, Any]]
+    session: Session,
+    title: str,
+    config: dict[str, Any],
+    records: list[dict[str, Any]],
+    group_id: int | None = None,
+    when: datetime | None = None,
 ) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
     """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs,
-    flushed, not committed (the caller checks them, then ``commit`` or rolls back).
+    flushed, not committed (the caller checks them, then ``commit`` or rolls back). An evening of
+    a group's import names its group and the day it was played (``when``).
 
     Each record is ``{"kind", "summary", "seating", "events"}``. Answers the table, its rows and logs.
     """
     edit, view = new_secret(), new_secret()
     table = Table(
-        public_id=new_secret(9), edit_secret=edit, view_secret=view, title=CONTROL.sub("", title)[:120], config=config
+        public_id=new_secret(9),
+        edit_secret=edit,
+        view_secret=view,
+        title=CONTROL.sub("", title)[:120],
+        config=config,
+        group_id=group_id,
+        **({"created_at": when} if when else {}),
     )
     session.add(table)
     session.flush()

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from ..engine import group as engine
 from ..engine.errors import EngineError
 from ..store import groups as store
+from ..store import rows as rows_store
 from ..store.models import Group
 from . import groups as service
 from . import transfer
@@ -51,36 +52,9 @@ def import_group(session: Session, doc: Any) -> Group:
         raise EngineError(
             "bad_series", 'A group export is {"group": {...}, "evenings": [...], "payments": [...]}.', "group"
         )
-    head = doc["group"]
-    name = head.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters.", "group.name")
-    roster_doc = head.get("players")
-    if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
-        raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
-    players = service.checked_players([p.get("name") for p in roster_doc], "group.players")
-    colours = [
-        p.get("colour") if isinstance(p.get("colour"), str) and len(p["colour"]) <= 16 else store.colour_for(i)
-        for i, p in enumerate(roster_doc)
-    ]
-    settings = service.checked_settings(head.get("settings") or {}, players)
-    evs_doc = doc.get("evenings", [])
-    if not isinstance(evs_doc, list) or len(evs_doc) > MAX_EVENINGS:
-        raise EngineError("bad_series", f"evenings lists at most {MAX_EVENINGS} table exports.", "evenings")
-    evenings, balances = [], dict.fromkeys(players, 0)
-    for i, ev in enumerate(evs_doc):
-        if not isinstance(ev, dict):
-            raise EngineError("bad_series", "An evening is a table's export.", f"evenings[{i}]")
-        when = _date(ev.get("date"), f"evenings[{i}].date")
-        title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k != "date"})
-        unknown = [p for p in config["players"] if p not in players]
-        if unknown:
-            raise EngineError(
-                "bad_series_players",
-                f"{unknown[0]!r} played an evening but is not in the group.",
-                f"evenings[{i}].players",
-            )
-        evenings.append((title, config, rows, when))
+    name, players, colours, settings = _head(doc["group"])
+    evenings = _evenings(doc.get("evenings", []), players)
+    balances = dict.fromkeys(players, 0)
     pays = doc.get("payments", [])
     if not isinstance(pays, list):
         raise EngineError("bad_payment", "payments lists {from, to, points}.", "payments")
@@ -88,9 +62,9 @@ def import_group(session: Session, doc: Any) -> Group:
     # of hands is, ``service.replay_rows``), in the import's one transaction: the payment doors are
     # the API's, a payment larger than owed is taken as it was. Any refusal stores nothing at all.
     try:
-        group = store.insert_group(session, name.strip(), settings, list(zip(players, colours, strict=True)))
+        group = store.insert_group(session, name, settings, list(zip(players, colours, strict=True)))
         for title, config, rows, when in evenings:
-            table, hands, logs = store.insert_evening(session, group, title, config, rows, when)
+            table, hands, logs = rows_store.insert_table(session, title, config, rows, group_id=group.id, when=when)
             for p, v in replay_rows(table, hands, logs).series.balances.items():
                 balances[p] += v
         checked: list[tuple[str, str, int]] = []
@@ -117,3 +91,41 @@ def _date(value: Any, path: str) -> datetime | None:
     if when is None:
         raise EngineError("bad_value", "date is an ISO date and time.", path)
     return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _head(head: dict[str, Any]) -> tuple[str, list[str], list[str], dict[str, Any]]:
+    """The group's name, players, their colours and its settings, each checked."""
+    name = head.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters.", "group.name")
+    roster_doc = head.get("players")
+    if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
+        raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
+    players = service.checked_players([p.get("name") for p in roster_doc], "group.players")
+    colours = [
+        p.get("colour") if isinstance(p.get("colour"), str) and len(p["colour"]) <= 16 else store.colour_for(i)
+        for i, p in enumerate(roster_doc)
+    ]
+    return name.strip(), players, colours, service.checked_settings(head.get("settings") or {}, players)
+
+
+def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any], list[dict[str, Any]], Any]]:
+    """Each evening's table export read (title, config, records) with its date; every player one
+    of the group's."""
+    if not isinstance(evs_doc, list) or len(evs_doc) > MAX_EVENINGS:
+        raise EngineError("bad_series", f"evenings lists at most {MAX_EVENINGS} table exports.", "evenings")
+    evenings = []
+    for i, ev in enumerate(evs_doc):
+        if not isinstance(ev, dict):
+            raise EngineError("bad_series", "An evening is a table's export.", f"evenings[{i}]")
+        when = _date(ev.get("date"), f"evenings[{i}].date")
+        title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k != "date"})
+        unknown = [p for p in config["players"] if p not in players]
+        if unknown:
+            raise EngineError(
+                "bad_series_players",
+                f"{unknown[0]!r} played an evening but is not in the group.",
+                f"evenings[{i}].players",
+            )
+        evenings.append((title, config, rows, when))
+    return evenings
