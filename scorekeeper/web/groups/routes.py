@@ -17,7 +17,6 @@ from flask import (
     session,
     url_for,
 )
-from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.errors import EngineError
 from ...store import groups as store
@@ -339,12 +338,7 @@ def share_txt(public_id: str):
 @bp.get("/g/<public_id>/group.json")
 def export_json(public_id: str):
     state = service.load(db(), open_group(public_id))
-    text = str(htmlsafe_json_dumps(grouptransfer.export(db(), state), ensure_ascii=False, indent=1))
-    return Response(
-        text,
-        mimetype="application/json",
-        headers={"Content-Disposition": f"attachment; filename=gostop-group-{public_id}.json"},
-    )
+    return export.json_download(grouptransfer.export(db(), state), f"gostop-group-{public_id}.json")
 
 
 @bp.get("/g/<public_id>/ledger.csv")

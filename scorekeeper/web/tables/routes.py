@@ -14,7 +14,6 @@ from flask import (
     session,
     url_for,
 )
-from jinja2.utils import htmlsafe_json_dumps
 
 from ...engine.errors import EngineError
 from ...store import rows as store
@@ -176,13 +175,7 @@ def rules(public_id: str):
 @bp.get("/t/<public_id>/export.json")
 def export_json(public_id: str):
     state = service.load(db(), open_table(public_id))
-    # Jinja's HTML-safe JSON: markup in a name stays inert wherever the file is opened.
-    text = str(htmlsafe_json_dumps(export.series_document(state), ensure_ascii=False, indent=1))
-    return Response(
-        text,
-        mimetype="application/json",
-        headers={"Content-Disposition": f"attachment; filename=gostop-{public_id}.json"},
-    )
+    return export.json_download(export.series_document(state), f"gostop-{public_id}.json")
 
 
 @bp.get("/t/<public_id>/export.csv")
