@@ -11,3 +11,4 @@ compile() { uv pip compile pyproject.toml --universal --python-version 3.11 --ge
     --no-header --quiet "${args[@]}" "$@"; }
 compile -o requirements/app.txt
 compile --extra test -o requirements/test.txt
+echo pip | compile - -o requirements/pip.txt  # the installer the other two need (scripts/test.sh installs it first)

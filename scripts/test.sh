@@ -24,6 +24,10 @@ fi
 
 # Exactly the locked versions, every file checked against its hash; then the project itself.
 # (scripts/lock.sh refreshes the lock; pyproject.toml keeps the ranges a user's `pip install` takes.)
+# pip itself first, to its locked version: the pip a fresh `python -m venv` brings (23.2.1 with
+# Python 3.11.7) reads the extra in pytest-cov's `coverage[toml]` as an unpinned requirement and
+# refuses the whole lock.
+python -m pip install -q --disable-pip-version-check --require-hashes -r requirements/pip.txt || exit 1
 python -m pip install -q --disable-pip-version-check --require-hashes -r requirements/test.txt || exit 1
 python -m pip install -q --disable-pip-version-check --no-deps -e . || exit 1
 
