@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -54,8 +55,19 @@ def test_wheel_installs_and_serves_pages_and_static_files(tmp_path):
     (wheel,) = wheels.glob("scorekeeper-*.whl")
     env_dir = tmp_path / "venv"
     # The dependencies come from this interpreter's site-packages; the package itself only from the wheel.
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    # A .pth line, not system_site_packages: run from a virtualenv (CI's, a contributor's), "system" would
+    # be the base Python without the dependencies. Paths a .pth adds are not scanned for .pth files of
+    # their own, so the editable install's finder stays out.
+    venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
+    inner = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    outer = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    (Path(inner) / "dependencies.pth").write_text("".join(f"{path}\n" for path in sorted(outer)))
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check", str(wheel)],
         check=True,
