@@ -3,7 +3,7 @@
 Usage: ``python benchmarks/load.py [--db sqlite|postgres|both] [--tables 300] [--model push|poll] [--short]``.
 
 For each database the app is started under gunicorn on a free loopback port with the
-configuration of ``scorekeeper serve`` (``scorekeeper/web/serving.py``: gevent workers,
+configuration of ``scorekeeper serve`` (``scorekeeper/web/server/serving.py``: gevent workers,
 ``SCOREKEEPER_WORKERS``, 2 by default; ``--server gthread`` for the model before it), then:
 
 1. *Seed*: ``--tables`` tables are created through the API, each with 0–4 finished hands and a
@@ -80,7 +80,7 @@ def hello_app():
 
 def gunicorn_command(spec: str, port: int) -> list[str]:
     """``gunicorn spec`` with the configuration of ``scorekeeper serve`` and the Procfile
-    (``scorekeeper/web/serving.py``), or ``--server gthread``: the model served before it."""
+    (``scorekeeper/web/server/serving.py``), or ``--server gthread``: the model served before it."""
     if SERVER == "gthread":
         model = [
             "--worker-class",
@@ -99,7 +99,7 @@ def gunicorn_command(spec: str, port: int) -> list[str]:
             "-",
         ]
     else:
-        model = ["-c", "python:scorekeeper.web.serving"]
+        model = ["-c", "python:scorekeeper.web.server.serving"]
     return [
         sys.executable,
         "-m",
@@ -853,7 +853,7 @@ def report(results: dict) -> None:
     served = (
         f"gunicorn gthread {m['workers']} workers × {m['threads']} threads"
         if a["server"] == "gthread"
-        else f"gunicorn gevent {m['workers']} workers (scorekeeper/web/serving.py)"
+        else f"gunicorn gevent {m['workers']} workers (scorekeeper/web/server/serving.py)"
     )
     print(
         f"load: {m['date']}  {m['machine']}, {m['cores']} cores, CPython {m['python']}; "

@@ -142,10 +142,10 @@ def cmd_replay(args) -> int:
 
 def cmd_serve(args) -> int:
     """Run the table app."""
-    from .web import serving
+    from .web.server import serving
 
-    serving.patch()  # before the app and its locks exist: see web/serving.py
-    from .web.server import serve
+    serving.patch()  # before the app and its locks exist: see web/server/serving.py
+    from .web.server.run import serve
 
     serve(args.host, args.port)
     return 0

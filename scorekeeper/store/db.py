@@ -103,7 +103,7 @@ LOCK_WAIT_S = 15.0  # as long as the busy timeout above
 def _begin_immediate(raw) -> None:
     """Take SQLite's write lock, waiting for it in short naps rather than inside SQLite.
 
-    SQLite's busy handler sleeps in C: under the gevent workers (``web/serving.py``) that
+    SQLite's busy handler sleeps in C: under the gevent workers (``web/server/serving.py``) that
     stops every request of the worker while another process holds the lock. ``time.sleep``
     is a gevent nap there, so the worker's other requests run meanwhile (and with threads
     it is a sleep like SQLite's own).

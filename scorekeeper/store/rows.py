@@ -181,7 +181,7 @@ class PollRow(NamedTuple):
 
 def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
     """``poll_row`` on a pooled DB-API connection, past SQLAlchemy's execution machinery (half
-    of what a poll cost on the fast path, ``web/fastpath.py``): the same statement, compiled
+    of what a poll cost on the fast path, ``web/server/fastpath.py``): the same statement, compiled
     once for the engine's dialect, as its own transaction (autocommit)."""
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from . import config as settings
+from .server import config as settings
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -34,9 +34,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import api, assets, database, errors, fastpath, groups, hands, home, limits, redact, security, tables
+    from . import api, groups, hands, home, tables
     from .catalogue import i18n
     from .home import pwa, rules_page
+    from .server import assets, database, errors, fastpath, limits, redact, security
     from .tables import push
 
     redact.install()

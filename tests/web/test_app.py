@@ -9,7 +9,7 @@ from sqlalchemy import inspect, text
 
 from scorekeeper.store import migrate
 from scorekeeper.web import create_app
-from scorekeeper.web.server import addresses
+from scorekeeper.web.server.run import addresses
 
 
 def test_factory_testing_flag(app):
@@ -111,9 +111,9 @@ def test_health(client):
 def test_procfile():
     from pathlib import Path
 
-    # The same serving model as `scorekeeper serve` (web/serving.py); test_server_slow runs it.
+    # The same serving model as `scorekeeper serve` (web/server/serving.py); test_server_slow runs it.
     text = (Path(__file__).parents[2] / "Procfile").read_text()
-    assert text.strip() == 'web: gunicorn -c python:scorekeeper.web.serving "scorekeeper.web:create_app()"'
+    assert text.strip() == 'web: gunicorn -c python:scorekeeper.web.server.serving "scorekeeper.web:create_app()"'
 
 
 def test_a_database_of_0001_is_upgraded_and_keeps_its_events(tmp_path):

@@ -282,7 +282,7 @@ def test_the_form_stores_normalised_names(app):
     "name", ["=1+2", " =1+2", "\u200b=1+2", "\n=1+2", "\t+1", "\u00a0-1", "\ufeff@SUM(A1)", "\r=1"]
 )
 def test_csv_cells_never_start_a_formula(name):
-    from scorekeeper.web.export import _cell
+    from scorekeeper.web.views.export import _cell
 
     assert _cell(name).startswith("'"), name
 

@@ -1,4 +1,4 @@
-"""The fast path (``web/fastpath.py``) answers exactly as Flask does, or leaves the request to it.
+"""The fast path (``web/server/fastpath.py``) answers exactly as Flask does, or leaves the request to it.
 
 Each request is sent twice, once with the fast path and once without it, and the two answers
 must be the same: status, headers (the Date's value aside) and body, the compressed bytes
@@ -14,7 +14,7 @@ import gzip
 import brotli
 import pytest
 
-from scorekeeper.web.fastpath import FastPath
+from scorekeeper.web.server.fastpath import FastPath
 from tests.conftest import make_app
 from tests.web.conftest import Table
 

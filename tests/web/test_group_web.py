@@ -209,7 +209,7 @@ def test_a_table_links_back_to_its_group(client, grp):
 
 
 def test_a_groups_secret_never_reaches_a_log():
-    from scorekeeper.web.redact import redact
+    from scorekeeper.web.server.redact import redact
 
     assert redact('"GET /gj/Ab3_x/s3cr3t HTTP/1.1" 302 -') == '"GET /gj/Ab3_x/[redacted] HTTP/1.1" 302 -'
     assert redact("X-Group-Key: s3cr3t") == "X-Group-Key: [redacted]"

@@ -158,7 +158,7 @@ def _broken_store(tmp_path, kind: str, monkeypatch):
         )  # the discard port: nothing listens
     import sqlite3
 
-    from scorekeeper.web.limitstore import SQLiteFileStorage
+    from scorekeeper.web.server.limitstore import SQLiteFileStorage
 
     def full(*_args, **_kwargs):
         raise sqlite3.OperationalError("database or disk is full")

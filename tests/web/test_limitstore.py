@@ -12,7 +12,7 @@ from limits import parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
-from scorekeeper.web import limitstore
+from scorekeeper.web.server import limitstore
 
 
 class Clock:

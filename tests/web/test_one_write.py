@@ -153,7 +153,7 @@ def test_a_refused_write_has_one_kind_and_stores_nothing(app, client, make_table
     from scorekeeper.store import rows as store
     from scorekeeper.tables import service, writes
     from scorekeeper.tables.refusals import WriteRefused
-    from scorekeeper.web.database import db
+    from scorekeeper.web.server.database import db
 
     write, kind, code, carried = REFUSED_WRITES[case]
     t = make_table()

@@ -112,7 +112,7 @@ def test_english_mode_card_faces_speak_english(table, client):
 
 def test_equal_balances_draw_lines_that_stay_apart():
     """Rough edge 10: two equal balances drew one line over the other in the chart."""
-    from scorekeeper.web.chart import balance_chart
+    from scorekeeper.web.views.chart import balance_chart
 
     chart = balance_chart(
         ["A", "B", "C"], {"A": "p0", "B": "p1", "C": "p2"}, [{"A": 10, "B": -5, "C": -5}, {"A": 20, "B": -10, "C": -10}]

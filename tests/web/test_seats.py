@@ -1,4 +1,4 @@
-"""Every player on their own phone: seats, and the turn passing by itself (web/seats.py)."""
+"""Every player on their own phone: seats, and the turn passing by itself (web/access/seats.py)."""
 
 from __future__ import annotations
 

@@ -167,7 +167,7 @@ def test_gunicorn_access_log_never_holds_a_secret(tmp_path):
     from gunicorn.config import Config
     from gunicorn.glogging import Logger
 
-    from scorekeeper.web import redact
+    from scorekeeper.web.server import redact
 
     redact.install()
     cfg = Config()
@@ -205,7 +205,7 @@ def test_gunicorn_access_log_never_holds_a_secret(tmp_path):
     ids=["request-line", "query", "header", "environ", "untouched"],
 )
 def test_redact(text, expected):
-    from scorekeeper.web.redact import redact
+    from scorekeeper.web.server.redact import redact
 
     assert redact(text) == expected
 

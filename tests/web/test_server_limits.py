@@ -106,7 +106,7 @@ def test_refused_imports_count_against_the_creation_budget(server):
 
 
 def test_the_default_storage_is_a_file_every_worker_shares(tmp_path, monkeypatch):
-    from scorekeeper.web import config
+    from scorekeeper.web.server import config
 
     monkeypatch.delenv("RATELIMIT_STORAGE_URI", raising=False)
     assert config.defaults(str(tmp_path))["RATELIMIT_STORAGE_URI"] == f"sqlite:///{tmp_path / 'ratelimits.db'}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.web import sharing
-from scorekeeper.web.server import join_hint
+from scorekeeper.web.server.run import join_hint
+from scorekeeper.web.views import sharing
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.store import rows as store
-from scorekeeper.web.database import db
+from scorekeeper.web.server.database import db
 
 
 def _autocommit(session) -> bool:

@@ -65,7 +65,7 @@ def test_create_table_stores_only_changes(client, app):
 
     client.post("/new", data=table_form(**{"opt_five_brights": "20"}))
     with app.app_context():
-        from scorekeeper.web.database import db
+        from scorekeeper.web.server.database import db
 
         table = db().query(Table).one()
         assert table.config["rules"] == {"preset": "pagat", "options": {"five_brights": 20}}
@@ -85,7 +85,7 @@ def test_create_table_refused(client, app, players, message):
     assert r.status_code == 422
     with app.app_context():
         from scorekeeper.store.models import Table
-        from scorekeeper.web.database import db
+        from scorekeeper.web.server.database import db
 
         assert db().query(Table).count() == 0
 

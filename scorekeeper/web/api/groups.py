@@ -15,10 +15,10 @@ from ...engine.payout import money
 from ...engine.series.settle import settle_up
 from ...tables import groups as service
 from ...tables import grouptransfer
-from ..database import db
-from ..groupaccess import open_group
-from ..limits import created
-from ..security import EDIT
+from ..access.groups import open_group
+from ..server.database import db
+from ..server.limits import created
+from ..server.security import EDIT
 from . import bp, routes  # noqa: F401  (routes first: it registers the id converter these paths use)
 
 PAYMENT_FIELDS = {"from", "to", "points", "key", "beyond_owed"}

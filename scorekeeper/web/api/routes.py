@@ -19,12 +19,12 @@ from ...store.rows import hand_version
 from ...tables import jsonbody, names, service, transfer, writes
 from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
-from .. import seats
-from ..access import open_poll_row, open_table
-from ..database import db
-from ..errors import error_response
-from ..limits import created
-from ..security import KEY_HEADER, csrf, presented_key
+from ..access import seats
+from ..access.tables import open_poll_row, open_table
+from ..server.database import db
+from ..server.errors import error_response
+from ..server.limits import created
+from ..server.security import KEY_HEADER, csrf, presented_key
 from ..tables import push
 from ..tables.routes import keep_access
 from . import answers, bp, models, openapi, preconditions
@@ -54,7 +54,7 @@ def _csrf_for_cookies():
     """
     public_id = (request.view_args or {}).get("public_id", "")
     if (request.endpoint or "").startswith("api.") and "group" in (request.endpoint or ""):
-        from ..groupaccess import GROUP_KEY_HEADER, presented_group_key
+        from ..access.groups import GROUP_KEY_HEADER, presented_group_key
 
         riding = not request.headers.get(GROUP_KEY_HEADER) and presented_group_key(public_id)
     else:
@@ -138,7 +138,7 @@ def create_table():
 def _evening_of_group(body: dict):
     """A new table as an evening of a group: its edit key in ``X-Group-Key`` (never a table's key)."""
     from ...tables import groups
-    from ..groupaccess import open_group, presented_group_key
+    from ..access.groups import open_group, presented_group_key
 
     public_id = body["group"]
     if not isinstance(public_id, str):
@@ -200,7 +200,7 @@ def version(public_id: str):
     """What phones poll: the few columns it needs, on a bare connection (``open_poll_row``).
 
     Most requests are polls; an ORM session around one SELECT costs as much as the rest of it.
-    (A plain one is answered before Flask: ``web/fastpath.py``.)
+    (A plain one is answered before Flask: ``web/server/fastpath.py``.)
     """
     return jsonify(version=open_poll_row(public_id).version)
 

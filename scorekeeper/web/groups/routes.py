@@ -23,16 +23,16 @@ from ...store import groups as store
 from ...store import rows as tables_store
 from ...tables import groups as service
 from ...tables import grouptransfer
-from .. import export, joincode, sharing
-from ..cardview import player_classes
+from ..access.groups import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import money_text, refusal
 from ..catalogue.terms import trail_text
-from ..chart import balance_chart
-from ..database import db
-from ..groupaccess import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
-from ..limits import created, refused_key
-from ..security import EDIT, presented_key, remember_key
+from ..server.database import db
+from ..server.limits import created, refused_key
+from ..server.security import EDIT, presented_key, remember_key
+from ..views import export, joincode, sharing
+from ..views.cardview import player_classes
+from ..views.chart import balance_chart
 from . import bp
 from .picture import picture
 

@@ -21,7 +21,7 @@ from ...engine.live.events import JUNK_REASONS
 from ...engine.live.hand import EVENTS
 from ...engine.series import MAX_NAME
 from ...engine.summary.facts import FIXED_KINDS
-from ..forms import CARD_CHOICES, MONTH_CHOICES, MultiCheckboxField, opts
+from ..views.forms import CARD_CHOICES, MONTH_CHOICES, MultiCheckboxField, opts
 
 OUTCOMES = ["stop", "nagari", "chongtong", "three_ppuk", "void_deal"]
 

@@ -14,12 +14,13 @@ from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.live.junk import named_value
 from ...engine.live.turns import turns_ahead
 from ...tables import service
-from .. import cardview, seats, tableview
-from ..access import can_edit, open_table
+from ..access import seats
+from ..access.tables import can_edit, open_table
 from ..catalogue import terms
 from ..catalogue.i18n import both, current_lang, gettext
 from ..catalogue.messages import MESSAGES
-from ..database import db
+from ..server.database import db
+from ..views import cardview, tableview
 from . import eventlines, threats
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))

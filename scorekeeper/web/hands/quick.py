@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.series.gwangpalli import Seating
-from ..forms import opts
+from ..views.forms import opts
 from .forms import PlayerEntry, QuickForm
 
 PATHS = {
@@ -192,7 +192,7 @@ def preview(state, record: dict, index: int | None = None):
 def render(state, form, seat, deal, errors, hand=None):
     from flask import render_template
 
-    from .. import tableview
+    from ..views import tableview
 
     view = tableview.table_view(state)
     template = "hand/_preview.html" if tableview.wants_partial() else "hand/quick.html"

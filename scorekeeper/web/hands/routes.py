@@ -10,14 +10,15 @@ from ...store.rows import hand_version
 from ...tables import service, writes
 from ...tables.refusals import Stale, WriteRefused
 from ...tables.seating import next_seating, seat_args
-from .. import seats, tableview
-from ..access import open_table
+from ..access import seats
+from ..access.tables import open_table
 from ..catalogue import terms
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
-from ..database import db
-from ..forms import attach_errors
-from ..security import EDIT
+from ..server.database import db
+from ..server.security import EDIT
+from ..views import tableview
+from ..views.forms import attach_errors
 from . import bp, liveview, quick
 from .forms import DeleteForm, EventForm, GiveForm, QuickForm, SeatingForm, SeqForm
 

@@ -9,8 +9,8 @@ from flask import redirect, render_template, request, session, url_for
 
 from ...store import rows as store
 from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS
-from ..database import db
-from ..security import cookie_secure
+from ..server.database import db
+from ..server.security import cookie_secure
 from ..tables.forms import ImportForm, JoinForm
 from . import bp
 

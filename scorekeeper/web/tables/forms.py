@@ -24,7 +24,7 @@ from ...engine.series import MAX_NAME, MAX_PLAYERS
 from ...engine.series.dealer import DAY, NIGHT
 from ...tables.names import check_names, normal_name
 from ...tables.refusals import CodedRefusal
-from ..forms import CARD_CHOICES, finite, opts, strip
+from ..views.forms import CARD_CHOICES, finite, opts, strip
 
 CURRENCIES = opts([("₩", "₩ 원"), ("$", "$"), ("€", "€"), ("¥", "¥"), ("pt", "점 points")])
 

@@ -11,7 +11,7 @@ from ...engine.series import config_from
 from ..catalogue import terms
 from ..catalogue.i18n import current_lang
 from ..catalogue.i18n import gettext as _
-from ..forms import opts
+from ..views.forms import opts
 from .forms import TableForm
 
 

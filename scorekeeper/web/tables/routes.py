@@ -19,15 +19,16 @@ from ...engine.errors import EngineError
 from ...store import rows as store
 from ...tables import service, transfer, writes
 from ...tables.refusals import WriteRefused
-from .. import export, joincode, rulesheet, seats, sharing, tableview
-from ..access import open_poll_row, open_table, table_or_404
+from ..access import seats
+from ..access.tables import open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
-from ..database import db
-from ..forms import attach_errors
 from ..home import routes as home
-from ..limits import created, refused_key
-from ..security import EDIT, presented_key, remember_key
+from ..server.database import db
+from ..server.limits import created, refused_key
+from ..server.security import EDIT, presented_key, remember_key
+from ..views import export, joincode, rulesheet, sharing, tableview
+from ..views.forms import attach_errors
 from . import bp, pagecache
 from .forms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
 from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
@@ -144,7 +145,7 @@ def show(public_id: str):
 def _group_of(table):
     """The table's group, when it has one that this phone can open (a link back to it)."""
     from ...store import groups
-    from ..groupaccess import known_group_ids
+    from ..access.groups import known_group_ids
 
     if table.group_id is None:
         return None

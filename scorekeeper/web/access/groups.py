@@ -11,11 +11,11 @@ from __future__ import annotations
 from flask import abort, g, request, session
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from ..store import groups as store
-from ..store.models import Group
-from ..store.rows import EDIT, access_level
-from .database import db
-from .limits import refused_key
+from ...store import groups as store
+from ...store.models import Group
+from ...store.rows import EDIT, access_level
+from ..server.database import db
+from ..server.limits import refused_key
 
 GROUP_KEY_HEADER = "X-Group-Key"
 MAX_REMEMBERED = 30

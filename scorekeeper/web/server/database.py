@@ -10,8 +10,8 @@ from flask import Flask, current_app, g, has_request_context, request
 from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
-from ..store import migrate
-from ..store.db import make_engine, make_sessionmaker, reader, single_reader
+from ...store import migrate
+from ...store.db import make_engine, make_sessionmaker, reader, single_reader
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date
 from werkzeug.wsgi import get_host
 
-from ..store import rows as store
-from .api import answers
+from ...store import rows as store
+from ..api import answers
 from .security import default_headers
 
 _VERSION = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/version")

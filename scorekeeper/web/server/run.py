@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from gunicorn.app.base import BaseApplication
 
-from . import create_app, serving
+from .. import create_app
+from . import serving
 
 
 class _Server(BaseApplication):
@@ -34,7 +35,7 @@ _APP = None
 
 def addresses(host: str, port: int) -> list[str]:
     """The addresses to open, for the terminal: loopback and, on 0.0.0.0, this machine's LAN address."""
-    from .sharing import lan_address
+    from ..views.sharing import lan_address
 
     everywhere = host in ("0.0.0.0", "::", "")
     shown = "127.0.0.1" if everywhere else host
@@ -47,7 +48,7 @@ def addresses(host: str, port: int) -> list[str]:
 
 def join_hint(host: str) -> str | None:
     """How other phones join, when the server listens on this machine only."""
-    from .sharing import is_loopback
+    from ..views.sharing import is_loopback
 
     if is_loopback(host):
         return (

@@ -7,14 +7,15 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from ..engine.cards import BONUS_CARDS, CARDS, DECK
-from ..engine.series.gwangpalli import nagari_factor, payable
-from ..engine.summary.facts import FIXED_KINDS
-from ..store.rows import EDIT
-from ..tables.service import TableState
-from . import cardview, seats
-from .catalogue import terms
-from .catalogue.i18n import money_text
+from ...engine.cards import BONUS_CARDS, CARDS, DECK
+from ...engine.series.gwangpalli import nagari_factor, payable
+from ...engine.summary.facts import FIXED_KINDS
+from ...store.rows import EDIT
+from ...tables.service import TableState
+from ..access import seats
+from ..catalogue import terms
+from ..catalogue.i18n import money_text
+from . import cardview
 from .chart import balance_chart
 
 

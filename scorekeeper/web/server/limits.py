@@ -38,8 +38,8 @@ from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from ..catalogue.i18n import gettext as _
 from . import limitstore  # noqa: F401 - registers the sqlite:// storage with ``limits``
-from .catalogue.i18n import gettext as _
 from .errors import error_response
 
 CREATING = frozenset(

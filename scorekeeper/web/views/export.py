@@ -11,9 +11,9 @@ from typing import Any
 from flask import Response
 from jinja2.utils import htmlsafe_json_dumps
 
-from ..tables.service import TableState, record_of
-from .catalogue import terms
-from .catalogue.i18n import gettext as _
+from ...tables.service import TableState, record_of
+from ..catalogue import terms
+from ..catalogue.i18n import gettext as _
 
 
 def json_download(doc: Any, filename: str) -> Response:

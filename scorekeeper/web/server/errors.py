@@ -15,8 +15,8 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException, InternalServerError, SecurityError
 
-from ..tables.refusals import WEB_ERROR_CODES, CodedRefusal  # noqa: F401  (the web layer's codes)
-from .catalogue.i18n import gettext as _
+from ...tables.refusals import WEB_ERROR_CODES, CodedRefusal  # noqa: F401  (the web layer's codes)
+from ..catalogue.i18n import gettext as _
 
 _BY_STATUS = {
     400: ("bad_request", "err_bad_request"),

@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 import segno
 from flask import current_app, g, request, url_for
 
-from ..store.rows import EDIT
+from ...store.rows import EDIT
 
 if TYPE_CHECKING:
-    from ..tables.service import TableState
+    from ...tables.service import TableState
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 

@@ -23,8 +23,8 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ..store.rows import EDIT, VIEW, access_level
-from ..tables import jsonbody
+from ...store.rows import EDIT, VIEW, access_level
+from ...tables import jsonbody
 
 csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
@@ -159,7 +159,7 @@ DEFAULT_HEADERS = (
 
 def default_headers(path: str, secure: bool) -> list[tuple[str, str]]:
     """The headers every answer to ``path`` carries unless it set them itself (also what the
-    fast path sends, ``web/fastpath.py``)."""
+    fast path sends, ``web/server/fastpath.py``)."""
     headers = list(DEFAULT_HEADERS)
     if secure:
         headers.append(("Strict-Transport-Security", HSTS))

@@ -9,11 +9,11 @@ from __future__ import annotations
 from flask import abort, g
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from ..store import rows as store
-from ..store.models import Table
-from .database import db, reader_engine
-from .limits import refused_key
-from .security import EDIT, level_for
+from ...store import rows as store
+from ...store.models import Table
+from ..server.database import db, reader_engine
+from ..server.limits import refused_key
+from ..server.security import EDIT, level_for
 
 
 def table_or_404(public_id: str) -> Table:

@@ -1,0 +1,1 @@
+"""The server's machinery: how the app is served, configured, stored, protected and made fast."""
