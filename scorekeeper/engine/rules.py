@@ -44,7 +44,7 @@ CHOICE_LABELS = {
     "times_players": "고한 사람 혼자 자기 몫 × 인원 · the go-sayer alone pays own amount × players",
     "times_players_each": "고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫 · the go-sayer pays own amount × players, "
     "the other loser their own",
-    "replace": "뒤 뻑이 앞 뻑 대신 · each link replaces the one before: the longest chain is paid alone",
+    "replace": "뒤 뻑이 앞 뻑 대신 · each link replaces the one before: the longest is paid alone",
     "each": "뻑마다 따로 (한게임) · each link paid as it happens (Hangame: 7 + 14 + 21)",
     "share": "몫마다: 독박은 두 몫을 각각 상한까지 · per share: a dok-bak payer pays each share capped",
     "player": "사람마다: 한 사람이 내는 전부를 상한까지 · per player: all one player pays for the hand, capped",
