@@ -63,8 +63,13 @@ def test_hangames_forty_nine_played_live_through_the_event_form(make_table, clie
         {"type": "end_turn"},
         {"type": "end_turn"},
     ]
+    said = {}
     for seq, fields in enumerate(taps):
-        assert post(client, t, hand, seq, **fields).status_code == 200, fields
+        r = post(client, t, hand, seq, **fields)
+        assert r.status_code == 200, fields
+        said[seq] = r.get_data(as_text=True)
+    # The log says what each link pays as it happens: 첫뻑 7, then 연뻑 14.
+    assert "첫뻑: 나머지가 각자 7점씩" in said[0] and "연뻑: 나머지가 각자 14점씩" in said[3]
     last = post(client, t, hand, len(taps), type="ppuk", player="A")
     assert last.status_code == 200
     body = t.api("GET", f"/hands/{hand}").get_json()
