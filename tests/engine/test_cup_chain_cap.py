@@ -119,6 +119,26 @@ def test_cup_counting_score_takes_the_higher_score_whatever_go_bak_makes_of_it()
     assert result["scores"]["C"]["points"] == 5 and paid(result) == {"A": 30, "B": 5}
 
 
+def test_cup_counting_score_breaks_a_tie_of_scores_on_what_is_finally_paid():
+    # C's cup as an animal: 7 animals 3 points, meong-bak (no_animal_only) doubles A, who has no animal;
+    # as junk: 6 animals 2 + 10 junk 1, also 3 points, pi-bak doubles B (one junk). Before go-bak both
+    # bring 6 + 3 = 9; B said go and pays its own × 3: the animal brings 6 + 9 = 15, the junk 3 + 18 = 21.
+    doc = {
+        "players": ["A", "B", "C"],
+        "outcome": {"type": "stop", "winner": "C"},
+        "gos": {"B": 1},
+        "captures": {
+            "C": ["4a", "5a", "6a", "7a", "9a", "10a", "12a", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2"],
+            "A": ["5j1", "5j2", "6j1", "6j2", "7j1"],
+            "B": ["8a", "8j1"],
+        },
+    }
+    options = {"meong_dda": "no_animal_only", "go_bak_three_players": "times_players_each"}
+    for counting in ("score", "payment"):
+        result = scored(doc, options | {"cup_counting": counting})
+        assert result["scores"]["C"]["counted_as"]["9a"] == "junk" and paid(result) == {"A": 3, "B": 18}
+
+
 def test_an_empty_pile_that_pays_nothing_is_not_counted_in_the_ranking():
     # A loser who captured nothing pays nothing: the cup is counted for what the other loser pays.
     doc = {
