@@ -92,19 +92,11 @@ def amount(x: Loss, units: Iterable[Callable[[Loss], Steps]]) -> tuple[int, tupl
 
 
 class _Choice(NamedTuple):
-    """The winner's counting and each loser's answer to it (the dicts are filled in by ``_choose``)."""
+    """The winner's counting and each loser's answer to it (the dicts are filled in by ``_choices``)."""
 
     won: Score
     lost: dict[str, Score]
     owed: dict[str, tuple[int, tuple[Step, ...]]]
-
-    @property
-    def total(self) -> int:
-        return sum(points for points, _ in self.owed.values())
-
-    def capped_total(self, cap: int) -> int:
-        """The total with each loser's amount held to the table's cap (상한가): what the stop brings in."""
-        return sum(min(points, cap) for points, _ in self.owed.values()) if cap else self.total
 
 
 def _ways(facts: HandFacts, rules: Rules, player: str) -> list[Score]:
@@ -136,9 +128,8 @@ def _why_needed(facts: HandFacts, rules: Rules, winner: str, last: int | None) -
     return f"target {rules.target(len(facts.players))} + {facts.gos.get(winner, 0)} go"
 
 
-def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
-    """The winner's counting with the largest total (or, with ``cup_counting`` "score", the highest
-    score), each loser counting to pay least."""
+def _choices(facts: HandFacts, rules: Rules, winner: str) -> list[_Choice]:
+    """Each of the winner's countings that allows the stop, with each loser counting to pay least."""
     needed, last = stop_needs(facts, rules, winner)
     # Every assignment considered must itself allow the stop (rules.md §13 reading 1), not merely some other one.
     eligible = [s for s in _ways(facts, rules, winner) if s.toward_target >= needed]
@@ -151,19 +142,9 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
             "outcome.winner",
         )
     lifted = _go_bak_lifted(facts, winner)
-    cap = rules.payment_cap
-    if rules.cup_counting == "score":  # the higher score first (bipark, many tables), then the larger total
-
-        def rank(c: _Choice) -> tuple[int, int]:
-            return c.won.points, c.capped_total(cap)
-    else:  # the larger total, a tie to the higher score (rules.md §5 item 5)
-
-        def rank(c: _Choice) -> tuple[int, int]:
-            return c.capped_total(cap), c.won.points
-
     units = [d.unit for d in DOUBLES if d.needed(facts, rules, winner)]
     loser_ways = {p: _ways(facts, rules, p) for p in facts.opponents(winner)}
-    best: _Choice | None = None
+    out = []
     for won in eligible:
         choice = _Choice(won, {}, {})
         for loser, ways in loser_ways.items():
@@ -174,10 +155,8 @@ def _choose(facts: HandFacts, rules: Rules, winner: str) -> _Choice:
                 options = [(amount(Loss(facts, rules, winner, won, loser, lost, lifted), units), lost) for lost in ways]
                 (owed, lost) = min(options, key=lambda o: (o[0][0], -o[1].points))
             choice.lost[loser], choice.owed[loser] = lost, owed
-        if best is None or rank(choice) > rank(best):
-            best = choice
-    assert best is not None  # there is an eligible way
-    return best
+        out.append(choice)
+    return out
 
 
 GO_BAK_PAYS_ALONE = ("dok_bak", "dok_bak_doubled", "times_players")  # the go-sayer pays, the other not
@@ -228,10 +207,27 @@ def _more_gos(facts: HandFacts, went: list[str]) -> str:
 
 
 def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Payment], list[dict]]:
+    """The stop's payments for the winner's counting that brings in the most once everything is applied
+    (rules.md §13 reading 11): dok-bak, go-bak's ×players, an empty pile and the cap included; or, with
+    ``cup_counting`` "score", the highest score, a tie to the most brought in. A tie on both keeps the
+    first counting (the cup as an animal)."""
     winner = facts.outcome.winner
     assert winner is not None  # a stop names its winner (the contract checks)
-    choice = _choose(facts, rules, winner)
-    scores: dict[str, Score] = {winner: choice.won, **choice.lost}
+    by_score = rules.cup_counting == "score"
+    best: tuple[tuple[int, int], _Choice, list[Payment], list[dict]] | None = None
+    for choice in _choices(facts, rules, winner):
+        payments, notes = _paid(facts, rules, winner, choice)
+        total = sum(p.points for p in payments)
+        rank = (choice.won.points, total) if by_score else (total, choice.won.points)
+        if best is None or rank > best[0]:
+            best = (rank, choice, payments, notes)
+    assert best is not None  # there is an eligible way (``_choices`` raises otherwise)
+    _, choice, payments, notes = best
+    return {winner: choice.won, **choice.lost}, payments, notes
+
+
+def _paid(facts: HandFacts, rules: Rules, winner: str, choice: _Choice) -> tuple[list[Payment], list[dict]]:
+    """What each loser finally pays for one counting of the winner's cards, and the notes that say why."""
     notes: list[dict] = []
     owed = dict(choice.owed)
     if rules.empty_pile_pays_nothing:
@@ -243,9 +239,28 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     notes.extend(why)
     if facts.mission > 1 and facts.mission_by not in (None, winner):
         notes.append(note("mission_other", facts.mission_by))
+    if rules.payment_cap and rules.payment_cap_per == "share":
+        return _capped_stop(facts, rules, winner, owed, dokbak, notes), notes
+    payments = _uncapped_stop(facts, rules, winner, owed, dokbak, notes)
+    if rules.payment_cap:  # per player: what each pays in all for the hand, after dok-bak and go-bak
+        payments = [_capped_payment(p, rules.payment_cap) for p in payments]
+    return payments, notes
+
+
+def _capped_payment(payment: Payment, cap: int) -> Payment:
+    points, trail = capped((payment.points, payment.trail), cap)
+    return payment._replace(points=points, trail=trail)
+
+
+def _uncapped_stop(
+    facts: HandFacts,
+    rules: Rules,
+    winner: str,
+    owed: dict[str, tuple[int, tuple[Step, ...]]],
+    dokbak: Dokbak | None,
+    notes: list[dict],
+) -> list[Payment]:
     payments = []
-    if rules.payment_cap:
-        return scores, _capped_stop(facts, rules, winner, owed, dokbak, notes), notes
     if dokbak and _times_players_each(rules, dokbak):
         payments = _times_players_each_pay(facts, winner, owed, dokbak.player, 0)
     elif dokbak and owed[dokbak.player][0] > 0:
@@ -279,7 +294,7 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
         for loser, (points, trail) in owed.items():
             if points > 0:
                 payments.append(Payment(loser, winner, points, "stop", trail))
-    return scores, payments, notes
+    return payments
 
 
 def _times_players_each(rules: Rules, dokbak: Dokbak) -> bool:

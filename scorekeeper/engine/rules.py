@@ -25,6 +25,8 @@ GO_DOUBLING = ("double_per_go", "go_minus_one")
 CUP_COUNTING = ("payment", "score")
 MEONG_DDA = ("every_loser", "no_animal_only", "off")
 GO_BAK_THREE = ("dok_bak", "double_own", "dok_bak_doubled", "times_players", "times_players_each")
+PPUK_CHAIN = ("replace", "each")
+PAYMENT_CAP_PER = ("share", "player")
 CHOICE_LABELS = {
     "plus_two_kept": "+1, +2, 3고부터 +2 유지 · +1, +2, +2 kept from 3 go",
     "plus_one_each": "고마다 +1 · +1 for every go",
@@ -42,6 +44,10 @@ CHOICE_LABELS = {
     "times_players": "고한 사람 혼자 자기 몫 × 인원 · the go-sayer alone pays own amount × players",
     "times_players_each": "고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫 · the go-sayer pays own amount × players, "
     "the other loser their own",
+    "replace": "뒤 뻑이 앞 뻑 대신 · each link replaces the one before: the longest is paid alone",
+    "each": "뻑마다 따로 (한게임) · each link paid as it happens (Hangame: 7 + 14 + 21)",
+    "share": "몫마다: 독박은 두 몫을 각각 상한까지 · per share: a dok-bak payer pays each share capped",
+    "player": "사람마다: 한 사람이 내는 전부를 상한까지 · per player: all one player pays for the hand, capped",
 }
 
 
@@ -152,11 +158,18 @@ class Rules:
     )
     payment_cap: int = option(
         0,
-        "상한가: 한 판에 한 사람이 내는 최대 점수 (0은 없음)",
-        "Payment cap: the most one loser pays for a hand, after every double (0: none)",
+        "상한가: 스톱 돈 한 몫의 최대 점수, 모든 배수 뒤 (0은 없음)",
+        "Payment cap: the most a share of the stop payment comes to, after every double (0: none)",
         "doubles",
         lo=0,
         hi=100000,
+    )
+    payment_cap_per: str = option(
+        "share",
+        "상한가를 몫마다 / 사람마다",
+        "Payment cap per share (a dok-bak payer pays each share capped) or per player (all one player pays)",
+        "doubles",
+        choices=PAYMENT_CAP_PER,
     )
     # -- fixed payments (rules.md §8), points from each opponent; 0 is off --
     chongtong: int = option(5, "총통", "Chongtong (four of a month in hand)", "fixed", lo=0, hi=1000)
@@ -167,11 +180,26 @@ class Rules:
     first_turn_ppuk: int = option(3, "첫뻑", "First-turn ppuk", "fixed", lo=0, hi=1000)
     consecutive_ppuk: int = option(
         0,
-        "연뻑 (첫뻑 대신)",
-        "Consecutive ppuk: a ppuk on each of the first two turns, paid instead of the first-turn ppuk",
+        "연뻑",
+        "Consecutive ppuk: a ppuk on each of the first two turns",
         "fixed",
         lo=0,
         hi=1000,
+    )
+    three_consecutive_ppuk: int = option(
+        0,
+        "삼연뻑",
+        "Three consecutive ppuk: a ppuk on each of the first three turns",
+        "fixed",
+        lo=0,
+        hi=1000,
+    )
+    ppuk_chain: str = option(
+        "replace",
+        "연뻑·삼연뻑: 앞 뻑 대신 / 뻑마다 따로",
+        "The ppuk chain: each link paid instead of the one before, or each as it happens",
+        "fixed",
+        choices=PPUK_CHAIN,
     )
     first_turn_ttadak: int = option(0, "첫 따닥", "First-turn ttadak", "fixed", lo=0, hi=1000)
     first_turn_chok: int = option(0, "첫 쪽", "First-turn chok", "fixed", lo=0, hi=1000)

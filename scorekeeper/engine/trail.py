@@ -31,6 +31,7 @@ STEP_WORDS: dict[str, tuple[str, str]] = {
     "three_ppuk": ("삼뻑", "three ppuk"),
     "first_turn_ppuk": ("첫뻑", "first-turn ppuk"),
     "consecutive_ppuk": ("연뻑", "consecutive ppuk"),
+    "three_consecutive_ppuk": ("삼연뻑", "three consecutive ppuk"),
     "first_turn_ttadak": ("첫 따닥", "first-turn ttadak"),
     "first_turn_chok": ("첫 쪽", "first-turn chok"),
     "first_turn_four": ("첫 턴 한 달 네 장", "first-turn four of a month"),

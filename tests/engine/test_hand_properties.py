@@ -53,6 +53,31 @@ SETUPS = [
             "weol_yak": True,
         },
     ),
+    HandSetup.create(  # issue 31: Hangame's ppuk chain, each link paid, the third ppuk a win
+        ["A", "B"],
+        "A",
+        "pagat",
+        {
+            "first_turn_ppuk": 7,
+            "consecutive_ppuk": 14,
+            "three_consecutive_ppuk": 21,
+            "ppuk_chain": "each",
+            "three_ppuk": 7,
+        },
+    ),
+    HandSetup.create(  # issue 31: the chain replacing, no three-ppuk win; the cap per player
+        ["A", "B", "C"],
+        "C",
+        "korean-common",
+        {
+            "consecutive_ppuk": 14,
+            "three_consecutive_ppuk": 21,
+            "three_ppuk": 0,
+            "payment_cap": 20,
+            "payment_cap_per": "player",
+            "go_bak_three_players": "dok_bak_doubled",
+        },
+    ),
 ]
 CODES = [c.code for c in DECK]
 # Turn events weigh most, as at a real table; the deal events are rare.

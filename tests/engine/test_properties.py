@@ -31,6 +31,8 @@ def house_rules(draw) -> dict:
                 ),
                 "payment_cap": st.sampled_from([0, 10, 40, 200]),  # issue 22: 상한가
                 "cup_counting": st.sampled_from(["payment", "score"]),
+                "payment_cap_per": st.sampled_from(["share", "player"]),  # issue 31
+                "empty_pile_pays_nothing": st.booleans(),
             },
         )
     )
@@ -153,11 +155,15 @@ def test_a_cap_never_raises_a_payment(doc, cap):
     if winner:
         assert _total_to(after, winner) <= _total_to(before, winner)
     shares = len(doc["players"]) - 1
+    per_player = doc["rules"]["options"].get("payment_cap_per") == "player"
     for p in after["payments"]:
         if p["kind"] == "stop":
             assert p["points"] <= cap * shares
-            if not any(s["id"] == "dok_bak" for s in p["trail"]):
+            if per_player or not any(s["id"] == "dok_bak" for s in p["trail"]):
                 assert p["points"] <= cap
+            for step in _steps(p["trail"]):  # the trail says what the cap held back
+                if step["id"] == "payment_cap":
+                    assert step["value"] == cap < step["before"]
     assert [p for p in after["payments"] if p["kind"] != "stop"] == [
         p for p in before["payments"] if p["kind"] != "stop"
     ]
@@ -187,6 +193,13 @@ def test_doubling_never_lowers_a_payment_below_the_cap(doc, cap, factor):
     old, new = payments(before), payments(after)
     assert set(old) == set(new)
     assert all(new[key] >= min(old[key], cap) for key in old if key[2] == "stop")
+
+
+def _steps(trail):
+    """A trail's steps, a dok-bak share's own trail included."""
+    for step in trail:
+        yield step
+        yield from _steps(step.get("trail", []))
 
 
 def _total_to(result, winner):
@@ -222,7 +235,9 @@ def test_cup_choice_never_worse_for_its_owner_than_a_fixed_choice(doc):
             continue
         if owner == winner and doc["rules"]["options"].get("cup_counting") == "score":  # the higher score
             assert flexible["scores"][winner]["points"] >= result["scores"][winner]["points"]
-        elif owner == winner:
+            if flexible["scores"][winner]["points"] == result["scores"][winner]["points"]:  # a tie: what is paid
+                assert _total_to(flexible, winner) >= _total_to(result, winner)
+        elif owner == winner:  # what is finally paid: after go-bak, dok-bak, an empty pile and the cap
             assert _total_to(flexible, winner) >= _total_to(result, winner)
         else:
             assert _paid_by(flexible, owner) <= _paid_by(result, owner)
@@ -321,3 +336,35 @@ def test_any_field_replaced_by_junk_gets_a_coded_answer(doc, key, value):
         assert all(e["code"] in ERROR_CODES for e in result["errors"])
     else:
         assert sum(result["net"].values()) == 0
+
+
+PPUK_CHAIN = ("first_turn_ppuk", "consecutive_ppuk", "three_consecutive_ppuk")
+
+
+@FAST
+@given(
+    st.sampled_from([["A", "B"], ["A", "B", "C"]]),
+    st.sampled_from(["replace", "each"]),
+    st.tuples(*(st.sampled_from([0, 3, 7, 14, 21]) for _ in PPUK_CHAIN)),
+    st.integers(1, 3),
+    st.sampled_from([0, 5, 7]),
+)
+def test_the_ppuk_chain_pays_its_links_from_each_opponent_and_balances(players, chain, amounts, length, three_ppuk):
+    """Issue 31: under `each` every paid link of the chain, under `replace` the longest paid link alone,
+    from each opponent, never multiplied (a nagari carry changes nothing); the net is zero."""
+    options = dict(zip(PPUK_CHAIN, amounts, strict=True)) | {"ppuk_chain": chain, "three_ppuk": three_ppuk}
+    links = [k for k in PPUK_CHAIN[:length] if options[k]]
+    given = links if chain == "each" else links[-1:]
+    won = length == 3 and three_ppuk and "three_consecutive_ppuk" in given
+    doc = {
+        "rules": {"options": options},
+        "players": players,
+        "outcome": {"type": "three_ppuk", "winner": "A"} if won else {"type": "nagari"},
+        "fixed": [{"kind": k, "player": "A"} for k in given],
+        "nagari_carry": 2,
+    }
+    result = score_summary(doc)
+    assert result["ok"], result
+    each = sum(options[k] for k in given) + (three_ppuk if won else 0)
+    assert result["net"]["A"] == each * (len(players) - 1)
+    assert sum(result["net"].values()) == 0

@@ -26,6 +26,7 @@ from .steps import (
     refuse,
     take_junk,
 )
+from .summary import PPUK_CHAIN
 
 # The event vocabulary the app reads here (JUNK_REASONS, SOURCES) and the handlers.
 __all__ = [
@@ -110,20 +111,22 @@ def on_ppuk(s: HandState, ev: dict) -> HandState:
             )
     p = s.player(name)
     p = p.but(ppuks=(*p.ppuks, month))
-    first = s.on_first_turn(name) and (name, "ppuk") not in s.feats
-    # 연뻑: a ppuk on the second turn too, after one on the first (whether the table pays it is hand_summary's)
-    second = (
-        not first
-        and s.current == name
-        and s.round == 2
-        and (name, "ppuk") in s.feats
-        and (name, "ppuk2") not in s.feats
-    )
-    feats = (*s.feats, (name, "ppuk")) if first else (*s.feats, (name, "ppuk2")) if second else s.feats
-    s = s.but(players=s.replace_player(p), feats=feats)
+    s = s.but(players=s.replace_player(p), feats=_ppuk_chain(s, name))
     if len(p.ppuks) == 3 and s.rules.three_ppuk:
         s = s.but(outcome=LiveOutcome("three_ppuk", (name,)))
     return s
+
+
+def _ppuk_chain(s: HandState, name: str) -> tuple[tuple[str, str], ...]:
+    """The feats with this ppuk's link of the chain added, when it makes one: on the player's own turn
+    number n, after the links of every turn before it (whether and how the table pays them is
+    ``summary.fixed``'s)."""
+    if s.current != name or not 1 <= s.round <= len(PPUK_CHAIN):
+        return s.feats
+    link = PPUK_CHAIN[s.round - 1]
+    if (name, link) in s.feats or not all((name, before) in s.feats for before in PPUK_CHAIN[: s.round - 1]):
+        return s.feats
+    return (*s.feats, (name, link))
 
 
 def check_month_in_hand(s: HandState, name: str, month: int, what: str) -> None:

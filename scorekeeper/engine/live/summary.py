@@ -18,11 +18,17 @@ if TYPE_CHECKING:
 FEAT_PAYMENTS = {
     "ppuk": "first_turn_ppuk",
     "ppuk2": "consecutive_ppuk",  # a ppuk on the second turn after one on the first (연뻑)
+    "ppuk3": "three_consecutive_ppuk",  # and on the third (삼연뻑)
     "ttadak": "first_turn_ttadak",
     "chok": "first_turn_chok",
     "four": "first_turn_four",
     "boar": "boar_pot",
 }
+
+
+# The links of the ppuk chain, in order: a ppuk on the player's first turn, then on the second, then on
+# the third (첫뻑, 연뻑, 삼연뻑); ``events.on_ppuk`` records them, this module says what they are paid.
+PPUK_CHAIN = ("ppuk", "ppuk2", "ppuk3")
 
 
 def fixed(state: HandState) -> list[dict]:
@@ -38,13 +44,19 @@ def fixed(state: HandState) -> list[dict]:
 def _feat_payment(state: HandState, name: str, feat: str) -> str | None:
     """A ttadak is four of a month too (pagat): paid as a ttadak where the rules say so, else as four."""
     ttadak_paid = bool(state.rules.first_turn_ttadak)
-    if feat == "ppuk" and state.rules.consecutive_ppuk and (name, "ppuk2") in state.feats:
-        return None  # 연뻑 replaces the first-turn ppuk's payment
+    if feat in PPUK_CHAIN and state.rules.ppuk_chain == "replace" and _longer_chain_paid(state, name, feat):
+        return None  # 연뻑 replaces the first-turn ppuk's payment, 삼연뻑 both
     if feat == "ttadak" and not ttadak_paid:
         return FEAT_PAYMENTS["four"]
     if feat == "four" and ttadak_paid and (name, "ttadak") in state.feats:
         return None
     return FEAT_PAYMENTS[feat]
+
+
+def _longer_chain_paid(state: HandState, name: str, feat: str) -> bool:
+    """Whether a later link of ``name``'s ppuk chain is in the log and paid at this table."""
+    later = PPUK_CHAIN[PPUK_CHAIN.index(feat) + 1 :]
+    return any((name, link) in state.feats and getattr(state.rules, FEAT_PAYMENTS[link]) for link in later)
 
 
 def summary(state: HandState) -> dict:

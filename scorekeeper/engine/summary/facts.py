@@ -42,7 +42,10 @@ FIXED_KINDS = (
     "first_turn_four",
     "boar_pot",
     "consecutive_ppuk",
+    "three_consecutive_ppuk",
 )
+# The fixed payments of the ppuk chain, link by link (연뻑 and 삼연뻑 follow the first-turn ppuk).
+PPUK_CHAIN_KINDS = ("first_turn_ppuk", "consecutive_ppuk", "three_consecutive_ppuk")
 
 
 class Outcome(NamedTuple):

@@ -8,7 +8,7 @@ from .. import checks
 from ..checks import is_month, is_whole
 from ..rules import Rules
 from .checker import Checker, Players, known_player, per_player
-from .facts import FIXED_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
+from .facts import FIXED_KINDS, PPUK_CHAIN_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
 
 
 def check_gos(c: Checker, doc: dict, players: Players) -> dict[str, int]:
@@ -164,6 +164,11 @@ def check_showdown(c: Checker, doc: dict, players: Players, outcome: Outcome | N
     return Showdown(offered, refused)
 
 
+# The fixed kinds of later options, named in a refusal's list only where the table plays them: elsewhere
+# the message stays as it always was.
+_NAMED_WHEN_PLAYED = ("consecutive_ppuk", "three_consecutive_ppuk")
+
+
 def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: Outcome | None) -> tuple[Fixed, ...]:
     spec = doc.get("fixed")
     if not spec:
@@ -175,8 +180,7 @@ def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: 
     for i, item in enumerate(spec):
         path = f"fixed[{i}]"
         if not isinstance(item, dict) or item.get("kind") not in FIXED_KINDS:
-            # 연뻑 is named only where the table plays it: elsewhere the message stays as it always was.
-            kinds = FIXED_KINDS if rules.consecutive_ppuk else tuple(k for k in FIXED_KINDS if k != "consecutive_ppuk")
+            kinds = tuple(k for k in FIXED_KINDS if k not in _NAMED_WHEN_PLAYED or getattr(rules, k))
             c.add("unknown_fixed", f"fixed kind is one of {', '.join(kinds)}.", f"{path}.kind")
             continue
         player = known_player(c, item.get("player"), players, f"{path}.player")
@@ -184,16 +188,50 @@ def check_fixed(c: Checker, doc: dict, players: Players, rules: Rules, outcome: 
             c.add("rule_off", f"The table's rules pay nothing for {item['kind']}.", f"{path}.kind")
         elif player is not None:
             out.append(Fixed(item["kind"], player))
-    for paid in out:  # 연뻑 is paid instead of the first-turn ppuk, never beside it
-        if paid.kind == "consecutive_ppuk" and Fixed("first_turn_ppuk", paid.player) in out:
-            c.add(
-                "bad_value",
-                f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: give only one.",
-                "fixed",
-            )
+    _check_ppuk_chain(c, out, rules, outcome)
     if out and outcome and outcome.type is OutcomeType.VOID_DEAL:
         c.add("payment_in_void_deal", "A void deal is redealt: nothing is paid.", "fixed")
     return tuple(out)
+
+
+def _check_ppuk_chain(c: Checker, out: list[Fixed], rules: Rules, outcome: Outcome | None) -> None:
+    """The links of one player's ppuk chain (첫뻑, 연뻑, 삼연뻑) as the table pays them (``ppuk_chain``):
+    under "replace" the longest link alone; under "each" every link, so a later one comes with each
+    earlier one the table pays. A third ppuk in a row is a third ppuk: where three ppuk win, it won."""
+    for paid in out:
+        if paid.kind not in PPUK_CHAIN_KINDS[1:]:
+            continue
+        before = PPUK_CHAIN_KINDS[: PPUK_CHAIN_KINDS.index(paid.kind)]
+        if rules.ppuk_chain == "replace":
+            given = [k for k in before if Fixed(k, paid.player) in out]
+            if paid.kind == "consecutive_ppuk" and given:  # worded as it always was
+                c.add(
+                    "bad_value",
+                    f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: give only one.",
+                    "fixed",
+                )
+            elif given:
+                c.add(
+                    "bad_value",
+                    f"{paid.player}'s ppuk chain is paid for its longest link alone (ppuk_chain: replace): "
+                    f"give only {paid.kind}.",
+                    "fixed",
+                )
+        elif missing := [k for k in before if getattr(rules, k) and Fixed(k, paid.player) not in out]:
+            c.add(
+                "bad_value",
+                f"{paid.player}'s {paid.kind} follows the links before it, each paid as it happened "
+                f"(ppuk_chain: each): give {' and '.join(missing)} too.",
+                "fixed",
+            )
+        won = outcome is None or (outcome.type is OutcomeType.THREE_PPUK and outcome.winner == paid.player)
+        if paid.kind == "three_consecutive_ppuk" and rules.three_ppuk and not won:
+            c.add(
+                "bad_value",
+                f"{paid.player}'s third ppuk in a row is a third ppuk of the hand: {paid.player} won it there "
+                "(three_ppuk).",
+                "outcome",
+            )
 
 
 def _check_mission(c: Checker, mission: Any, players: Players, rules: Rules, out: dict) -> None:

@@ -303,6 +303,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "고한 사람은 자기 몫 × 인원, 다른 사람은 자기 몫",
         "the go-sayer pays their own share × players, the other loser their own",
     ),
+    "choice_replace": ("뒤 뻑이 앞 뻑 대신", "each link replaces the one before (the longest paid alone)"),
+    "choice_each": ("뻑마다 따로 (한게임)", "each link paid as it happens (Hangame)"),
+    "choice_share": ("몫마다: 독박은 두 몫을 각각 상한까지", "per share (a dok-bak payer pays each share capped)"),
+    "choice_player": (
+        "사람마다: 한 사람이 내는 전부를 상한까지",
+        "per player (all one player pays for the hand, capped)",
+    ),
     "ev_weol_yak": ("월약", "weol-yak"),
     "ev_mission": ("미션", "mission"),
     "refuse_not_weol_yak": ("첫 턴에 한 달 네 장을 다 먹어야 월약입니다.", ""),

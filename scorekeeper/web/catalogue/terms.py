@@ -135,7 +135,8 @@ def cards_text(codes) -> str:
 
 
 def step_amount(step: dict) -> str:
-    """The number of a trail line as it reads: ×2, +1, 5, "3장", "× 2점" (points a card, not added)."""
+    """The number of a trail line as it reads: ×2, +1, 5, "3장", "× 2점" (points a card, not added),
+    "64 → 50" (a cap: the amount before it and after)."""
     if "factor" in step:
         return f"×{step['factor']}"
     value = step.get("value")
@@ -147,6 +148,8 @@ def step_amount(step: dict) -> str:
         return f"× {gettext('points_n', n=value)}"
     if str(step.get("id", "")).endswith("_bonus") and isinstance(value, int):
         return f"{value:+d}"
+    if step.get("id") == "payment_cap" and step.get("before") is not None:
+        return f"{step['before']} → {value}"  # what the doubles came to, and what the cap holds it to
     return str(value)
 
 
