@@ -32,6 +32,8 @@ WEB_ERROR_CODES: dict[str, str] = {
     "bad_import": "No file, or not a table's JSON export.",
     "bad_player_name": "A player's name is empty, invisible, or holds control or bidi-override characters.",
     "duplicate_player": "Two players' names read the same (compared after Unicode normalisation).",
+    "bad_pay_link": "A pay link is an https link of Toss (toss.me) or KakaoPay (qr.kakaopay.com).",
+    "evening_has_hands": "An evening with hands is kept: only an empty evening can be removed.",
     "server_error": "An unexpected error.",
     "unavailable": "The database cannot answer now (read-only, unreachable, busy): nothing stored; retry later.",
     "storage_full": "The server's disk is full: nothing was stored; retry later.",
