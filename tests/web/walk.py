@@ -43,7 +43,15 @@ def counts(app) -> dict[str, int]:
     with app.extensions["sk_engine"].connect() as conn:
         return {
             name: conn.execute(text(f"select count(*) from {name}")).scalar_one()
-            for name in ("sk_tables", "sk_hands", "sk_events", "sk_groups", "sk_group_players", "sk_group_payments")
+            for name in (
+                "sk_tables",
+                "sk_hands",
+                "sk_events",
+                "sk_groups",
+                "sk_group_players",
+                "sk_group_payments",
+                "sk_history",
+            )
         }
 
 
