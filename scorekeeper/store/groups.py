@@ -82,6 +82,12 @@ def evenings(session: Session, group: Group) -> list[Table]:
     return list(session.scalars(select(Table).where(Table.group_id == group.id).order_by(Table.created_at, Table.id)))
 
 
+def empty_evenings(session: Session, group: Group) -> set[str]:
+    """The public ids of the group's tables with no hand (an evening started by mistake)."""
+    has_hand = select(Hand.id).where(Hand.table_id == Table.id).exists()
+    return set(session.scalars(select(Table.public_id).where(Table.group_id == group.id, ~has_hand)))
+
+
 def payments(session: Session, group: Group) -> list[GroupPayment]:
     return list(
         session.scalars(select(GroupPayment).where(GroupPayment.group_id == group.id).order_by(GroupPayment.id))

@@ -33,6 +33,7 @@ WEB_ERROR_CODES: dict[str, str] = {
     "bad_player_name": "A player's name is empty, invisible, or holds control or bidi-override characters.",
     "duplicate_player": "Two players' names read the same (compared after Unicode normalisation).",
     "bad_pay_link": "A pay link is an https link of Toss (toss.me) or KakaoPay (qr.kakaopay.com).",
+    "group_file": "This is a group's export, not a table's: open it with Import a group (POST /groups/import).",
     "evening_has_hands": "An evening with hands is kept: only an empty evening can be removed.",
     "server_error": "An unexpected error.",
     "unavailable": "The database cannot answer now (read-only, unreachable, busy): nothing stored; retry later.",

@@ -24,7 +24,7 @@ from ..engine.series.ending import end_early
 from ..store import rows as store
 from ..store.models import Hand, Table
 from . import history, service, transfer
-from .refusals import Conflict, NotLive, Refused, Stale, WriteRefused
+from .refusals import WEB_ERROR_CODES, Conflict, NotLive, Refused, Stale, WriteRefused
 from .service import Live, TableState
 
 __all__ = [
@@ -101,7 +101,10 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 
 def import_table(session: Session, doc: Any) -> Table:
     """A new table (new id and secrets) from a table's export: its hands and live logs replayed as
-    a change of hands is (``service.replay_rows``); nothing stored when refused."""
+    a change of hands is (``service.replay_rows``); nothing stored when refused. A group's export
+    is refused with ``group_file``, naming the import that takes it."""
+    if isinstance(doc, dict) and isinstance(doc.get("group"), dict) and "evenings" in doc:
+        raise Refused([{"code": "group_file", "message": WEB_ERROR_CODES["group_file"], "path": ""}])
     try:
         title, settings, rows = transfer.read_document(doc)
         table, hands, logs = store.insert_table(session, title, settings, rows)

@@ -7,8 +7,11 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...engine.errors import EngineError
 from ...engine.rules import OPTIONS, PRESETS, changed_options, rules_from
+from ...store import groups as store
 from ...tables import groups as service
+from ...tables import history, paylinks
 from ...tables.refusals import WriteRefused
+from .. import historyview
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
 from ..database import db
@@ -105,3 +108,43 @@ def rules(public_id: str):
     return render_template(
         "group/rules.html", group=state.group, form=localize(form), presets=preset_table(), groups=sheet_rows(form)
     )
+
+
+def pay_link_of(state: service.GroupState, transfer: dict) -> dict:
+    """What the owed line needs to open the payee's link: the link (with the amount where it can
+    carry one) and which app it is; nothing when the payee keeps none."""
+    link = state.pay_links.get(transfer["to"])
+    if not link:
+        return {}
+    return {
+        "pay_link": paylinks.with_amount(link, transfer["money"], state.currency),
+        "pay_app": "toss" if link.startswith("https://toss.me/") else "kakaopay",
+    }
+
+
+def money_view(state: service.GroupState) -> dict:
+    """The group page's payments (newest first, voided ones marked), pay links, history, and the
+    next evening's rules."""
+    from ...engine.payout import money as money_of
+    from ..catalogue.terms import preset_label
+
+    rules = service.last_settings(state).get("rules") or {}
+    return {
+        "payments": [
+            {
+                "id": p.id,
+                "from": p.payer,
+                "to": p.payee,
+                "points": p.points,
+                "money": money_of(p.points, state.chip_value),
+                "date": p.created_at.strftime("%Y-%m-%d") if p.created_at else "",
+                "voided": p.voided_at is not None,
+            }
+            for p in reversed(state.payments)
+        ],
+        "pay_links": state.pay_links,
+        "history": historyview.view(history.of_group(db(), state.group)),
+        "empty_evenings": store.empty_evenings(db(), state.group),
+        "next_rules": preset_label(str(rules.get("preset", "pagat"))),
+        "next_rules_changed": bool(rules.get("options")),
+    }
