@@ -94,6 +94,12 @@ class Scene:
             "code": "en",
             "filename": "app.css",
             "choice": "on",
+            # A group's payment, evening and player (issue 28): none of this table's, so a walk of
+            # them meets a refusal, never a change.
+            "payment_id": 1,
+            "table_id": self.table.id,
+            "table": self.table.id,
+            "name": "A",
         }
 
 

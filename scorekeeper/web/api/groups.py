@@ -173,7 +173,7 @@ def void_group_payment(public_id: str, payment_id: int):
 
 
 @bp.delete("/groups/<group_id:public_id>/evenings/<table_id:table>")
-def remove_evening(public_id: str, table: str):
+def remove_group_evening(public_id: str, table: str):
     """Remove an evening with no hands (edit key only); one with hands answers 409."""
     state = service.load(db(), open_group(public_id, EDIT))
     service.remove_evening(db(), state, table)
@@ -181,7 +181,7 @@ def remove_evening(public_id: str, table: str):
 
 
 @bp.put("/groups/<group_id:public_id>/players/<name>")
-def set_player(public_id: str, name: str):
+def set_group_player(public_id: str, name: str):
     """A player's pay link (edit key only): a Toss or KakaoPay https link, or null to remove it."""
     state = service.load(db(), open_group(public_id, EDIT))
     body = _body()

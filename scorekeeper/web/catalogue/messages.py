@@ -816,6 +816,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hist_hand_deleted": ("{n}번째 판을 지웠습니다", "Hand {n} deleted"),
     "hist_keys_rotated": ("새 링크를 만들었습니다 ({which})", "New links made ({which})"),
     "hist_by_phone": ("폰", "a phone"),
+    "utc": ("UTC", "UTC"),
     "hist_by_api": ("API", "API"),
     "keys_edit": ("편집 링크", "edit link"),
     "keys_view": ("보기 전용 링크", "read-only link"),

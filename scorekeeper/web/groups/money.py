@@ -143,6 +143,7 @@ def money_view(state: service.GroupState) -> dict:
             for p in reversed(state.payments)
         ],
         "pay_links": state.pay_links,
+        "pay_link_example": "https://toss.me/…",
         "history": historyview.view(history.of_group(db(), state.group)),
         "empty_evenings": store.empty_evenings(db(), state.group),
         "next_rules": preset_label(str(rules.get("preset", "pagat"))),
