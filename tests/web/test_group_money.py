@@ -406,3 +406,22 @@ def test_an_import_with_bad_new_fields_is_refused_whole(client, where, value):
     r = client.post("/api/v1/groups/import", json=doc)
     assert r.status_code == 422, r.get_json()
     assert before == 200
+
+
+def test_history_names_the_seat_the_phone_or_the_api(client, app):
+    """``by``: the phone's seat at the table when it holds one, else "phone" (the pages and their
+    scripts, on the phone's cookie) or "api" (a key in a header)."""
+    grp = new_group(client)
+    table = evening(client, grp)
+    add_hand(client, table)  # a key in a header: "api"
+    seated = app.test_client()
+    seated.get(f"/j/{table['id']}/{table['edit_key']}")
+    with seated.session_transaction() as s:
+        s["seats"] = {table["id"]: "B"}
+    r = seated.post(f"/api/v1/tables/{table['id']}/hands", json={"summary": STOP_A}, headers={"X-CSRFToken": "t"})
+    assert r.status_code == 201, r.get_json()
+    unseated = app.test_client()
+    unseated.get(f"/j/{table['id']}/{table['edit_key']}")
+    r = unseated.post(f"/api/v1/tables/{table['id']}/hands", json={"summary": STOP_A}, headers={"X-CSRFToken": "t"})
+    assert r.status_code == 201, r.get_json()
+    assert [e["by"] for e in history(client, table=table)] == ["api", "B", "phone"]
