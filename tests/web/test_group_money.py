@@ -13,6 +13,7 @@ import pytest
 from scorekeeper.web.api import models
 
 from .conftest import STOP_A
+from .walk import csrf_header
 
 KO = {"Accept-Language": "ko"}
 EN = {"Accept-Language": "en"}
@@ -418,10 +419,12 @@ def test_history_names_the_seat_the_phone_or_the_api(client, app):
     seated.get(f"/j/{table['id']}/{table['edit_key']}")
     with seated.session_transaction() as s:
         s["seats"] = {table["id"]: "B"}
-    r = seated.post(f"/api/v1/tables/{table['id']}/hands", json={"summary": STOP_A}, headers={"X-CSRFToken": "t"})
+    r = seated.post(f"/api/v1/tables/{table['id']}/hands", json={"summary": STOP_A}, headers=csrf_header(app, seated))
     assert r.status_code == 201, r.get_json()
     unseated = app.test_client()
     unseated.get(f"/j/{table['id']}/{table['edit_key']}")
-    r = unseated.post(f"/api/v1/tables/{table['id']}/hands", json={"summary": STOP_A}, headers={"X-CSRFToken": "t"})
+    r = unseated.post(
+        f"/api/v1/tables/{table['id']}/hands", json={"summary": STOP_A}, headers=csrf_header(app, unseated)
+    )
     assert r.status_code == 201, r.get_json()
     assert [e["by"] for e in history(client, table=table)] == ["api", "B", "phone"]
