@@ -229,10 +229,9 @@ def payment_json(p: GroupPayment, chip_value: float) -> dict[str, Any]:
 def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
     """The key of marking one transfer of ``owed`` paid, as the group stands now: two phones that
     saw the same debts send the same key, so the transfer is recorded once."""
-    # Every payment recorded and every one voided counts: after a void, the same transfer marked
-    # paid again is a new payment, not the voided one found by its key.
-    changes = len(state.payments) + sum(p.voided_at is not None for p in state.payments)
-    return f"owed:{changes}:{transfer['from']}>{transfer['to']}:{transfer['points']}"[:80]
+    # A voided payment stays counted: after a void, the same transfer marked paid again has a key
+    # of its own (a new payment), never the voided one's.
+    return f"owed:{len(state.payments)}:{transfer['from']}>{transfer['to']}:{transfer['points']}"[:80]
 
 
 # -- writing ----------------------------------------------------------------------------------

@@ -129,29 +129,38 @@ def test_voiding_needs_the_edit_key_and_a_payment_of_the_group(client):
     assert group_doc(client, grp)["payments"][0]["voided"] is False
 
 
-def test_the_same_transfer_marked_paid_after_a_void_is_a_new_payment(client):
-    """The 보냈어요 key counts voids too: after a void the same tap records again."""
-    from scorekeeper.tables import groups as service
+def test_the_same_transfer_marked_paid_after_a_void_is_a_new_payment(client, app):
+    """보냈어요, voided, then 보냈어요 again on the same transfer: recorded anew (the voided one is
+    not found by the key and taken for it)."""
+    import re
 
     grp = new_group(client)
     add_hand(client, evening(client, grp))
-    with client.application.app_context():
-        from scorekeeper.store import groups as store
-        from scorekeeper.web.database import db
+    phone = app.test_client()
+    phone.get(f"/gj/{grp['id']}/{grp['edit_key']}")
 
-        state = service.load(db(), store.get_group(db(), grp["id"]))
-        t = state.figures["owed"][0]
-        key1 = service.transfer_key(state, t)
-    r = client.post(
-        f"/api/v1/groups/{grp['id']}/payments",
-        json={"from": t["from"], "to": t["to"], "points": t["points"], "key": key1},
-        headers=gkey(grp),
-    )
-    client.post(f"/api/v1/groups/{grp['id']}/payments/{r.get_json()['payment']['id']}/void", headers=gkey(grp))
-    with client.application.app_context():
-        state = service.load(db(), store.get_group(db(), grp["id"]))
-        key2 = service.transfer_key(state, state.figures["owed"][0])
-    assert key2 != key1
+    def sent_it():
+        html = phone.get(f"/g/{grp['id']}").get_data(as_text=True)
+        fields = re.search(
+            r'name="from" value="([^"]+)".*?name="to" value="([^"]+)".*?name="points" value="(\d+)".*?'
+            r'name="key" value="([^"]+)"',
+            html,
+            re.S,
+        ).groups()
+        assert (
+            phone.post(f"/g/{grp['id']}/paid", data=dict(zip(("from", "to", "points", "key"), fields))).status_code
+            == 303
+        )
+        return fields
+
+    first = sent_it()
+    paid = group_doc(client, grp)["payments"][0]
+    client.post(f"/api/v1/groups/{grp['id']}/payments/{paid['id']}/void", headers=gkey(grp))
+    again = sent_it()
+    assert again[:3] == first[:3]  # the same transfer, owed again
+    doc = group_doc(client, grp)
+    assert [p["voided"] for p in doc["payments"]] == [True, False]
+    assert [t for t in doc["owed"] if (t["from"], t["to"]) == first[:2]] == []
 
 
 # -- an empty evening removed ---------------------------------------------------------------------
