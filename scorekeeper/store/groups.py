@@ -8,6 +8,7 @@ checked against the first.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Text, bindparam, delete, insert, select, type_coerce, update
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from ..engine.summary.contract import loads
 from .db import begin_write
-from .models import EveningFacts, Group, GroupPayment, GroupPlayer, Table, utcnow
+from .models import EveningFacts, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
 from .rows import CONTROL, PUBLIC_ID, new_secret
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,20 @@ def colour_for(position: int) -> str:
     return COLOURS[position % len(COLOURS)]
 
 
-def create_group(session: Session, name: str, settings: dict[str, Any], players: list[str]) -> Group:
+Note = Callable[[], None] | None  # the history's entry of a change, added before its commit
+
+
+def create_group(
+    session: Session,
+    name: str,
+    settings: dict[str, Any],
+    players: list[str],
+    note: Callable[[Group], None] | None = None,
+) -> Group:
     """A new group with a fresh public id, two different secrets and its players; committed."""
     group = insert_group(session, name, settings, [(p, colour_for(i)) for i, p in enumerate(players)])
+    if note is not None:
+        note(group)
     session.commit()
     return group
 
@@ -68,6 +80,12 @@ def players(session: Session, group: Group) -> list[GroupPlayer]:
 def evenings(session: Session, group: Group) -> list[Table]:
     """The group's tables, oldest first."""
     return list(session.scalars(select(Table).where(Table.group_id == group.id).order_by(Table.created_at, Table.id)))
+
+
+def empty_evenings(session: Session, group: Group) -> set[str]:
+    """The public ids of the group's tables with no hand (an evening started by mistake)."""
+    has_hand = select(Hand.id).where(Hand.table_id == Table.id).exists()
+    return set(session.scalars(select(Table.public_id).where(Table.group_id == group.id, ~has_hand)))
 
 
 def payments(session: Session, group: Group) -> list[GroupPayment]:
@@ -104,12 +122,69 @@ def add_players(session: Session, group: Group, names: list[str]) -> list[str]:
     return new
 
 
-def join_table(session: Session, group: Group, table: Table, newcomers: list[str]) -> None:
+def join_table(session: Session, group: Group, table: Table, newcomers: list[str], note: Note = None) -> None:
     """Make ``table`` an evening of ``group``; its players not yet in the group join it. Committed."""
     lock_group(session, group)
     add_players(session, group, newcomers)
     session.execute(update(Table).where(Table.id == table.id).values(group_id=group.id))
     touch(session, group)
+    if note is not None:
+        note()
+    session.commit()
+
+
+def remove_evening(session: Session, group: Group, table: Table, note: Note = None) -> bool:
+    """Delete ``table``, an evening of ``group`` with no hands, in the write begun by ``lock_group``;
+    committed. False (nothing changed) when it has a hand by now."""
+    if session.scalar(select(Hand.id).where(Hand.table_id == table.id).limit(1)) is not None:
+        session.rollback()
+        return False
+    session.execute(delete(EveningFacts).where(EveningFacts.table_id == table.id))
+    session.execute(delete(Table).where(Table.id == table.id, Table.group_id == group.id))
+    touch(session, group)
+    if note is not None:
+        note()
+    session.commit()
+    return True
+
+
+def payment_of(session: Session, group: Group, payment_id: int) -> GroupPayment | None:
+    return session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id, GroupPayment.id == payment_id))
+
+
+def void_payment(session: Session, group: Group, payment: GroupPayment, note: Note = None) -> None:
+    """Void ``payment`` (read in the write begun by ``lock_group``); committed. Voided already:
+    nothing is written, and ``note`` is not called."""
+    if payment.voided_at is not None:
+        session.rollback()
+        return
+    payment.voided_at = utcnow()
+    touch(session, group)
+    if note is not None:
+        note()
+    session.commit()
+
+
+def set_pay_link(session: Session, group: Group, name: str, link: str | None, note: Note = None) -> bool:
+    """A player's pay link (None: none), in the write begun by ``lock_group``; committed. False: no such player."""
+    player = session.scalar(select(GroupPlayer).where(GroupPlayer.group_id == group.id, GroupPlayer.name == name))
+    if player is None:
+        session.rollback()
+        return False
+    player.pay_link = link
+    touch(session, group)
+    if note is not None:
+        note()
+    session.commit()
+    return True
+
+
+def set_settings(session: Session, group: Group, settings: dict[str, Any], note: Note = None) -> None:
+    """What the group's next evening starts from, in the write begun by ``lock_group``; committed."""
+    session.execute(update(Group).where(Group.id == group.id).values(settings=settings))
+    touch(session, group)
+    if note is not None:
+        note()
     session.commit()
 
 
@@ -126,7 +201,15 @@ def recorded(session: Session, group: Group, key: str) -> GroupPayment | None:
     return session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id, GroupPayment.key == key))
 
 
-def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None) -> GroupPayment:
+def add_payment(
+    session: Session,
+    group: Group,
+    payer: str,
+    payee: str,
+    points: int,
+    key: str | None,
+    note: Callable[[GroupPayment], None] | None = None,
+) -> GroupPayment:
     """Record a payment in the write begun by ``lock_group`` (the caller checked it); committed.
 
     A ``key`` already recorded raises ``Duplicate`` with that payment: one transfer, marked paid
@@ -136,6 +219,9 @@ def add_payment(session: Session, group: Group, payer: str, payee: str, points: 
     session.add(payment)
     touch(session, group)
     try:
+        if note is not None:
+            session.flush()  # its id, for the history's entry (a key recorded already fails here)
+            note(payment)
         session.commit()
     except IntegrityError:
         session.rollback()
@@ -178,7 +264,13 @@ def keep_facts(engine: Engine, table_id: int, version: int, facts: dict[str, Any
         log.info("evening facts of table %s not kept: %s", table_id, err)
 
 
-def insert_group(session: Session, name: str, settings: dict[str, Any], roster: list[tuple[str, str]]) -> Group:
+def insert_group(
+    session: Session,
+    name: str,
+    settings: dict[str, Any],
+    roster: list[tuple[str, str]],
+    pay_links: list[str | None] | None = None,
+) -> Group:
     """A new group (fresh id and secrets) with its roster (``(name, colour)``), flushed, not committed:
     an import adds its evenings and payments, checks them, then commits or rolls back."""
     edit, view = new_secret(), new_secret()
@@ -194,12 +286,17 @@ def insert_group(session: Session, name: str, settings: dict[str, Any], roster: 
     )
     session.add(group)
     session.flush()
-    session.add_all([GroupPlayer(group_id=group.id, name=n, colour=c, position=i) for i, (n, c) in enumerate(roster)])
+    links = pay_links or []
+    session.add_all(
+        [
+            GroupPlayer(group_id=group.id, name=n, colour=c, position=i, pay_link=links[i] if i < len(links) else None)
+            for i, (n, c) in enumerate(roster)
+        ]
+    )
     return group
 
 
-def insert_payments(session: Session, group: Group, pays: list[tuple[str, str, int]]) -> None:
-    """Payments ``(payer, payee, points)`` of a group being imported; not committed."""
-    session.add_all(
-        [GroupPayment(group_id=group.id, payer=a, payee=b, points=v, created_at=utcnow()) for a, b, v in pays]
-    )
+def insert_payments(session: Session, group: Group, pays: list[dict[str, Any]]) -> None:
+    """Payments of a group being imported (``GroupPayment``'s fields: payer, payee, points and,
+    when known, key, created_at, voided_at); not committed."""
+    session.add_all([GroupPayment(group_id=group.id, **({"created_at": utcnow()} | p)) for p in pays])

@@ -130,6 +130,8 @@ class GroupPlayer(Base):
     name: Mapped[str] = mapped_column(String(40))
     colour: Mapped[str] = mapped_column(String(16))
     position: Mapped[int] = mapped_column(Integer)
+    # Where the others send this player money (a Toss or KakaoPay link, ``tables.paylinks``; 0004).
+    pay_link: Mapped[str | None] = mapped_column(String(200), nullable=True, default=None)
 
 
 class GroupPayment(Base):
@@ -149,6 +151,27 @@ class GroupPayment(Base):
     points: Mapped[int] = mapped_column(Integer)
     key: Mapped[str | None] = mapped_column(String(80), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A payment recorded by mistake is voided, never deleted: it stays listed, out of what is owed (0004).
+    voided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, default=None)
+
+
+class HistoryEntry(Base):
+    """One change of a group or a table: when, what kind, by whom (a seat, "phone" or "api") and what
+    changed (``data``). Written in the same transaction as the change it tells of (migration 0004)."""
+
+    __tablename__ = "sk_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sk_groups.id", ondelete="CASCADE"), nullable=True, index=True, default=None
+    )
+    table_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sk_tables.id", ondelete="SET NULL"), nullable=True, index=True, default=None
+    )
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    kind: Mapped[str] = mapped_column(String(32))
+    by: Mapped[str] = mapped_column(String(40))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 class EveningFacts(Base):

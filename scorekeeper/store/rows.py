@@ -14,6 +14,7 @@ import hmac
 import json
 import re
 import secrets
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -305,7 +306,9 @@ _NEW_SECRETS = (
 ROTATABLE = ("edit", "view", "both")
 
 
-def rotate_secrets(session: Session, table: Table, which: str) -> tuple[str, str]:
+def rotate_secrets(
+    session: Session, table: Table, which: str, note: Callable[[], None] | None = None
+) -> tuple[str, str]:
     """New edit and/or read-only secret for ``table`` (``which``: edit, view or both), in place in
     its columns; committed. The old ones then open nothing: every check (pages, API, fast path,
     a phone's session, a push stream woken by the version this moves) compares the stored
@@ -323,6 +326,8 @@ def rotate_secrets(session: Session, table: Table, which: str) -> tuple[str, str
             break
     session.connection().execute(_NEW_SECRETS, {"table_id": table.id, "edit": edit, "view": view})
     touch(session, table)
+    if note is not None:  # the history's entry, in the same transaction
+        note()
     session.commit()
     set_committed_value(table, "edit_secret", edit)
     set_committed_value(table, "view_secret", view)

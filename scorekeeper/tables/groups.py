@@ -22,9 +22,9 @@ from ..engine.errors import EngineError
 from ..engine.series import MAX_NAME, config_from
 from ..store import groups as store
 from ..store.db import begin_write
-from ..store.models import Group, GroupPayment, Table
-from . import names, service
-from .refusals import CodedRefusal
+from ..store.models import Group, GroupPayment, Table, utcnow
+from . import history, names, paylinks, service
+from .refusals import CodedRefusal, Conflict
 
 MIN_PLAYERS, MAX_GROUP_PLAYERS = 2, 40
 SETTINGS = ("chip_value", "currency", "rules", "length")
@@ -48,6 +48,7 @@ class GroupState:
     evenings: list[Evening]
     payments: list[GroupPayment]
     figures: dict[str, Any] = field(default_factory=dict)
+    pay_links: dict[str, str] = field(default_factory=dict)
 
     @property
     def chip_value(self) -> float:
@@ -83,7 +84,8 @@ def checked_settings(doc: dict[str, Any], players: list[str]) -> dict[str, Any]:
     return out
 
 
-def create(session: Session, doc: dict[str, Any]) -> Group:
+def create(session: Session, doc: dict[str, Any], default_preset: str = "pagat") -> Group:
+    """A new group; with no ``rules`` its evenings play ``default_preset`` (the phone's language's)."""
     name = names.normal_name(doc.get("name"))
     if not isinstance(name, str) or not name or len(name) > 120 or names.problem(name):
         raise EngineError("bad_value", "name is the group's name, 1 to 120 characters, no control characters.", "name")
@@ -93,7 +95,15 @@ def create(session: Session, doc: dict[str, Any]) -> Group:
     if not isinstance(doc.get("rules"), dict | None):
         raise EngineError("bad_value", 'rules is an object {"preset", "options"} or null.', "rules")
     players = checked_players(doc.get("players"))
-    return store.create_group(session, name, checked_settings(doc, players), players)
+    settings = checked_settings(doc, players)
+    settings.setdefault("rules", {"preset": default_preset, "options": {}})
+    return store.create_group(
+        session,
+        name,
+        settings,
+        players,
+        note=lambda group: history.note(session, "group_created", {"name": name, "players": players}, group=group),
+    )
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -115,7 +125,14 @@ def load(session: Session, group: Group) -> GroupState:
     names_ = [p.name for p in roster]
     for ev in evenings:  # a name at an evening but not (any more) in the roster still counts
         names_ += [p for p in ev.facts["players"] if p not in names_]
-    state = GroupState(group, names_, {p.name: p.colour for p in roster}, evenings, pays)
+    state = GroupState(
+        group,
+        names_,
+        {p.name: p.colour for p in roster},
+        evenings,
+        pays,
+        pay_links={p.name: p.pay_link for p in roster if p.pay_link},
+    )
     if figures is None:
         figures = _figures(state)
         with _memo_lock:
@@ -159,7 +176,7 @@ def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupP
         group.version,
         tuple(p.name for p in roster),
         tuple((t.id, t.version, t.created_at) for t in tables),
-        tuple((p.id, p.payer, p.payee, p.points) for p in pays),
+        tuple((p.id, p.payer, p.payee, p.points, p.voided_at is not None) for p in pays),
         tuple(sorted(group.settings.items(), key=str)),
     )
     return (group.id, group.public_id), inputs
@@ -170,6 +187,7 @@ def _figures(state: GroupState) -> dict[str, Any]:
     evs = [ev.to_json() for ev in state.evenings]
     balances = engine.balances_of(state.players, evs)
     pays = [payment_json(p, state.chip_value) for p in state.payments]
+    standing = [p for p in pays if not p["voided"]]  # a voided payment settles nothing
     # Each evening's statistics were summed up when its facts were kept: a month's and all time's
     # are those sums, never a pass over every hand.
     stats = engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in evs)
@@ -182,7 +200,7 @@ def _figures(state: GroupState) -> dict[str, Any]:
     return {
         "balances": balances,
         "payments": pays,
-        "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, pays)],
+        "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, standing)],
         "stats": stats,
         "titles": engine.titles(stats),
         "months": {m: {"stats": s, "titles": engine.titles(s)} for m, s in months.items()},
@@ -202,13 +220,17 @@ def payment_json(p: GroupPayment, chip_value: float) -> dict[str, Any]:
         "points": p.points,
         "money": money(p.points, chip_value),
         "key": p.key,
-        "at": p.created_at.isoformat() if p.created_at else None,
+        "at": history.iso(p.created_at) if p.created_at else None,
+        "voided": p.voided_at is not None,
+        "voided_at": history.iso(p.voided_at) if p.voided_at else None,
     }
 
 
 def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
     """The key of marking one transfer of ``owed`` paid, as the group stands now: two phones that
     saw the same debts send the same key, so the transfer is recorded once."""
+    # A voided payment stays counted: after a void, the same transfer marked paid again has a key
+    # of its own (a new payment), never the voided one's.
     return f"owed:{len(state.payments)}:{transfer['from']}>{transfer['to']}:{transfer['points']}"[:80]
 
 
@@ -231,7 +253,7 @@ def record_payment(
         engine.check_payment(
             state.players,
             balances,
-            [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored],
+            [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored if p.voided_at is None],
             payer,
             payee,
             points,
@@ -251,20 +273,102 @@ def record_payment(
     if found is not None:
         session.rollback()
         return found, False
+
+    def note(payment: GroupPayment) -> None:
+        history.note(session, "payment_recorded", {"payment": _brief(payment)}, group=state.group)
+
     try:
-        return store.add_payment(session, state.group, payer, payee, points, key), True
+        return store.add_payment(session, state.group, payer, payee, points, key, note), True
     except store.Duplicate as dup:
         return dup.payment, False
+
+
+def _brief(p: GroupPayment) -> dict[str, Any]:
+    return {"id": p.id, "from": p.payer, "to": p.payee, "points": p.points}
+
+
+class NotInGroup(LookupError):
+    """No such payment, evening or player in the group (answered 404)."""
+
+
+def void_payment(session: Session, state: GroupState, payment_id: int) -> tuple[GroupPayment, bool]:
+    """Void a payment (it stays listed, out of what is owed); (payment, newly voided). Voiding it
+    again changes nothing. ``NotInGroup`` when the group has no such payment."""
+    store.lock_group(session, state.group)
+    found = store.payment_of(session, state.group, payment_id)
+    if found is None:
+        session.rollback()
+        raise NotInGroup(payment_id)
+    payment: GroupPayment = found
+    newly: list[bool] = []
+
+    def note() -> None:
+        newly.append(True)
+        history.note(session, "payment_voided", {"payment": _brief(payment)}, group=state.group)
+
+    store.void_payment(session, state.group, payment, note)
+    return payment, bool(newly)
+
+
+def remove_evening(session: Session, state: GroupState, table_id: str) -> None:
+    """Remove an evening with no hands (an evening started by mistake); one with hands is a
+    ``Conflict`` (``evening_has_hands``), one not of the group ``NotInGroup``."""
+    ev = next((e for e in state.evenings if e.table.public_id == table_id), None)
+    if ev is None:
+        raise NotInGroup(table_id)
+    table = ev.table
+    store.lock_group(session, state.group)
+    note = lambda: history.note(  # noqa: E731
+        session, "evening_removed", {"table": table.public_id, "date": ev.date}, group=state.group
+    )
+    if not store.remove_evening(session, state.group, table, note):
+        raise Conflict(
+            "This evening has hands: only an empty evening can be removed.", 0, "table", code="evening_has_hands"
+        )
+
+
+def set_pay_link(session: Session, state: GroupState, name: str, value: Any) -> str | None:
+    """A player's pay link (``paylinks.checked``; None removes it); the link kept.
+    ``NotInGroup`` when ``name`` is not one of the group's players."""
+    link = paylinks.checked(value)
+    store.lock_group(session, state.group)
+    note = lambda: history.note(  # noqa: E731
+        session, "pay_link_set", {"player": name, "pay_link": link}, group=state.group
+    )
+    if not store.set_pay_link(session, state.group, name, link, note):
+        raise NotInGroup(name)
+    return link
+
+
+def set_rules(session: Session, state: GroupState, rules: dict[str, Any]) -> None:
+    """The rules the group's next evening plays (``{"preset", "options"}``, checked by the engine)."""
+    players = state.players[:2] if len(state.players) >= 2 else ["A", "B"]
+    config_from({"players": players, "rules": rules})
+    store.lock_group(session, state.group)
+    settings = dict(state.group.settings) | {"rules": rules, RULES_SET_AT: history.iso(utcnow())}
+    note = lambda: history.note(session, "rules_set", {"rules": rules}, group=state.group)  # noqa: E731
+    store.set_settings(session, state.group, settings, note)
 
 
 def last_settings(state: GroupState) -> dict[str, Any]:
     """What a new evening starts from: the last evening's rules, chip value, currency and length
     (else the group's), and its seating order."""
     out = dict(state.group.settings)
+    chosen = out.pop(RULES_SET_AT, None)
     if state.evenings:
-        cfg = state.evenings[-1].table.config
-        out |= {k: cfg[k] for k in SETTINGS if k in cfg}
+        last = state.evenings[-1].table
+        cfg = last.config
+        # Rules an editor chose on the group's page after the last evening began are the next one's.
+        keep = ("rules",) if chosen and _when(chosen) > _when(history.iso(last.created_at)) else ()
+        out |= {k: cfg[k] for k in SETTINGS if k in cfg and k not in keep}
     return out
+
+
+RULES_SET_AT = "rules_set_at"
+
+
+def _when(iso: str) -> datetime:
+    return datetime.fromisoformat(iso)
 
 
 def seating_from_last(state: GroupState, came: list[str]) -> list[str]:
@@ -290,11 +394,26 @@ def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Tab
     begin_write(session)
     table = create_table(session, title_of(settings), settings)
     newcomers = [p for p in settings["players"] if p not in state.players]
-    store.join_table(session, state.group, table, newcomers)
+    store.join_table(session, state.group, table, newcomers, _evening_note(session, state, table, settings["players"]))
     return table
+
+
+def _evening_note(session: Session, state: GroupState, table: Table, players: list[str]) -> store.Note:
+    return lambda: history.note(
+        session,
+        "evening_added",
+        {"table": table.public_id, "date": _date(table.created_at), "players": list(players)},
+        group=state.group,
+    )
 
 
 def attach(session: Session, state: GroupState, table: Table) -> None:
     """An existing table joins the group after the fact (its players join too)."""
     players = list(service.config_of(table).players)
-    store.join_table(session, state.group, table, [p for p in players if p not in state.players])
+    store.join_table(
+        session,
+        state.group,
+        table,
+        [p for p in players if p not in state.players],
+        _evening_note(session, state, table, players),
+    )

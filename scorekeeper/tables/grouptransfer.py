@@ -1,9 +1,11 @@
 """A whole group (모임) as one JSON document, and back: its players, every evening, its payments.
 
-The export is ``{"group": {"name", "players": [{"name", "colour"}], "settings"}, "evenings":
-[{"date", ...a table's export}], "payments": [{"from", "to", "points"}]}``. An import makes a new
-group with new secrets (and new tables), every evening replayed and every payment checked as when
-it was recorded; a refusal stores nothing.
+The export is ``{"group": {"name", "players": [{"name", "colour", "pay_link"}], "settings"},
+"evenings": [{"id", "date", ...a table's export}], "payments": [{"from", "to", "points", "key", "at",
+"voided_at"}], "history": [{"at", "kind", "by", ...}]}``. An import makes a new group with new
+secrets (and new tables), every evening replayed and every payment checked as when it was
+recorded, its dates, keys and voids kept, and its history (an evening's entries now naming the new
+table); a refusal stores nothing.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from sqlalchemy.orm import Session
 from ..engine import group as engine
 from ..engine.errors import EngineError
 from ..store import groups as store
+from ..store import history as history_store
 from ..store import rows as rows_store
 from ..store.models import Group
 from . import groups as service
-from . import transfer
+from . import history, paylinks, transfer
 from .service import record_of, replay_rows
 
 MAX_EVENINGS = 1000
@@ -34,16 +37,30 @@ def export(session: Session, state: service.GroupState) -> dict[str, Any]:
         t = tables.load(session, ev.table)
         doc = dict(ev.table.config)
         doc["hands"] = [record_of(h, t.logs.get(h.id)) for h in t.hands]
-        evenings.append({"date": ev.table.created_at.isoformat(), **doc})
+        evenings.append({"id": ev.table.public_id, "date": ev.table.created_at.isoformat(), **doc})
     return {
         "format": FORMAT,
         "group": {
             "name": state.group.name,
             "settings": state.group.settings,
-            "players": [{"name": p, "colour": state.colours.get(p, "")} for p in state.players],
+            "players": [
+                {"name": p, "colour": state.colours.get(p, ""), "pay_link": state.pay_links.get(p)}
+                for p in state.players
+            ],
         },
         "evenings": evenings,
-        "payments": [{"from": p.payer, "to": p.payee, "points": p.points} for p in state.payments],
+        "payments": [
+            {
+                "from": p.payer,
+                "to": p.payee,
+                "points": p.points,
+                "key": p.key,
+                "at": history.iso(p.created_at),
+                "voided_at": history.iso(p.voided_at) if p.voided_at else None,
+            }
+            for p in state.payments
+        ],
+        "history": history.of_group(session, state.group),
     }
 
 
@@ -54,6 +71,8 @@ def import_group(session: Session, doc: Any) -> Group:
         )
     name, players, colours, settings = _head(doc["group"])
     evenings = _evenings(doc.get("evenings", []), players)
+    links = _pay_links(doc["group"])
+    entries = _history(doc.get("history", []))
     balances = dict.fromkeys(players, 0)
     pays = doc.get("payments", [])
     if not isinstance(pays, list):
@@ -62,18 +81,26 @@ def import_group(session: Session, doc: Any) -> Group:
     # of hands is, ``service.replay_rows``), in the import's one transaction: the payment doors are
     # the API's, a payment larger than owed is taken as it was. Any refusal stores nothing at all.
     try:
-        group = store.insert_group(session, name, settings, list(zip(players, colours, strict=True)))
-        for title, config, rows, when in evenings:
+        group = store.insert_group(session, name, settings, list(zip(players, colours, strict=True)), links)
+        tables = {}
+        for i, (title, config, rows, when) in enumerate(evenings):
             table, hands, logs = rows_store.insert_table(session, title, config, rows, group_id=group.id, when=when)
+            old = doc["evenings"][i].get("id")
+            if isinstance(old, str):
+                tables[old] = table
             for p, v in replay_rows(table, hands, logs).series.balances.items():
                 balances[p] += v
-        checked: list[tuple[str, str, int]] = []
+        checked: list[dict[str, Any]] = []
+        keys: set[str] = set()
         for j, pay in enumerate(pays):
             if not isinstance(pay, dict):
                 raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
             engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), beyond=True)
-            checked.append((pay["from"], pay["to"], pay["points"]))
+            checked.append(
+                {"payer": pay["from"], "payee": pay["to"], "points": pay["points"]} | _payment_extras(pay, j, keys)
+            )
         store.insert_payments(session, group, checked)
+        _insert_history(session, group, entries, tables)
         session.commit()
     except BaseException:
         session.rollback()
@@ -119,7 +146,7 @@ def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any
         if not isinstance(ev, dict):
             raise EngineError("bad_series", "An evening is a table's export.", f"evenings[{i}]")
         when = _date(ev.get("date"), f"evenings[{i}].date")
-        title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k != "date"})
+        title, config, rows = transfer.read_document({k: v for k, v in ev.items() if k not in ("date", "id")})
         unknown = [p for p in config["players"] if p not in players]
         if unknown:
             raise EngineError(
@@ -129,3 +156,62 @@ def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any
             )
         evenings.append((title, config, rows, when))
     return evenings
+
+
+# -- what an export keeps besides the evenings: payments' dates, keys and voids; pay links; history --
+
+MAX_HISTORY = 20000
+
+
+def _payment_extras(pay: dict[str, Any], j: int, keys: set[str]) -> dict[str, Any]:
+    """A payment's key, date and void as exported (each may be absent: a file of an older version)."""
+    out: dict[str, Any] = {}
+    key = pay.get("key")
+    if key is not None:
+        if not isinstance(key, str) or not 1 <= len(key) <= 80 or key in keys:
+            raise EngineError(
+                "bad_payment", "key is a short text (1–80 characters), once a group.", f"payments[{j}].key"
+            )
+        keys.add(key)
+        out["key"] = key
+    at = _date(pay.get("at"), f"payments[{j}].at")
+    if at is not None:
+        out["created_at"] = at
+    out["voided_at"] = _date(pay.get("voided_at"), f"payments[{j}].voided_at")
+    return out
+
+
+def _pay_links(head: dict[str, Any]) -> list[str | None]:
+    return [
+        paylinks.checked(p.get("pay_link"), f"group.players[{i}].pay_link")
+        for i, p in enumerate(head.get("players") or [])
+    ]
+
+
+def _history(doc: Any) -> list[tuple[datetime, str, str, dict[str, Any]]]:
+    """The history's entries as exported: each an ``at``, a ``kind`` it knows and a ``by``; the rest kept."""
+    if not isinstance(doc, list) or len(doc) > MAX_HISTORY:
+        raise EngineError("bad_value", f"history lists at most {MAX_HISTORY} entries.", "history")
+    out = []
+    for i, e in enumerate(doc):
+        path = f"history[{i}]"
+        if not isinstance(e, dict) or e.get("kind") not in history.KINDS:
+            raise EngineError("bad_value", f"An entry is {{at, kind, by, ...}}, kind one of {history.KINDS}.", path)
+        by = e.get("by")
+        if not isinstance(by, str) or not 1 <= len(by) <= history.MAX_BY:
+            raise EngineError("bad_value", "by is who made the change (1–40 characters).", f"{path}.by")
+        at = _date(e.get("at"), f"{path}.at")
+        if at is None:
+            raise EngineError("bad_value", "at is an ISO date and time.", f"{path}.at")
+        out.append((at, e["kind"], by, {k: v for k, v in e.items() if k not in ("at", "kind", "by")}))
+    return out
+
+
+def _insert_history(session: Session, group: Group, entries: list, tables: dict[str, Any]) -> None:
+    """The imported history, an evening's entries naming (and linked to) its new table; then the import's own."""
+    for at, kind, by, data in entries:
+        table = tables.get(data.get("table")) if isinstance(data.get("table"), str) else None
+        if table is not None:
+            data = data | {"table": table.public_id}
+        history_store.add(session, kind, by, data, group_id=group.id, table_id=table.id if table else None, at=at)
+    history.note(session, "group_imported", {"name": group.name}, group=group)

@@ -247,14 +247,14 @@ def appended(session: Session, state: TableState, events: list[dict], hand_state
     return TableState(state.table, state.config, state.hands, state.series, live, state.problem, logs)
 
 
-def check_rows(session: Session, table: Table, rows: list[Hand]) -> None:
+def check_rows(session: Session, table: Table, rows: list[Hand]) -> TableState:
     """Refuse a change of the hand rows that the engine cannot replay.
 
     The last row may be a live hand still being played: then the series before
     it must allow a next hand with that seating, and its log must replay.
     """
     logs = store.events_by_hand(session, [h.id for h in rows if h.kind == "log" and h.id is not None])
-    replay_rows(table, rows, logs)
+    return replay_rows(table, rows, logs)
 
 
 def replay_rows(table: Table, rows: list[Hand], logs: dict[int, list[dict]]) -> TableState:

@@ -23,8 +23,8 @@ from ..engine.series import config_from
 from ..engine.series.ending import end_early
 from ..store import rows as store
 from ..store.models import Hand, Table
-from . import service, transfer
-from .refusals import Conflict, NotLive, Refused, Stale, WriteRefused
+from . import history, service, transfer
+from .refusals import WEB_ERROR_CODES, Conflict, NotLive, Refused, Stale, WriteRefused
 from .service import Live, TableState
 
 __all__ = [
@@ -101,7 +101,10 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 
 def import_table(session: Session, doc: Any) -> Table:
     """A new table (new id and secrets) from a table's export: its hands and live logs replayed as
-    a change of hands is (``service.replay_rows``); nothing stored when refused."""
+    a change of hands is (``service.replay_rows``); nothing stored when refused. A group's export
+    is refused with ``group_file``, naming the import that takes it."""
+    if isinstance(doc, dict) and isinstance(doc.get("group"), dict) and "evenings" in doc:
+        raise Refused([{"code": "group_file", "message": WEB_ERROR_CODES["group_file"], "path": ""}])
     try:
         title, settings, rows = transfer.read_document(doc)
         table, hands, logs = store.insert_table(session, title, settings, rows)
@@ -138,7 +141,18 @@ def end_series(session: Session, state: TableState, expected_count: str | None) 
 
 def rotate_keys(session: Session, table: Table, which: str) -> tuple[str, str]:
     """New edit and/or read-only secret (``which``: edit, view or both): the new (edit, view)."""
-    return store.rotate_secrets(session, table, which)
+    return store.rotate_secrets(
+        session, table, which, note=lambda: history.note(session, "keys_rotated", {"which": which}, table=table)
+    )
+
+
+def _standing(session: Session, state: TableState, loaded: int, table: Table, rows: list[Hand]) -> dict[str, int]:
+    """The table's balances before a change of its rows: the loaded series' when no other writer
+    moved the table since it was loaded, else the rows read under the lock replayed."""
+    if table.version == loaded and not state.problem:
+        return dict(state.series.balances)
+    logs = store.events_by_hand(session, [h.id for h in rows if h.kind == "log"])
+    return dict(service.replay(table, rows, logs).series.balances)
 
 
 # -- hand records ------------------------------------------------------------------------------
@@ -154,13 +168,23 @@ def add_hand(
 ) -> Hand:
     """Append a hand record (a quick-entry summary, or a live hand started: ``kind`` "log"), if the
     table still has ``expected_count`` hands; the series with it must replay. The new row."""
+    loaded = state.table.version
     with _writing(session, state.table) as table:
         existing = store.hands(session, table)
         if expected_count is not None and expected_count != len(existing):
             raise Conflict("The table has changed: a hand was added or removed.", len(existing), "count")
         hand = store.new_hand(table, existing, kind, summary, seating)
-        service.check_rows(session, table, [*existing, hand])
+        after = service.check_rows(session, table, [*existing, hand])
         store.save_hand(session, table, hand)
+        # A live hand started moves no one's standing (its end does, tap by tap): no replay for it.
+        moved = (
+            history.changes(_standing(session, state, loaded, table, existing), after.series.balances)
+            if kind == "summary"
+            else []
+        )
+        history.note(
+            session, "hand_added", {"hand": len(existing) + 1, "hand_kind": kind, "changes": moved}, table=table
+        )
         _commit(
             session,
             recount=lambda: Conflict("Someone else added a hand first.", len(store.hands(session, table)), "count"),
@@ -194,15 +218,23 @@ def edit_hand(
     ``expected_version`` is the ``store.hand_version`` the edit was made against: when the hand
     has changed since, ``Stale`` carries it as it is now.
     """
+    loaded = state.table.version
     with _writing(session, state.table) as table:
         records = store.hands(session, table, fresh=True)
         target = _current(records, hand, expected_version)
+        before = _standing(session, state, loaded, table, records)
         if not isinstance(summary, _Keep):
             target.summary = summary
         if not isinstance(seating, _Keep):
             target.seating = seating
-        service.check_rows(session, table, records)
+        after = service.check_rows(session, table, records)
         store.save_hand(session, table, target)
+        history.note(
+            session,
+            "hand_edited",
+            {"hand": records.index(target) + 1, "changes": history.changes(before, after.series.balances)},
+            table=table,
+        )
         _commit(session, recount=lambda: Conflict("Someone else added a hand first.", len(store.hands(session, table))))
     return target
 
@@ -213,13 +245,16 @@ def delete_hand(
     """Delete a hand and its log, if the series without it replays; ``expected_version`` as for
     ``edit_hand``."""
     try:
-        service.replay_rows(state.table, state.without(hand.id), state.logs)
+        after = service.replay_rows(state.table, state.without(hand.id), state.logs)
     except EngineError as err:
         raise Refused.of(err) from None
+    number = next((i + 1 for i, h in enumerate(state.hands) if h.id == hand.id), 0)
     with _writing(session, state.table) as table:
         if expected_version is not None:
             _current(store.hands(session, table, fresh=True), hand, expected_version)
         store.delete_hand(session, table, hand)
+        moved = history.changes(dict(state.series.balances), dict(after.series.balances))
+        history.note(session, "hand_deleted", {"hand": number, "changes": moved}, table=table)
         store.commit(session)
 
 

@@ -55,7 +55,7 @@ def test_every_response_names_a_schema_none_any():
             seen += 1
             assert name != "Error" and schemas[name].get("properties"), (method, path, status)
             assert schemas[name].get("additionalProperties") is False, (method, path, name)  # no key unnamed
-    assert seen == 19  # 14 of the tables, 5 of the groups
+    assert seen == 24  # 15 of the tables, 9 of the groups
     assert streams == ["/tables/{table}/stream"]
 
 
@@ -180,6 +180,23 @@ def test_every_success_answer_validates_against_its_model(api):
     body = {"from": "B", "to": "A", "points": 1, "key": "k"}
     api("post", group_url + "/payments", json=body, headers=key, template_as="/groups/{group}/payments")
     api("post", group_url + "/payments", json=body, headers=key, template_as="/groups/{group}/payments")
+    # Issue 28: a payment voided, a pay link, the histories, an empty evening removed.
+    paid = api(
+        "post",
+        group_url + "/payments",
+        json={"from": "B", "to": "A", "points": 1},
+        headers=key,
+        template_as="/groups/{group}/payments",
+    ).get_json()["payment"]["id"]
+    api("post", f"{group_url}/payments/{paid}/void", headers=key, template_as="/groups/{group}/payments/{payment}/void")
+    link = {"pay_link": "https://toss.me/aa"}
+    api("put", group_url + "/players/A", json=link, headers=key, template_as="/groups/{group}/players/{name}")
+    api("get", group_url + "/history", headers=key, template_as="/groups/{group}/history")
+    api("get", "/tables/{table}/history", evening)
+    empty = api(
+        "post", "/tables", json={"group": g["id"], "players": ["A", "B", "C"]}, headers={"X-Group-Key": g["edit_key"]}
+    ).get_json()["id"]
+    api("delete", f"{group_url}/evenings/{empty}", headers=key, template_as="/groups/{group}/evenings/{table}")
     api.client.get(f"/gj/{g['id']}/{g['view_key']}")
     export = api.client.get(f"/g/{g['id']}/group.json")
     api("post", "/groups/import", data=export.data, content_type="application/json")

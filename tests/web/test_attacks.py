@@ -304,7 +304,7 @@ def test_every_documented_operation_is_what_options_advertises(sqlite_app):
     client = sqlite_app.test_client()
     made = client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()
     for path, ops in document()["paths"].items():
-        url = "/api/v1" + path.replace("{table}", made["id"]).replace("{hand}", "1")
+        url = "/api/v1" + path.replace("{table}", made["id"]).replace("{hand}", "1").replace("{payment}", "1")
         allowed = set(client.open(url, method="OPTIONS").headers["Allow"].replace(" ", "").split(","))
         documented = {m.upper() for m in ops if m != "parameters"}
         assert allowed - {"OPTIONS", "HEAD"} == documented, (path, allowed, documented)

@@ -13,7 +13,14 @@ BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop
 
 @pytest.fixture
 def grp(client):
-    r = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"], "chip_value": 100})
+    # Pagat's rules, as these figures were worked out for (a group without rules plays the phone's language's).
+    body = {
+        "name": "토요일",
+        "players": ["민수", "지영", "철수"],
+        "chip_value": 100,
+        "rules": {"preset": "pagat", "options": {}},
+    }
+    r = client.post("/api/v1/groups", json=body)
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 

@@ -33,7 +33,15 @@ PUBLIC = {
 # Routes an editor only may call that change the caller's own cookie, no row: "I am 지영".
 COOKIE_ONLY = {"tables.take_seat"}
 
-GROUP_ROUTES = {"api.create_group", "api.import_group", "api.get_group", "api.add_group_payment"}
+GROUP_ROUTES = {
+    "api.create_group",
+    "api.import_group",
+    "api.get_group",
+    "api.add_group_payment",
+    "api.void_group_payment",
+    "api.remove_group_evening",
+    "api.set_group_player",
+}
 
 # What an editor would send each route, so that a refusal of the others is the access check's.
 FORMS = {

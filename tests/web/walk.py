@@ -43,7 +43,15 @@ def counts(app) -> dict[str, int]:
     with app.extensions["sk_engine"].connect() as conn:
         return {
             name: conn.execute(text(f"select count(*) from {name}")).scalar_one()
-            for name in ("sk_tables", "sk_hands", "sk_events", "sk_groups", "sk_group_players", "sk_group_payments")
+            for name in (
+                "sk_tables",
+                "sk_hands",
+                "sk_events",
+                "sk_groups",
+                "sk_group_players",
+                "sk_group_payments",
+                "sk_history",
+            )
         }
 
 
@@ -86,6 +94,12 @@ class Scene:
             "code": "en",
             "filename": "app.css",
             "choice": "on",
+            # A group's payment, evening and player (issue 28): none of this table's, so a walk of
+            # them meets a refusal, never a change.
+            "payment_id": 1,
+            "table_id": self.table.id,
+            "table": self.table.id,
+            "name": "A",
         }
 
 

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, url_for
+from flask import abort, jsonify, url_for
 
 from ...engine.errors import EngineError
 from ...engine.payout import money
 from ...engine.series.settle import settle_up
 from ...tables import groups as service
-from ...tables import grouptransfer
+from ...tables import grouptransfer, history, paylinks
 from ..access.groups import open_group
 from ..server.database import db
+from ..server.errors import error_response
 from ..server.limits import created
 from ..server.security import EDIT
+from ..tables.newtable import default_preset
 from . import bp, routes  # noqa: F401  (routes first: it registers the id converter these paths use)
 
 PAYMENT_FIELDS = {"from", "to", "points", "key", "beyond_owed"}
@@ -76,10 +78,11 @@ def group_json(state: service.GroupState) -> dict[str, Any]:
         "currency": state.currency,
         "players": state.players,
         "colours": state.colours,
+        "pay_links": state.pay_links,
         "tables": tables,
         "balances": f["balances"],
         "payments": f["payments"],
-        "owed": f["owed"],
+        "owed": owed_json(state),
         "stats": f["stats"],
         "titles": f["titles"],
         "months": f["months"],
@@ -93,9 +96,15 @@ def _body():
     return body()
 
 
+@bp.errorhandler(service.NotInGroup)
+def _not_in_group(_err):
+    return error_response(404, "not_found", "No such payment, evening or player in this group.")
+
+
 @bp.post("/groups")
 def create_group():
-    group = service.create(db(), _body())
+    """A new group; with no rules, its evenings play the default of the phone's language (Accept-Language)."""
+    group = service.create(db(), _body(), default_preset())
     created()
     return jsonify(ok=True, **group_links(group), edit_key=group.edit_secret, view_key=group.view_secret), 201
 
@@ -135,6 +144,67 @@ def add_group_payment(public_id: str):
         "ok": True,
         "recorded": new,
         "payment": service.payment_json(payment, state.chip_value),
-        "owed": state.figures["owed"],
+        "owed": owed_json(state),
     }
     return jsonify(answer), 201 if new else 200
+
+
+def owed_json(state: service.GroupState) -> list[dict[str, Any]]:
+    """What is still owed; a transfer to a player with a pay link carries the link that opens it."""
+    return [
+        t | {"pay_link": paylinks.with_amount(state.pay_links[t["to"]], t["money"], state.currency)}
+        if t["to"] in state.pay_links
+        else t
+        for t in state.figures["owed"]
+    ]
+
+
+@bp.post("/groups/<group_id:public_id>/payments/<int:payment_id>/void")
+def void_group_payment(public_id: str, payment_id: int):
+    """Void a payment recorded by mistake (edit key only): it stays listed, ``voided``, out of what
+    is owed. Voiding it again changes nothing (200 both times; ``voided_now`` says which)."""
+    state = service.load(db(), open_group(public_id, EDIT))
+    _body_if_any()
+    payment, newly = service.void_payment(db(), state, payment_id)
+    state = service.load(db(), state.group)
+    return jsonify(
+        ok=True, voided_now=newly, payment=service.payment_json(payment, state.chip_value), owed=owed_json(state)
+    )
+
+
+@bp.delete("/groups/<group_id:public_id>/evenings/<table_id:table>")
+def remove_group_evening(public_id: str, table: str):
+    """Remove an evening with no hands (edit key only); one with hands answers 409."""
+    state = service.load(db(), open_group(public_id, EDIT))
+    service.remove_evening(db(), state, table)
+    return jsonify(ok=True)
+
+
+@bp.put("/groups/<group_id:public_id>/players/<name>")
+def set_group_player(public_id: str, name: str):
+    """A player's pay link (edit key only): a Toss or KakaoPay https link, or null to remove it."""
+    state = service.load(db(), open_group(public_id, EDIT))
+    body = _body()
+    unknown = sorted(set(body) - {"pay_link"})
+    if unknown or "pay_link" not in body:
+        raise EngineError(
+            "bad_value", 'The body is {"pay_link": "https://toss.me/…" | null}.', unknown[0] if unknown else "pay_link"
+        )
+    if name not in state.players:
+        abort(404)
+    link = service.set_pay_link(db(), state, name, body["pay_link"])
+    return jsonify(ok=True, name=name, pay_link=link)
+
+
+@bp.get("/groups/<group_id:public_id>/history")
+def group_history(public_id: str):
+    """What changed in the group and its evenings, oldest first (a read-only key reads it)."""
+    group = open_group(public_id)
+    return jsonify(ok=True, history=history.of_group(db(), group))
+
+
+def _body_if_any() -> dict:
+    """The body of a request that needs none: empty, or a JSON object (checked as any other)."""
+    from flask import request
+
+    return _body() if request.get_data() else {}

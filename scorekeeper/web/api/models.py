@@ -25,6 +25,7 @@ from ...engine.live.hand import EVENTS
 from ...engine.rules import PRESETS
 from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from ...engine.summary.facts import OutcomeType
+from ...tables.history import KINDS as HISTORY_KINDS
 from ...tables.records import MAX_SEQ, Door, HandRecord, Row, read_record
 from ...tables.refusals import WEB_ERROR_CODES
 
@@ -193,6 +194,12 @@ class NewPayment(_Shape):
     points: Annotated[int, Field(ge=1, le=10**9)]
     key: Annotated[str, Field(min_length=1, max_length=80)] | None = None
     beyond_owed: bool = False
+
+
+class PlayerUpdate(_Shape):
+    """A player of a group: the link the others send money to (a Toss or KakaoPay https link; null removes it)."""
+
+    pay_link: Annotated[str, Field(min_length=1, max_length=200)] | None
 
 
 class GroupHead(_Open):
@@ -567,6 +574,70 @@ class GroupPaymentOut(_Answer):
     money: Money
     key: str | None
     at: str | None
+    voided: bool = Field(description="Voided (a mistake corrected): listed, but out of what is owed.")
+    voided_at: str | None
+
+
+class OwedTransfer(Transfer):
+    """A transfer of what is still owed; ``pay_link`` opens the payee's Toss or KakaoPay link
+    (with the amount where the link's form allows), when the payee keeps one."""
+
+    pay_link: str | None = None
+
+
+class BalanceChange(_Answer):
+    player: str
+    before: int
+    after: int
+
+
+class BriefPayment(_Answer):
+    id: int
+    payer: str = Field(alias="from")
+    payee: str = Field(alias="to")
+    points: int
+
+
+class HistoryItem(_Answer):
+    """One change: when (ISO 8601), what kind, by whom (the phone's seat, "phone" or "api") and what
+    changed. ``table`` names the evening's table; ``changes`` the players whose standing at the
+    table moved, before and after."""
+
+    at: str
+    kind: Annotated[str, Field(json_schema_extra={"enum": list(HISTORY_KINDS)})]
+    by: str
+    table: str | None = None
+    date: str | None = None
+    name: str | None = None
+    players: list[str] | None = None
+    hand: int | None = None
+    hand_kind: str | None = None
+    changes: list[BalanceChange] | None = None
+    payment: BriefPayment | None = None
+    player: str | None = None
+    pay_link: str | None = None
+    which: str | None = None
+    rules: Object | None = None
+
+
+class History(_Answer):
+    ok: Literal[True]
+    history: list[HistoryItem]
+
+
+class PaymentVoided(_Answer):
+    """A payment voided (``voided_now`` false: it was voided already, nothing changed)."""
+
+    ok: Literal[True]
+    voided_now: bool
+    payment: GroupPaymentOut
+    owed: list[OwedTransfer]
+
+
+class PayLinkSet(_Answer):
+    ok: Literal[True]
+    name: str
+    pay_link: str | None
 
 
 class Biggest(_Answer):
@@ -643,10 +714,11 @@ class GroupView(_Answer):
     currency: str
     players: list[str]
     colours: dict[str, str]
+    pay_links: dict[str, str] = Field(description="Each player's send-money link, for those who keep one.")
     tables: list[GroupEvening]
     balances: dict[str, int]
     payments: list[GroupPaymentOut]
-    owed: list[Transfer]
+    owed: list[OwedTransfer]
     stats: dict[str, PlayerStats]
     titles: list[Title]
     months: dict[str, GroupMonth] = Field(description="By month of the evenings' dates (YYYY-MM).")
@@ -659,7 +731,7 @@ class PaymentRecorded(_Answer):
     ok: Literal[True]
     recorded: bool
     payment: GroupPaymentOut
-    owed: list[Transfer]
+    owed: list[OwedTransfer]
 
 
 # -- the document's schemas --------------------------------------------------------------------------
@@ -708,6 +780,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     NewGroup,
     NewPayment,
     GroupExport,
+    PlayerUpdate,
 )
 # Every success answer of the API (the document names which operation answers which).
 ANSWERS: tuple[type[BaseModel], ...] = (
@@ -721,6 +794,9 @@ ANSWERS: tuple[type[BaseModel], ...] = (
     Events,
     GroupView,
     PaymentRecorded,
+    PaymentVoided,
+    PayLinkSet,
+    History,
 )
 
 

@@ -219,6 +219,50 @@ def document() -> dict:
                 write,
             ),
         },
+        "/groups/{group}/payments/{payment}/void": {
+            "parameters": [group, {"$ref": "#/components/parameters/payment"}],
+            "post": _group_op(
+                "Void a payment recorded by mistake (edit key only): it stays listed with `voided: true`, "
+                "out of what is owed. Voiding it again changes nothing.",
+                {"200": _resp("Voided (now, or before: `voided_now`).", m.PaymentVoided)},
+                None,
+                write,
+            ),
+        },
+        "/groups/{group}/evenings/{table}": {
+            "parameters": [group, table],
+            "delete": _group_op(
+                "Remove an evening with no hands (edit key only), such as one started by mistake.",
+                {"200": _resp("Removed.", m.Deleted), "409": _resp("The evening has hands: kept.", E)},
+                None,
+                write,
+            ),
+        },
+        "/groups/{group}/players/{name}": {
+            "parameters": [group, {"$ref": "#/components/parameters/player"}],
+            "put": _group_op(
+                "A player's send-money link (edit key only): an https link of Toss (toss.me) or KakaoPay "
+                "(qr.kakaopay.com), or null to remove it. What is owed to that player then carries it.",
+                {"200": _resp("The link kept.", m.PayLinkSet)},
+                m.PlayerUpdate,
+                write,
+            ),
+        },
+        "/groups/{group}/history": {
+            "parameters": [group],
+            "get": _group_op(
+                "What changed in the group and its evenings, oldest first (a read-only key reads it).",
+                {"200": _resp("The history.", m.History)},
+            ),
+        },
+        "/tables/{table}/history": {
+            "parameters": [table],
+            "get": _op(
+                "What changed at the table, oldest first: hands added, edited (the players whose standing "
+                "moved, before and after), deleted; keys rotated.",
+                {"200": _resp("The history.", m.History)},
+            ),
+        },
         "/tables/import": _creation(
             "Create a new table (new id and secrets) from a table's export.json.", m.SeriesExport
         ),
@@ -332,6 +376,18 @@ def document() -> dict:
                 "table": {"name": "table", "in": "path", "required": True, "schema": PUBLIC_ID},
                 "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
                 "group": {"name": "group", "in": "path", "required": True, "schema": PUBLIC_ID},
+                "payment": {
+                    "name": "payment",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "integer", "minimum": 1},
+                },
+                "player": {
+                    "name": "name",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "minLength": 1, "maxLength": 40},
+                },
             },
             "schemas": models.components(),
         },

@@ -195,6 +195,15 @@ def new_keys(public_id: str):
     return jsonify(ok=True, **_table_links(table), edit_key=edit, view_key=view)
 
 
+@bp.get("/tables/<table_id:public_id>/history")
+def table_history(public_id: str):
+    """What changed at the table, oldest first: hands added, edited, deleted; keys rotated."""
+    from ...tables import history
+
+    table = open_table(public_id)
+    return jsonify(ok=True, history=history.of_table(db(), table))
+
+
 @bp.get("/tables/<table_id:public_id>/version")
 def version(public_id: str):
     """What phones poll: the few columns it needs, on a bare connection (``open_poll_row``).

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("groups", __name__)
 
-from . import routes  # noqa: E402,F401  (the views register themselves on bp)
+from . import money, routes  # noqa: E402,F401  (the views register themselves on bp)

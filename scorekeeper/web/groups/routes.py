@@ -30,10 +30,12 @@ from ..catalogue.terms import trail_text
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, presented_key, remember_key
+from ..tables.newtable import default_preset
 from ..views import export, joincode, sharing
 from ..views.cardview import player_classes
 from ..views.chart import balance_chart
 from . import bp
+from .money import money_view, pay_link_of
 from .picture import picture
 
 LEDGER_ROWS = 20
@@ -61,7 +63,7 @@ def new():
                 "players": _names(request.form.get("players", "")),
                 "chip_value": _number(request.form.get("chip_value"), 100),
             }
-            group = service.create(db(), doc)
+            group = service.create(db(), doc, default_preset())
         except EngineError as err:
             errors = [refusal(e) for e in err.errors]
         else:
@@ -170,7 +172,7 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
     f = state.figures
     classes = player_classes(state.players)
     history = [row["balances"] for row in f["ledger"]]
-    owed = [t | {"key": service.transfer_key(state, t)} for t in f["owed"]]
+    owed = [t | {"key": service.transfer_key(state, t)} | pay_link_of(state, t) for t in f["owed"]]
     known = known_group_ids()
     last = state.evenings[-1].facts["players"] if state.evenings else state.players
     stats = f["stats"]
@@ -201,6 +203,7 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
         # Moves with every change the picture shows: a phone never keeps an older picture.
         "picture_version": f"{state.group.version}.{sum(ev.table.version for ev in state.evenings)}."
         f"{len(state.evenings)}",
+        **money_view(state),
     }
 
 
@@ -220,11 +223,24 @@ def show(public_id: str):
     )
 
 
-def _open_graph(state: service.GroupState) -> dict[str, str]:
+def og_description(state: service.GroupState) -> str:
+    """Who is ahead (the first four), then everyone who still owes and how much: the one who owes
+    the most is never left out of a chat's preview, however many play."""
     f = state.figures
     money = _money(state)
-    top = sorted(f["balances"].items(), key=lambda kv: -kv[1])[:4]
-    desc = " · ".join(f"{p} {'+' if v > 0 else ''}{money(_cash(state, v))}" for p, v in top)
+    ahead = [(p, v) for p, v in sorted(f["balances"].items(), key=lambda kv: -kv[1]) if v > 0][:4]
+    text = " · ".join(f"{p} +{money(_cash(state, v))}" for p, v in ahead)
+    owes: dict[str, float] = {}
+    for t in f["owed"]:
+        owes[t["from"]] = owes.get(t["from"], 0) + t["money"]
+    if owes:
+        debts = ", ".join(f"{p} {money(v)}" for p, v in sorted(owes.items(), key=lambda kv: -kv[1]))
+        text += f" | {_('owed_title')}: {debts}"
+    return text
+
+
+def _open_graph(state: service.GroupState) -> dict[str, str]:
+    desc = og_description(state)
     # The picture's address carries the read-only key: a link preview fetches it without this phone's
     # cookie, and whoever sees the preview was sent the read-only link anyway (never the edit key).
     return {
@@ -308,7 +324,9 @@ def paid(public_id: str):
             flash(refusal(e), "error")
     else:
         flash(_("payment_recorded") if new else _("payment_recorded_already"), "ok")
-    return redirect(url_for("groups.show", public_id=public_id) + "#owed", 303)
+    # The confirmation is the page's first line (base.html): land on it, the owed list just below.
+    # Landing on #owed put it 100 px above the screen.
+    return redirect(url_for("groups.show", public_id=public_id) + "#flash", 303)
 
 
 @bp.get("/g/<public_id>/share.png")
@@ -351,10 +369,11 @@ def export_csv(public_id: str):
         + [f"{p} ({_('csv_points')})" for p in state.players]
         + [f"{p} ({_('csv_running')})" for p in state.players]
     )
-    names = {ev.table.public_id: ev.table.title for ev in state.evenings}
+    # The table's name, else who played that evening: never its id, which a person cannot read.
+    names = {ev.table.public_id: ev.table.title or ", ".join(ev.facts["players"]) for ev in state.evenings}
     for row in state.figures["ledger"]:
         w.writerow(
-            [row["date"], names.get(row["id"]) or row["id"]]
+            [row["date"], names.get(row["id"], "")]
             + [row["result"].get(p, 0) for p in state.players]
             + [row["balances"].get(p, 0) for p in state.players]
         )

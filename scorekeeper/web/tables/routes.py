@@ -119,6 +119,9 @@ def join():
 
 @bp.get("/t/<public_id>")
 def show(public_id: str):
+    from ...tables import history
+    from .. import historyview
+
     state = service.load(db(), open_table(public_id))
     can_edit = g.get("table_level") == EDIT
     # A seated phone's body follows the table into its live hand: its seat is part of what is kept.
@@ -139,6 +142,7 @@ def show(public_id: str):
         share=sharing.share_links(state),
         qr=sharing.qr_svg,
         group_of=_group_of(state.table),
+        history=historyview.view(history.of_table(db(), state.table)),
     )
 
 

@@ -1,0 +1,58 @@
+"""A player's send-money link (송금 링크): only Toss's and KakaoPay's own https links are kept.
+
+A link is shown to every phone of the group, read-only ones included, and opened by a tap: a
+link to anywhere else (another site, ``javascript:``, a look-alike host) would be a way to send
+the group's members somewhere they did not mean to go, so the hosts are named exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from .refusals import CodedRefusal
+
+MAX_LINK = 200
+# host -> the path a link of it has: a Toss id (toss.me/<id>), a KakaoPay code (qr.kakaopay.com/<code>)
+HOSTS = {
+    "toss.me": re.compile(r"/([A-Za-z0-9_.\-]{1,40})/?"),
+    "qr.kakaopay.com": re.compile(r"/([A-Za-z0-9]{1,64})/?"),
+}
+MESSAGE = (
+    "pay_link is an https link of Toss (https://toss.me/<id>) or KakaoPay (https://qr.kakaopay.com/<code>), or null."
+)
+
+
+def checked(value: object, path: str = "pay_link") -> str | None:
+    """The link as kept (its host lower-cased, no trailing slash), None to remove it; else ``bad_pay_link``."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or len(value) > MAX_LINK or not value.isprintable() or " " in value:
+        raise CodedRefusal("bad_pay_link", MESSAGE, path)
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        raise CodedRefusal("bad_pay_link", MESSAGE, path) from None
+    host = (parts.hostname or "").lower()
+    shape = HOSTS.get(host)
+    if (
+        parts.scheme.lower() != "https"
+        or shape is None
+        or parts.netloc.lower() != host  # no user, password or port
+        or port is not None
+        or parts.query
+        or parts.fragment
+        or not (found := shape.fullmatch(parts.path))
+    ):
+        raise CodedRefusal("bad_pay_link", MESSAGE, path)
+    return f"https://{host}/{found.group(1)}"
+
+
+def with_amount(link: str, money: float, currency: str) -> str:
+    """The link that opens the transfer with its amount where the link's form allows: a Toss link
+    takes the amount in won after its id (``https://toss.me/<id>/<won>``); a KakaoPay code, or an
+    amount in anything but whole won, is opened as it is."""
+    if currency == "₩" and link.startswith("https://toss.me/") and float(money).is_integer() and money > 0:
+        return f"{link}/{int(money)}"
+    return link

@@ -1,0 +1,58 @@
+"""The history as a page shows it: newest first, each entry a line in the phone's language, who
+made it, when, and the players whose standing moved (before → after)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .catalogue.i18n import gettext as _
+from .catalogue.terms import preset_label
+
+SHOWN = 40  # the newest entries a page lists (the API answers them all)
+
+
+def _payment(p: dict[str, Any]) -> dict[str, Any]:
+    return {"a": p.get("from", ""), "b": p.get("to", ""), "n": p.get("points", 0)}
+
+
+def line(e: dict[str, Any]) -> str:
+    """The entry's sentence (the catalogue's ``hist_<kind>``), filled with what changed."""
+    kind = e["kind"]
+    values: dict[str, Any] = {}
+    if kind in ("payment_recorded", "payment_voided"):
+        values = _payment(e.get("payment") or {})
+    elif kind in ("hand_added", "hand_edited", "hand_deleted"):
+        values = {"n": e.get("hand", 0)}
+    elif kind in ("evening_added", "evening_removed"):
+        values = {"date": e.get("date", ""), "players": ", ".join(e.get("players") or [])}
+    elif kind == "group_created":
+        values = {"players": ", ".join(e.get("players") or [])}
+    elif kind == "pay_link_set":
+        kind = "pay_link_set" if e.get("pay_link") else "pay_link_removed"
+        values = {"p": e.get("player", "")}
+    elif kind == "rules_set":
+        values = {"preset": preset_label(str((e.get("rules") or {}).get("preset", "")))}
+    elif kind == "keys_rotated":
+        values = {"which": _("keys_" + str(e.get("which", "both")))}
+    return _(f"hist_{kind}", **values)
+
+
+def by(e: dict[str, Any]) -> str:
+    who = e.get("by", "")
+    return _("hist_by_phone") if who == "phone" else _("hist_by_api") if who == "api" else who
+
+
+def view(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The newest ``SHOWN`` entries, newest first, ready for ``_history.html``."""
+    return [
+        {
+            "at": e["at"],
+            "when": e["at"][:16].replace("T", " "),
+            "line": line(e),
+            "by": by(e),
+            "kind": e["kind"],
+            "changes": e.get("changes") or [],
+            "voided": e["kind"] == "payment_voided",
+        }
+        for e in reversed(entries[-SHOWN:])
+    ]
