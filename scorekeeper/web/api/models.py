@@ -271,10 +271,19 @@ class NewKeys(_Shape):
 
 
 class Undo(_Open):
-    """Remove the last event: ``seq`` is the log's length as the client saw it."""
+    """Remove the last event: ``seq`` is the log's length as the client saw it.
+
+    ``player``: that player's last event instead, wherever it stands in the log (the log without it
+    must replay, else ``takeback_breaks_log`` naming the later event that would no longer hold); a
+    session seated at the table takes back its own player's by default. ``at``: the index the
+    client saw that event at (moved since: 409 ``conflict``). A seated session takes back another
+    player's event only with ``confirm`` (else 409 ``confirm_takeback``, naming it)."""
 
     model_config = ConfigDict(extra="allow", strict=True)
     seq: Seq
+    player: PlayerName | None = None
+    at: Seq | None = None
+    confirm: bool = False
 
 
 def _hand_is(_key: str, _at: str) -> tuple[str, str, str]:
@@ -322,11 +331,16 @@ def read_append(body: dict) -> tuple[int, dict[str, Any]]:
     return append.seq, body["event"]
 
 
-def read_undo(body: dict) -> int:
-    """``seq`` of an undo (``Undo``); anything else in the body is not read."""
+def read_undo(body: dict) -> Undo:
+    """An undo (``Undo``): ``seq``, and whose event; anything else in the body is not read."""
     try:
-        return Undo.model_validate(body).seq
+        return Undo.model_validate(body)
     except ValidationError as err:
+        if any(e["loc"][:1] in (("player",), ("at",), ("confirm",)) for e in err.errors()):
+            field = next(str(e["loc"][0]) for e in err.errors() if e["loc"][:1] in (("player",), ("at",), ("confirm",)))
+            raise EngineError(
+                "bad_value", f"{field}: a player's name, an event's index, true or false.", field
+            ) from None
         raise _seq_or_event(err) from None
 
 
