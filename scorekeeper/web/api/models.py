@@ -257,11 +257,15 @@ class HandBody(_NewHandFields):
 
 
 class Append(_Open):
-    """One event appended as number ``seq`` (the log's length as the client saw it)."""
+    """One event appended as number ``seq`` (the log's length as the client saw it).
+
+    A session seated at the table answers go or stop for another player only with ``for_them``
+    true (its phone asked first); else 409 ``not_your_answer``."""
 
     model_config = ConfigDict(extra="allow", strict=True)
     seq: Seq
     event: Annotated[Object, WithJsonSchema(_event_schema())]
+    for_them: Annotated[bool, WithJsonSchema({"type": "boolean", "default": False})] = False
 
 
 class NewKeys(_Shape):
@@ -315,10 +319,17 @@ def read_new_hand(body: dict) -> Row:
     return read_record(body, NEW_HAND_DOOR)
 
 
+_FLAGS = (("player",), ("at",), ("confirm",), ("for_them",))
+_FLAGS_HELP = "player is a player's name, at an event's index (0, 1, …), confirm and for_them true or false."
+
+
 def _seq_or_event(err: ValidationError) -> EngineError:
     """An append's or undo's problem, as the API has always named it: ``seq`` first, then ``event``."""
     if any(e["loc"][:1] == ("seq",) for e in err.errors()):
         return EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
+    field = next((str(e["loc"][0]) for e in err.errors() if e["loc"][:1] in _FLAGS), None)
+    if field is not None:
+        return EngineError("bad_value", f"{field}: {_FLAGS_HELP}", field)
     return EngineError("bad_event", 'event is an object {"type": ..., ...}.', "event")
 
 
@@ -336,11 +347,6 @@ def read_undo(body: dict) -> Undo:
     try:
         return Undo.model_validate(body)
     except ValidationError as err:
-        if any(e["loc"][:1] in (("player",), ("at",), ("confirm",)) for e in err.errors()):
-            field = next(str(e["loc"][0]) for e in err.errors() if e["loc"][:1] in (("player",), ("at",), ("confirm",)))
-            raise EngineError(
-                "bad_value", f"{field}: a player's name, an event's index, true or false.", field
-            ) from None
         raise _seq_or_event(err) from None
 
 

@@ -347,8 +347,18 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(
             409, "hand_over", "This hand is not being played: no more events.", "", openapi.events_json(state, hand)
         )
+    seat = seats.seat_in(public_id, live.state.order)
+    answers_for_another = seat is not None and event.get("type") in ("go", "stop") and event.get("player") != seat
+    if answers_for_another and sent.get("for_them") is not True:  # only when the phone asked first
+        raise _Refusal(
+            409,
+            "not_your_answer",
+            f"This phone is seated as {seat}: answering for {event.get('player')} needs for_them.",
+            "for_them",
+            openapi.events_json(state, hand),
+        )
     try:
-        if seats.seat_in(public_id, live.state.order) == event.get("player"):
+        if seat == event.get("player"):
             # A seat phone's tap (its session's seat): the turns before it pass by themselves.
             state, waiting = writes.seat_tap_event(
                 db(), state, hand.id, event, sent.get("skip") is True, seq, _saw(sent, seq)

@@ -421,6 +421,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{e}: not saved, another phone ended that turn meanwhile.",
     ),
     "live_undone": ("되돌림", "Undone"),
+    "live_deciding": ("{p}: 고/스톱을 정하는 중", "{p} is deciding: go or stop"),
+    "live_answer_for": ("{p} 대신 답하기…", "Answer for {p}…"),
+    "live_answer_for_ask": (
+        "{p}의 폰이 답하는 것이 원칙입니다. 정말 {p} 대신 고 또는 스톱을 적을까요?",
+        "{p}'s phone should answer. Record go or stop for {p} anyway?",
+    ),
+    "live_not_your_answer": (
+        "{p}의 고/스톱은 {p}의 폰이 답합니다 (대신 답하기로 물은 뒤에만).",
+        "{p}'s go or stop is answered on {p}'s phone (or for them, once asked).",
+    ),
     "live_undone_of": ("되돌림: {e}", "Undone: {e}"),
     "live_nothing_of": ("{p}의 기록이 없어 되돌릴 것이 없습니다.", "{p} has recorded nothing to undo."),
     "live_takeback_breaks": (

@@ -134,7 +134,10 @@ def append(public_id: str, hand_id: int):
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     then = request.form.get("then")
-    if seats.seat_in(public_id, live.state.order) == event.get("player") and not then:
+    seat = seats.seat_in(public_id, live.state.order)
+    if _answers_for_another(seat, event, then) and request.form.get("for_them") != "1":
+        return liveview.reply(public_id, hand_id, 409, _("live_not_your_answer", p=event.get("player")))
+    if seat == event.get("player") and not then:
         return _seat_append(state, live, event, form.seq.data)
     try:
         # An end of turn with its go or stop: both stored in one write, or neither.
@@ -142,6 +145,12 @@ def append(public_id: str, hand_id: int):
     except WriteRefused as err:
         return _live_refused(public_id, hand_id, err)
     return liveview.reply(public_id, hand_id, 200)
+
+
+def _answers_for_another(seat: str | None, event: dict, then: str | None) -> bool:
+    """A seated phone's go or stop (or End turn with one) for another player: asked first."""
+    says = event.get("type") in ("go", "stop") or (event.get("type") == "end_turn" and then in ("go", "stop"))
+    return seat is not None and says and event.get("player") != seat
 
 
 def _live_refused(public_id: str, hand_id: int, err: WriteRefused):
