@@ -44,7 +44,7 @@ function poll() {
     if (r.status === 401 || r.status === 403 || r.status === 404) { delete state.region.dataset.poll; }
     return r.status === 200 ? r.json() : null;
   }).then(function (body) {
-    if (body && String(body.version) !== state.region.dataset.version) { heard(body.version); refresh(); }
+    if (body && String(body.version) !== state.region.dataset.version) { state.newest = Math.max(state.newest, body.version); refresh(); }
   }).catch(function () { showOffline(true); });
 }
 
