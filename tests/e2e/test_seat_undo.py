@@ -89,6 +89,7 @@ def test_only_the_asked_players_phone_answers_go_or_stop(new_context, live_serve
     for code in ("1g", "3g", "8g"):  # 민수 reaches the target
         minsu.locator(f".picker [data-card='{code}']").click()
         expect(owner(minsu, code)).to_have_text("민수")
+    expect(minsu.locator("#region")).to_have_attribute("data-seq", "3")  # stored, not only shown taken
     append(live_server, created, hand, 3, {"type": "end_turn", "player": "민수"})  # 민수 is asked
     expect(minsu.locator(".prompt button.go")).to_be_visible()
     prompt = hyunwoo.locator(".prompt.deciding")
