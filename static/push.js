@@ -24,12 +24,14 @@
     if (on) { root.dataset.push = "on"; } else { delete root.dataset.push; }
   }
 
-  // Refresh when the server is ahead of the region (again after a swap: a push that came
-  // while a tap was on its way is not lost).
+  // Refresh when the server is ahead of the region. A push that came while a tap was on its
+  // way is kept by the page's script (skLive.heard), which fetches it once the tap's answer is
+  // in: catching up on the tap's own swap came too early (the page is still busy then).
   function catchUp() {
     var r = region();
-    if (!r || !newest || window.skLive.busy()) { return; }
-    if (newest > parseInt(r.dataset.version || "0", 10)) { window.skLive.refresh(); }
+    if (!r || !newest) { return; }
+    if (window.skLive.heard) { window.skLive.heard(newest); return; }
+    if (!window.skLive.busy() && newest > parseInt(r.dataset.version || "0", 10)) { window.skLive.refresh(); }
   }
 
   function giveUp() {

@@ -429,6 +429,25 @@ def drop_last_event(session: Session, table: Table, hand: Hand, seq: int) -> Non
     touch(session, table)
 
 
+def drop_event(session: Session, table: Table, hand: Hand, seq: int, later: list[dict[str, Any]]) -> None:
+    """Remove event ``seq`` from the middle of the log (a player's own take-back), in the write begun
+    by ``lock_table``: the ``later`` events move one place up.
+
+    They are stored again rather than renumbered in place (a row at a time would collide with
+    ``uq_event_seq`` on the way), without versions of their own, as a replaced log's are: a
+    process that kept the log reads it all again (``appended_since``).
+    """
+    now = utcnow()
+    session.execute(delete(Event).where(Event.hand_id == hand.id, Event.seq >= seq))
+    conn = session.connection()
+    for i, event in enumerate(later):
+        conn.execute(
+            _ADD_EVENT, {"of_hand": hand.id, "at_seq": seq + i, "the_event": event, "made_version": None, "now": now}
+        )
+    conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
+    touch(session, table)
+
+
 def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
     ids = [p for p in public_ids if isinstance(p, str) and PUBLIC_ID.fullmatch(p)][:50]
     if not ids:

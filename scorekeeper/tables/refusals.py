@@ -27,6 +27,8 @@ WEB_ERROR_CODES: dict[str, str] = {
     "conflict": "Someone else changed this first.",
     "precondition_required": "An edit or delete needs If-Match: the hand's ETag it was made against.",
     "not_last_hand": "Only the last hand's log can be undone.",
+    "confirm_takeback": "A seated phone takes back another player's event only when asked first (confirm).",
+    "not_your_answer": "A seated phone answers go or stop for another player only when asked first (for_them).",
     "too_large": "The request body is too large.",
     "rate_limited": "Too many tables created, or ids, codes and keys refused, from this address: wait.",
     "bad_import": "No file, or not a table's JSON export.",

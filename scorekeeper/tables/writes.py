@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
 from ..engine.live.hand import HandSetup, HandState
+from ..engine.live.takeback import own_last, take_back
 from ..engine.live.turns import ended_since, seat_tap
 from ..engine.series import config_from
 from ..engine.series.ending import end_early
@@ -41,6 +42,7 @@ __all__ = [
     "replace_last_event",
     "rotate_keys",
     "seat_tap_event",
+    "take_back_own",
     "undo",
 ]
 
@@ -375,3 +377,29 @@ def undo(session: Session, state: TableState, hand: Hand, seq: int) -> int:
         store.drop_last_event(session, table, hand, len(log) - 1)
         store.commit(session)
     return len(log) - 1
+
+
+def take_back_own(
+    session: Session, state: TableState, hand: Hand, player: str, at: int | None = None
+) -> tuple[int, Event]:
+    """Remove ``player``'s last event of the last hand's log, wherever it stands (a seated phone's
+    undo, ``engine.live.takeback``): refused when the log without it does not replay, and a
+    ``Conflict`` when that event is no longer at ``at``, the index the phone saw it at (another
+    phone of the same player recorded since, or took it back first). The events of the other
+    players after it do not matter to the check: the replay does. Answers (index, the event)."""
+    last = service.last_log_setup(state)
+    if last is None or last[0].id != hand.id:
+        raise NotLive("not_last_hand", "Only the last hand's log can be undone.")
+    with _writing(session, state.table) as table:
+        log = store.events(session, hand)
+        index = own_last(log, player)
+        if index is None:
+            raise Refused(
+                [{"code": "nothing_to_undo", "message": f"The log holds no event of {player}.", "path": "player"}]
+            )
+        if at is not None and at != index:
+            raise Conflict(HAND_CHANGED, len(log), "at")
+        take_back(HandSetup.from_json(last[1]), log, index)
+        store.drop_event(session, table, hand, index, log[index + 1 :])
+        store.commit(session)
+    return index, log[index]

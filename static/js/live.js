@@ -3,7 +3,7 @@
    A seat-bound phone's taps are its player's (data-seat); seats.js follows its table. */
 import { $$ } from "./dom.js";
 import { state } from "./state.js";
-import { swap, toast, setBusy, showOffline, closeSheets, markOwners, markActor } from "./region.js";
+import { swap, toast, setBusy, showOffline, closeSheets, markOwners, markActor, older, redraw } from "./region.js";
 
 // tap: the event the form makes, queued if the post never reaches the server
 function post(url, data, tap, say) {
@@ -16,6 +16,10 @@ function post(url, data, tap, say) {
     // 503/507: the database could not store it (nothing was): the queue keeps the tap and retries.
     if (tap && (r.status === 503 || r.status === 507)) { tap.forEach(function (t) { queue.unanswered(t); }); return; }
     return r.text().then(function (text) {
+      // A plain "stored" answer older than the page (another phone's newer change came first, by a
+      // push or a poll) holds nothing the page lacks: the page stays newer. One that asks or says
+      // something is shown, and the newer version fetched again after it (sk:idle).
+      if (r.ok && older(text) && !/class="refusal"|id="held"|data-confirm|data-undone/.test(text)) { redraw(); return; }
       if (!swap(text)) { window.location.reload(); return; }
       if (r.ok && say && state.region.hasAttribute("data-live")) { toast(say(state.region.dataset.last || "")); }
     });
@@ -69,7 +73,8 @@ export function startLive() {
     var seq = parseInt(data.get("seq"), 10);
     state.nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
     var tap = undoing || giving || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
-    var say = card ? null : function (last) { return undoing ? queue.text("live_undone") : last; };
+    // An undo's answer names what it took back (the seated phone's own event may not be the last).
+    var say = card ? null : function (last) { return undoing ? (state.region.dataset.undone || queue.text("live_undone")) : last; };
     post(form.getAttribute("action"), data, tap, say);
   });
   markOwners();

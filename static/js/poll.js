@@ -1,7 +1,7 @@
 /* Live updates: poll the table's version, refresh the region when it moves (push.js, when its
    stream is open, tells of each change at once and asks for the same refresh). */
 import { state } from "./state.js";
-import { swap, showOffline } from "./region.js";
+import { swap, showOffline, versionOf } from "./region.js";
 
 export function refresh() {
   var region = state.region;
@@ -12,10 +12,22 @@ export function refresh() {
       // An answer that left the server before a tap's answer came back is older than the
       // page: keep the page (the next poll asks again if the table moved on).
       var v = text && /data-version="(\d+)"/.exec(text);
-      if (v && state.region && parseInt(v[1], 10) < parseInt(state.region.dataset.version || "0", 10)) { return false; }
+      if (v && state.region && parseInt(v[1], 10) < versionOf(state.region)) { return false; }
       return text ? swap(text) : false;
     })
     .catch(function () { return false; /* offline: the next poll tries again */ });
+}
+
+// A newer version than the page shows was heard of (a push, a poll): fetch it, unless a post is on
+// its way (its answer may bring it; the "sk:idle" after it calls this again). A phone never stays
+// on a version older than one it has heard of.
+export function heard(version) {
+  if (version > state.newest) { state.newest = version; }
+  catchUp();
+}
+
+export function catchUp() {
+  if (state.region && !state.busy && state.newest > versionOf(state.region)) { refresh(); }
 }
 
 function poll() {
@@ -32,13 +44,14 @@ function poll() {
     if (r.status === 401 || r.status === 403 || r.status === 404) { delete state.region.dataset.poll; }
     return r.status === 200 ? r.json() : null;
   }).then(function (body) {
-    if (body && String(body.version) !== state.region.dataset.version) { refresh(); }
+    if (body && String(body.version) !== state.region.dataset.version) { state.newest = Math.max(state.newest, body.version); refresh(); }
   }).catch(function () { showOffline(true); });
 }
 
 export function startPolling() {
   // push.js (a classic script) reaches the refresh through this.
-  window.skLive = { refresh: refresh, busy: function () { return state.busy; } };
+  window.skLive = { refresh: refresh, busy: function () { return state.busy; }, heard: heard };
+  document.addEventListener("sk:idle", catchUp);
   var region = state.region;
   if (region && region.dataset.poll) {
     setInterval(poll, parseInt(region.dataset.interval || "1500", 10));

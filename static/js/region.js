@@ -37,6 +37,7 @@ export function swap(html, quiet) {
   var region = state.region;
   if (!fresh || !region) { return false; }
   state.served = fresh.outerHTML;
+  state.newest = Math.max(state.newest, versionOf(fresh));
   var open = $$("details[id][open]", region).map(function (d) { return d.id; });
   var turnBefore = region.dataset.turn;
   region.replaceWith(fresh);
@@ -59,6 +60,14 @@ export function swap(html, quiet) {
 
 export function redraw() { swap(state.served, true); }
 
+export function versionOf(region) { return parseInt((region && region.dataset.version) || "0", 10); }
+
+// An answer's region older than the one on the page (another phone's change was shown meanwhile).
+export function older(html) {
+  var v = /data-version="(\d+)"/.exec(html || "");
+  return !!v && parseInt(v[1], 10) < versionOf(state.region);
+}
+
 var toastTimer = null;
 export function toast(text) {
   // The confirmation is said on the turn bar's last-event line, in its place: a message
@@ -78,6 +87,8 @@ export function setBusy(on) {
   document.documentElement.classList.toggle("busy", on);
   var note = $("#pending");
   if (note) { note.hidden = !on; }
+  // A newer version heard of while the post was on its way was not fetched then: now it is (poll.js).
+  if (!on) { document.dispatchEvent(new CustomEvent("sk:idle")); }
 }
 
 export function showOffline(on) {

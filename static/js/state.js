@@ -4,6 +4,7 @@ export var state = {
   region: document.getElementById("region"),  // the part of the page the server's partials replace
   served: "",        // the region as the server last sent it
   busy: false,       // a post is on its way
+  newest: 0,         // the newest table version this phone has heard of (answers, pushes, polls)
   actor: null,       // the player the card taps are for, when not the engine's player on turn
   nextSeq: null,     // while a post is on its way: the log length once it is stored
   following: null,   // a seat-bound phone: the hand its table follows into

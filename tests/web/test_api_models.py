@@ -332,4 +332,4 @@ def test_an_appends_refusals(body, code, path):
     with pytest.raises(EngineError) as err:
         models.read_append(body)
     assert (err.value.code, err.value.errors[0]["path"]) == (code, path)
-    assert models.read_undo({"seq": 2, "event": "anything"}) == 2
+    assert models.read_undo({"seq": 2, "event": "anything"}).seq == 2

@@ -16,7 +16,7 @@ from .conftest import STOP_A
 PARTIAL = {"X-Partial": "1"}
 WEB = Path(__file__).resolve().parents[2] / "scorekeeper" / "web"
 STORE_WRITERS = re.compile(
-    r"\bstore\.(add_hand|update_hand|delete_hand|append_event|append_built|drop_last_event"
+    r"\bstore\.(add_hand|update_hand|delete_hand|append_event|append_built|drop_last_event|drop_event"
     r"|replace_last_event|create_table|update_config|import_table|rotate_secrets"
     r"|insert_\w+|add_events|delete_\w+|lock_table|touch)\("
 )
@@ -117,6 +117,24 @@ REFUSED_WRITES = {
         "conflict",
         "conflict",
         {"current": 1},
+    ),
+    "a take-back of a player with no event": (
+        lambda w, s, db, live, past: w.take_back_own(db, s, s.hand(live), "B"),
+        "refused",
+        "nothing_to_undo",
+        {},
+    ),
+    "a take-back seen at another index": (
+        lambda w, s, db, live, past: w.take_back_own(db, s, s.hand(live), "A", at=3),
+        "conflict",
+        "conflict",
+        {"current": 1},
+    ),
+    "a take-back of a hand not the last": (
+        lambda w, s, db, live, past: w.take_back_own(db, s, s.hand(past), "A"),
+        "not_live",
+        "not_last_hand",
+        {},
     ),
     "an edit of a changed hand": (
         lambda w, s, db, live, past: w.edit_hand(db, s, s.hand(past), STOP_B, expected_version="old"),

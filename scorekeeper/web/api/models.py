@@ -264,11 +264,15 @@ class HandBody(_NewHandFields):
 
 
 class Append(_Open):
-    """One event appended as number ``seq`` (the log's length as the client saw it)."""
+    """One event appended as number ``seq`` (the log's length as the client saw it).
+
+    A session seated at the table answers go or stop for another player only with ``for_them``
+    true (its phone asked first); else 409 ``not_your_answer``."""
 
     model_config = ConfigDict(extra="allow", strict=True)
     seq: Seq
     event: Annotated[Object, WithJsonSchema(_event_schema())]
+    for_them: Annotated[bool, WithJsonSchema({"type": "boolean", "default": False})] = False
 
 
 class NewKeys(_Shape):
@@ -278,10 +282,19 @@ class NewKeys(_Shape):
 
 
 class Undo(_Open):
-    """Remove the last event: ``seq`` is the log's length as the client saw it."""
+    """Remove the last event: ``seq`` is the log's length as the client saw it.
+
+    ``player``: that player's last event instead, wherever it stands in the log (the log without it
+    must replay, else ``takeback_breaks_log`` naming the later event that would no longer hold); a
+    session seated at the table takes back its own player's by default. ``at``: the index the
+    client saw that event at (moved since: 409 ``conflict``). A seated session takes back another
+    player's event only with ``confirm`` (else 409 ``confirm_takeback``, naming it)."""
 
     model_config = ConfigDict(extra="allow", strict=True)
     seq: Seq
+    player: PlayerName | None = None
+    at: Seq | None = None
+    confirm: bool = False
 
 
 def _hand_is(_key: str, _at: str) -> tuple[str, str, str]:
@@ -313,10 +326,17 @@ def read_new_hand(body: dict) -> Row:
     return read_record(body, NEW_HAND_DOOR)
 
 
+_FLAGS = (("player",), ("at",), ("confirm",), ("for_them",))
+_FLAGS_HELP = "player is a player's name, at an event's index (0, 1, …), confirm and for_them true or false."
+
+
 def _seq_or_event(err: ValidationError) -> EngineError:
     """An append's or undo's problem, as the API has always named it: ``seq`` first, then ``event``."""
     if any(e["loc"][:1] == ("seq",) for e in err.errors()):
         return EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
+    field = next((str(e["loc"][0]) for e in err.errors() if e["loc"][:1] in _FLAGS), None)
+    if field is not None:
+        return EngineError("bad_value", f"{field}: {_FLAGS_HELP}", field)
     return EngineError("bad_event", 'event is an object {"type": ..., ...}.', "event")
 
 
@@ -329,10 +349,10 @@ def read_append(body: dict) -> tuple[int, dict[str, Any]]:
     return append.seq, body["event"]
 
 
-def read_undo(body: dict) -> int:
-    """``seq`` of an undo (``Undo``); anything else in the body is not read."""
+def read_undo(body: dict) -> Undo:
+    """An undo (``Undo``): ``seq``, and whose event; anything else in the body is not read."""
     try:
-        return Undo.model_validate(body).seq
+        return Undo.model_validate(body)
     except ValidationError as err:
         raise _seq_or_event(err) from None
 

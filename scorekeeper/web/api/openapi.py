@@ -349,8 +349,12 @@ def document() -> dict:
         "/tables/{table}/hands/{hand}/undo": {
             "parameters": [table, hand],
             "post": _op(
-                "Remove the last event.",
-                {"200": _resp("The log after it.", m.Events), "409": _resp("Stale seq.", E)},
+                "Remove the last event, or a player's last event (a seated session: its own).",
+                {
+                    "200": _resp("The log after it.", m.Events),
+                    "409": _resp("Stale seq or at; another player's event not confirmed (confirm_takeback).", E),
+                    "422": _resp("Nothing to undo, or a later event would no longer hold (takeback_breaks_log).", E),
+                },
                 m.Undo,
                 write,
             ),

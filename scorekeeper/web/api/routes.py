@@ -356,8 +356,18 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(
             409, "hand_over", "This hand is not being played: no more events.", "", openapi.events_json(state, hand)
         )
+    seat = seats.seat_in(public_id, live.state.order)
+    answers_for_another = seat is not None and event.get("type") in ("go", "stop") and event.get("player") != seat
+    if answers_for_another and sent.get("for_them") is not True:  # only when the phone asked first
+        raise _Refusal(
+            409,
+            "not_your_answer",
+            f"This phone is seated as {seat}: answering for {event.get('player')} needs for_them.",
+            "for_them",
+            openapi.events_json(state, hand),
+        )
     try:
-        if seats.seat_in(public_id, live.state.order) == event.get("player"):
+        if seat == event.get("player"):
             # A seat phone's tap (its session's seat): the turns before it pass by themselves.
             state, waiting = writes.seat_tap_event(
                 db(), state, hand.id, event, sent.get("skip") is True, seq, _saw(sent, seq)
@@ -393,12 +403,28 @@ def _saw(body: dict, seq: int) -> int:
 
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/undo")
 def undo(public_id: str, hand_id: int):
-    """Remove the last event of the last hand: {"seq": n} is the log's length as seen."""
+    """Remove the last event of the last hand: {"seq": n} is the log's length as seen; with
+    "player", that player's last event (``models.Undo``). A seated session's undo is its own
+    player's; another player's, only confirmed."""
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
-    seq = models.read_undo(_body())
+    asked = models.read_undo(_body())
+    last = service.last_log_setup(state)
+    seat = seats.seat_in(public_id, last[1]["players"]) if last is not None and last[0].id == hand.id else None
+    whose = asked.player or seat
     try:
-        writes.undo(db(), state, hand, seq)
+        if seat is not None and whose != seat and not asked.confirm:
+            raise _Refusal(
+                409,
+                "confirm_takeback",
+                f"This phone is seated as {seat}: taking back {whose}'s event needs confirm.",
+                "confirm",
+                openapi.events_json(state, hand),
+            )
+        if whose is not None:
+            writes.take_back_own(db(), state, hand, whose, asked.at)
+        else:
+            writes.undo(db(), state, hand, asked.seq)
     except Conflict:
         raise _Refusal(
             409,

@@ -90,9 +90,16 @@ class GiveForm(FlaskForm):
 
 
 class SeqForm(FlaskForm):
-    """Undo: the phone says how long the log was when it asked."""
+    """Undo: the phone says how long the log was when it asked.
+
+    A seated phone's ↶ takes back its own player's last event, seen at ``at``; ``last`` asks for
+    the table's last event instead, whoever's, and ``confirm`` says the question naming another
+    player's event was answered (``routes.undo``)."""
 
     seq = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000)])
+    at = IntegerField(validators=[Optional(), NumberRange(0, 100_000)])
+    last = BooleanField()
+    confirm = BooleanField()
 
 
 class DeleteForm(FlaskForm):

@@ -12,6 +12,7 @@ from ...engine.live import hand as hand_engine
 from ...engine.live.events import JUNK_REASONS
 from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
 from ...engine.live.junk import named_value
+from ...engine.live.takeback import own_last
 from ...engine.live.turns import turns_ahead
 from ...tables import service
 from ..access import seats
@@ -180,6 +181,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     shown = shown_cards(hand)
     owners = s.captured()
     seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
+    own_at = own_last(live.events, seat) if seat else None
     return dict(
         st=st,
         players_view=_players_view(s, st, classes),
@@ -196,6 +198,9 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
         weol_yak_offers=s.weol_yak_offers(),
         last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
         given=junk_given(live),
+        own_at=own_at,  # the seat's own last event: what its ↶ takes back (engine.live.takeback)
+        own_line=said(live.events[own_at]) if own_at is not None else "",
+        last_player=live.events[-1].get("player") if live.events else None,
     )
 
 
@@ -323,7 +328,9 @@ def skip_confirm(s, event: dict) -> dict[str, Any]:
 def reply(public_id: str, hand_id: int, status: int, message: str | None = None, **extra: Any):
     """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get).
 
-    ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``).
+    ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``); the
+    question before taking back another player's event (``takeback``); what an undo took back
+    (``undone``, said by the script as its confirmation).
     """
     if tableview.wants_partial():
         state = service.load(db(), open_table(public_id))
@@ -335,6 +342,9 @@ def reply(public_id: str, hand_id: int, status: int, message: str | None = None,
         ), status
     if "confirm" in extra:  # without the script: the question on the page it comes back to
         message = gettext("live_skip_confirm", players=extra["confirm"]["players"], p=extra["confirm"]["p"])
+    if "takeback" in extra:
+        message = gettext("live_takeback_ask", e=extra["takeback"]["line"])
+    message = extra.get("undone") or message
     if message:
         flash(message, "error" if status >= 400 else "ok")
     return redirect(url_for("hands.show", public_id=public_id, hand_id=hand_id), 303)

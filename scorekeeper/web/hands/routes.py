@@ -135,7 +135,10 @@ def append(public_id: str, hand_id: int):
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     then = request.form.get("then")
-    if seats.seat_in(public_id, live.state.order) == event.get("player") and not then:
+    seat = seats.seat_in(public_id, live.state.order)
+    if _answers_for_another(seat, event, then) and request.form.get("for_them") != "1":
+        return liveview.reply(public_id, hand_id, 409, _("live_not_your_answer", p=event.get("player")))
+    if seat == event.get("player") and not then:
         return _seat_append(state, live, event, form.seq.data)
     try:
         # An end of turn with its go or stop: both stored in one write, or neither.
@@ -143,6 +146,12 @@ def append(public_id: str, hand_id: int):
     except WriteRefused as err:
         return _live_refused(public_id, hand_id, err)
     return liveview.reply(public_id, hand_id, 200)
+
+
+def _answers_for_another(seat: str | None, event: dict, then: str | None) -> bool:
+    """A seated phone's go or stop (or End turn with one) for another player: asked first."""
+    says = event.get("type") in ("go", "stop") or (event.get("type") == "end_turn" and then in ("go", "stop"))
+    return seat is not None and says and event.get("player") != seat
 
 
 def _live_refused(public_id: str, hand_id: int, err: WriteRefused):
@@ -249,7 +258,12 @@ def correct_shown(public_id: str, hand_id: int):
 
 @bp.post("/hands/<int:hand_id>/undo")
 def undo(public_id: str, hand_id: int):
-    """Remove the last event of the last hand (a finished one opens again)."""
+    """Remove the last event of the last hand (a finished one opens again).
+
+    A seated phone's ↶ takes back its own player's last event wherever it stands in the log
+    (``writes.take_back_own``); the table's last event (``last``) when it is another player's only
+    once the phone has answered the question naming it (``confirm``). The answer says what went.
+    """
     state = _load(public_id, EDIT)
     last = service.last_log_setup(state)
     form = SeqForm()
@@ -259,11 +273,48 @@ def undo(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
     if form.seq.data == 0:
         return liveview.reply(public_id, hand_id, 422, _("nothing_to_undo"))
+    hand, log = last[0], state.logs.get(hand_id) or (state.live.events if state.live else [])
+    seat = seats.seat_in(public_id, last[1]["players"])
+    if seat is not None and not form.last.data:
+        return _take_back_own(state, hand, seat, form.at.data, log)
+    shown = log[form.seq.data - 1] if form.seq.data <= len(log) else {}
+    if seat is not None and form.confirm.data and form.at.data is not None and form.at.data != form.seq.data - 1:
+        # The question named the event at ``at``: the log has moved since, so it is not the one asked about.
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    if seat is not None and shown.get("player") != seat and not form.confirm.data:
+        # Another player's event (or the table's): the seated phone is asked first, naming it.
+        ask = {"line": liveview.said(log[-1]), "at": len(log) - 1} if log else None
+        return liveview.reply(public_id, hand_id, 409, None, takeback=ask)
     try:
-        writes.undo(db(), state, last[0], form.seq.data)
+        writes.undo(db(), state, hand, form.seq.data)
     except WriteRefused as err:
         return _live_refused(public_id, hand_id, err)
-    return liveview.reply(public_id, hand_id, 200)
+    return liveview.reply(
+        public_id, hand_id, 200, undone=_("live_undone_of", e=liveview.said(shown)) if shown else None
+    )
+
+
+def _take_back_own(state: service.TableState, hand, seat: str, at: int | None, log: list[dict]):
+    """A seated phone's ↶: its player's last event, and the answer names it; when a later event
+    would no longer hold without it, the refusal names that event and why."""
+    public_id = state.table.public_id
+    try:
+        _index, event = writes.take_back_own(db(), state, hand, seat, at)
+    except WriteRefused as err:
+        if err.code == "takeback_breaks_log" and len(err.errors) > 1:
+            later = err.errors[0].get("index", 0)
+            mine = log[at] if at is not None and at < len(log) else {}
+            message = _(
+                "live_takeback_breaks",
+                e=liveview.said(mine) if mine else seat,
+                later=liveview.said(log[later]) if later < len(log) else "",
+                why=refusal(err.errors[1]),
+            )
+            return liveview.reply(public_id, hand.id, 422, message)
+        if err.code == "nothing_to_undo":
+            return liveview.reply(public_id, hand.id, 422, _("live_nothing_of", p=seat))
+        return _live_refused(public_id, hand.id, err)
+    return liveview.reply(public_id, hand.id, 200, undone=_("live_undone_of", e=liveview.said(event)))
 
 
 def _quick(state, form, seat, index=None, store_record=None, hand=None):
