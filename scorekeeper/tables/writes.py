@@ -22,6 +22,7 @@ from ..engine.live.turns import ended_since, seat_tap
 from ..engine.series import config_from
 from ..engine.series.ending import end_early
 from ..store import rows as store
+from ..store import snapshots
 from ..store.models import Hand, Table
 from . import service, transfer
 from .refusals import Conflict, NotLive, Refused, Stale, WriteRefused
@@ -243,6 +244,15 @@ def _after(live: Live, log: list[Event], state: HandState | None, events: list[E
     return hand_engine.replay(HandSetup.from_json(live.setup), events)
 
 
+def _keep(session: Session, table: Table, live: Live, seq: int, state: HandState) -> None:
+    """Store the hand's state after its ``seq`` events with the table's new version, in the same
+    write: the next process to open it reads it instead of replaying the log. Any later change
+    of the table moves its version past it (``service._read_kept``)."""
+    if not state.over:  # a finished hand is the series' to count, never read as live
+        setup, kept = service.snapshot_of(live.setup, state)
+        snapshots.keep(session.connection(), live.hand.id, table.version, seq, setup, kept)
+
+
 def append_event(
     session: Session, state: TableState, hand_id: int, seq: int, event: Event, then: str | None = None
 ) -> TableState:
@@ -265,6 +275,7 @@ def append_event(
             now = _after(live, log + new, now, [*log, *new, answer])
             new.append(answer)
         store.add_events(session, table, live.hand, len(log), new, version_each=True)
+        _keep(session, table, live, len(log) + len(new), now)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, now)
 
@@ -308,6 +319,7 @@ def seat_tap_event(
             session.rollback()
             return state, tap.waiting
         store.add_events(session, table, live.hand, len(log), new)
+        _keep(session, table, live, len(log) + len(new), after)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, after), tap.waiting
 

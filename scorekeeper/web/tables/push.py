@@ -199,7 +199,7 @@ class Watcher:
 
     def _load(self, public_id: str) -> tuple[int, str]:
         """The events document of the table's last hand (a log), else its version alone."""
-        from ..api.openapi import events_json
+        from ..api.openapi import events_document, events_json
 
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
@@ -208,6 +208,13 @@ class Watcher:
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
+                # The live hand's state as its last append stored it: a read, not a replay of
+                # the series and the log (every stream opening at once after a restart).
+                kept = service.kept_live_hand(session.connection(), table)
+                if kept is not None:
+                    hand_id, events, hand_state = kept
+                    doc = events_document(hand_id, events, hand_state.to_json(), table.version)
+                    return table.version, json.dumps(doc, separators=(",", ":"))
                 state = service.load(session, table)
                 last = state.hands[-1] if state.hands else None
                 if last is None or last.kind != "log":
