@@ -21,8 +21,8 @@ from ..engine.live.hand import HandSetup, HandState
 from ..engine.live.turns import ended_since, seat_tap
 from ..engine.series import config_from
 from ..engine.series.ending import end_early
+from ..store import oneshot, snapshots
 from ..store import rows as store
-from ..store import snapshots
 from ..store.models import Hand, Table
 from . import service, transfer
 from .refusals import Conflict, NotLive, Refused, Stale, WriteRefused
@@ -263,6 +263,10 @@ def append_event(
     """
     live = _live(state, hand_id)
     loaded = state.table.version
+    if oneshot.supported(session) and seq == len(live.events):
+        done = _append_at(session, state, live, event, then)
+        if done is not None:
+            return done
     with _writing(session, state.table) as table:
         log = _log(session, state, live, loaded)
         if seq != len(log):
@@ -278,6 +282,30 @@ def append_event(
         _keep(session, table, live, len(log) + len(new), now)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, now)
+
+
+def _append_at(session: Session, state: TableState, live: Live, event: Event, then: str | None) -> TableState | None:
+    """``append_event`` in one statement (``store.oneshot``): the event checked against the state
+    loaded, stored only if the table is still at the version it was loaded at. None when the
+    engine refuses it there or the table has moved (nothing stored): the locked path then
+    answers, as it always did, against the log as stored."""
+    try:
+        now = hand_engine.apply(live.state, event)
+        new = [event]
+        if event.get("type") == "end_turn" and then in ("go", "stop") and now.must_decide == event.get("player"):
+            answer = {"type": then, "player": event["player"]}
+            now = hand_engine.apply(now, answer)
+            new.append(answer)
+    except EngineError:
+        return None
+    kept = None if now.over else service.snapshot_of(live.setup, now)
+    try:
+        stored = oneshot.append_at(session, state.table, live.hand, state.table.version, len(live.events), new, kept)
+    except store.Collision:
+        raise Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq") from None
+    if stored is None:
+        return None
+    return service.appended(session, state, live.events + new, now)
 
 
 def seat_tap_event(
