@@ -242,7 +242,15 @@ def kept_live_hand(conn: Connection, table: Table) -> tuple[int, list[dict], Han
         return None
     if state is None:
         return None
+    # The next load in this process goes on from it (the hand's kept replay), as from a replay.
+    _remember(("hand", last.id), (setup, list(events)), state)
     return last.id, events, state
+
+
+def knows(table: Table) -> bool:
+    """Whether this process keeps the table's rows (at any version): a load then reads only what
+    changed since (``_caught_up``), cheaper than reading the whole log for the kept state."""
+    return _rows_key(table) in _memo
 
 
 def _rows_key(table: Table) -> tuple:

@@ -230,3 +230,24 @@ def test_random_logs_with_undos_read_as_they_replay(walk_app, data):
         expected = replayed_document(walk_app, table, m)
     assert first_document(walk_app, table) == expected
     check_document(expected)
+
+
+def test_a_streams_later_changes_are_read_as_a_load_reads_them(app, table, monkeypatch):
+    """The kept state serves a process's first document of a table; the changes after it are
+    read as a load reads them (what changed since, not the whole log for the kept state)."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        restart()
+        reads = []
+        real = service.kept_live_hand
+        monkeypatch.setattr(service, "kept_live_hand", lambda *a: reads.append(1) or real(*a))
+        first = watcher._load(table.id)[1]
+        table.append(hand, A_JUNK[2:3], 2)
+        later = watcher._load(table.id)[1]
+        assert reads == [1]
+        assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 3
+    finally:
+        watcher.leave(follower)
