@@ -35,13 +35,22 @@ PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.
 PLAYERS = ["A", "B", "C"]
 
 
-def make_tables(client, count: int, script: list[dict]) -> list[dict]:
+# A finished hand entered as a summary (``--finished``): what an evening holds before its live hand.
+STOP = {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}}
+
+
+def make_tables(client, count: int, script: list[dict], finished: int = 0) -> list[dict]:
     tables = []
     for i in range(count):
         created = client.post(
             "/api/v1/tables", json={"name": f"cpu {i}", "players": PLAYERS, "first_dealer": "A"}
         ).get_json()
         key = created["edit_key"]
+        for _ in range(finished):
+            r = client.post(
+                f"/api/v1/tables/{created['id']}/hands", json={"summary": STOP}, headers={"X-Table-Key": key}
+            )
+            assert r.status_code == 201, r.data
         hand = client.post(
             f"/api/v1/tables/{created['id']}/hands", json={"log": {}}, headers={"X-Table-Key": key}
         ).get_json()["id"]
@@ -145,6 +154,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--profile", choices=list(KINDS))
     parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
+    parser.add_argument("--finished", type=int, default=0, help="finished hands before each table's live hand")
     parser.add_argument(
         "--replay", action="store_true", help="never read a kept state: every cold load replays (as before)"
     )
@@ -179,7 +189,7 @@ def main(argv=None) -> int:
                 }
             )
             client = app.test_client()
-            tables = make_tables(client, args.tables, script)
+            tables = make_tables(client, args.tables, script, args.finished)
             kinds = [args.profile] if args.profile else args.kinds.split(",")
             for kind in kinds:
                 measure(client, tables, script, kind, 1, False)  # warm
