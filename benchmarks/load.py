@@ -630,7 +630,9 @@ async def seed_tables(port: int, count: int, rng: random.Random) -> list[TableSi
     return tables
 
 
-def seed_events(database_url: str, tables: list[TableSim], script: list[dict], rng: random.Random) -> None:
+def seed_events(
+    database_url: str, tables: list[TableSim], script: list[dict], rng: random.Random, kept_states: bool = True
+) -> None:
     """Put each live hand 0–50 events along, as the API would have stored them, in one transaction."""
     from sqlalchemy import insert, update
 
@@ -649,8 +651,34 @@ def seed_events(database_url: str, tables: list[TableSim], script: list[dict], r
                     )
                     conn.execute(update(Table).where(Table.public_id == t.id).values(version=Table.version + n))
                 t.seq = n
+        if kept_states:
+            keep_states(engine, tables)
     finally:
         engine.dispose()
+
+
+def keep_states(engine, tables: list[TableSim]) -> None:
+    """Each live hand's state kept with its table's version, as the appends that made its log
+    would have stored it (``store.snapshots``): a server restarted over a played evening finds
+    them. Left out with ``--no-kept-states`` (a database from before they were kept), and by
+    code that does not keep them."""
+    try:
+        from scorekeeper.store import snapshots
+    except ImportError:  # the code before the kept states: nothing to keep
+        return
+    from sqlalchemy.orm import Session
+
+    from scorekeeper.store import rows
+    from scorekeeper.tables import service
+
+    with Session(engine) as session:
+        for t in tables:
+            table = rows.get_table(session, t.id)
+            state = service.load(session, table)
+            if state.live is not None and state.live.events:
+                setup, kept = service.snapshot_of(state.live.setup, state.live.state)
+                snapshots.keep(session.connection(), state.live.hand.id, table.version, state.live.seq, setup, kept)
+        session.commit()
 
 
 # -- the phases --------------------------------------------------------------------------------
@@ -679,7 +707,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         rng = random.Random(args.seed)
         start = time.monotonic()
         tables = await seed_tables(server.port, args.tables, rng)
-        seed_events(database_url, tables, script, rng)
+        seed_events(database_url, tables, script, rng, not args.no_kept_states)
         seeded = time.monotonic() - start
         stats = Stats()
         mix = Mix(script, stats)
@@ -687,6 +715,19 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         cpu0, client0, t0 = server.cpu_seconds(), time.process_time(), time.monotonic()
         stop_at = t0 + args.duration
         phone_of = push_phone if args.model == "push" else paced_phone
+        # The server's CPU second by second: the opening burst (every stream opening at once, as
+        # after a restart) against the steady taps after it.
+        cpu_by_s: list[float] = []
+
+        async def sample() -> None:
+            last = cpu0
+            while time.monotonic() < stop_at:
+                await asyncio.sleep(1.0)
+                now = server.cpu_seconds()
+                cpu_by_s.append(round(now - last, 2))
+                last = now
+
+        sampler = asyncio.ensure_future(sample())
         reopened = await asyncio.gather(
             *(
                 phone_of(mix, server.port, t, stop_at, tap_chance, i * args.phones + p)
@@ -695,6 +736,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             )
         )
         wall = time.monotonic() - t0
+        sampler.cancel()
         paced = stats.summary(args.duration)
         paced_cpu = {
             "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
@@ -706,7 +748,11 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             "errors": stats.errors,
             "loadavg": os.getloadavg()[0],
             "slow_by_2s": stats.slow_by_bin(t0, args.duration),
+            "server_cpu_by_s": cpu_by_s,
+            "taps": sum(paced[k]["count"] for k in ("append", "conflict", "new_hand") if k in paced),
         }
+        taps_ok = sum(paced[k]["count"] for k in ("append", "new_hand") if k in paced)
+        paced_cpu["cpu_ms_a_tap"] = round(1000 * paced_cpu["server_cpu_s"] / taps_ok, 2) if taps_ok else None
         update = stats.update_latency()
 
         # What one request of a kind costs the server: that kind alone, back to back.
@@ -873,6 +919,11 @@ def report(results: dict) -> None:
         print("\n".join(table_lines(run["paced"])))
         if "slow_by_2s" in info:
             print(f"  requests over 100 ms, by 2-second bin from the start: {info['slow_by_2s']}")
+        if "server_cpu_by_s" in info:
+            print(
+                f"  server CPU by second from the start: {info['server_cpu_by_s']}; "
+                f"{info['cpu_ms_a_tap']} ms of server CPU per tap stored, all in ({info['taps']} taps tried)"
+            )
         u = run["update"]
         if u:
             print(
@@ -941,6 +992,11 @@ def main(argv: list[str] | None = None) -> int:
         default=5.0,
         metavar="S",
         help="each of the runs that measure the server CPU of one poll and of one append",
+    )
+    parser.add_argument(
+        "--no-kept-states",
+        action="store_true",
+        help="seed the live hands without their kept states (a database from before they were kept)",
     )
     parser.add_argument("--short", action="store_true", help="a few seconds, for CI: 10 tables, 3 s + 2 × 2 s")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")

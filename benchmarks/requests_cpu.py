@@ -6,7 +6,9 @@ No gunicorn, no network: Flask's test client calls the app (rate limiter on, as 
 on a SQLite file or a fresh PostgreSQL schema. Each table has a live hand some 30 events
 along; then, round robin over the tables: a poll (``GET …/version``), a refresh after
 another phone's tap (``GET …/events``, the version moved), an append (``POST …/events``)
-and a stream opened (``GET /t/<id>/stream``, its first event read, then closed). Printed:
+a stream opened (``GET /t/<id>/stream``, its first event read, then closed) and an API stream
+opened by a process that has never seen the table (``api_stream_cold``: its first event, the
+live hand's document; ``--replay`` never reads the kept state, as before). Printed:
 the process CPU time per request of each kind. ``--profile KIND`` prints cProfile's
 cumulative view of that kind instead. This is the part of ``benchmarks/load.py``'s
 "server CPU a request" that is the app's (gunicorn adds ~0.35 ms a request).
@@ -33,13 +35,22 @@ PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.
 PLAYERS = ["A", "B", "C"]
 
 
-def make_tables(client, count: int, script: list[dict]) -> list[dict]:
+# A finished hand entered as a summary (``--finished``): what an evening holds before its live hand.
+STOP = {"captures": {"A": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "A"}}
+
+
+def make_tables(client, count: int, script: list[dict], finished: int = 0) -> list[dict]:
     tables = []
     for i in range(count):
         created = client.post(
             "/api/v1/tables", json={"name": f"cpu {i}", "players": PLAYERS, "first_dealer": "A"}
         ).get_json()
         key = created["edit_key"]
+        for _ in range(finished):
+            r = client.post(
+                f"/api/v1/tables/{created['id']}/hands", json={"summary": STOP}, headers={"X-Table-Key": key}
+            )
+            assert r.status_code == 201, r.data
         hand = client.post(
             f"/api/v1/tables/{created['id']}/hands", json={"log": {}}, headers={"X-Table-Key": key}
         ).get_json()["id"]
@@ -88,7 +99,27 @@ def stream(client, t: dict, _script) -> None:
     r.close()
 
 
-KINDS = {"poll": poll, "refresh": refresh, "append": append, "stream": stream}
+def api_stream_cold(client, t: dict, _script) -> None:
+    """The API push stream opened by a process that has never seen the table (a restart): its
+    first event is the live hand's document, built from the store."""
+    r = client.get(f"/api/v1/tables/{t['id']}/stream", headers={"X-Table-Key": t["key"]}, buffered=False)
+    assert r.status_code == 200
+    body = r.response
+    while b'"events"' not in next(body):
+        pass
+    r.close()
+
+
+def forget() -> None:
+    """What a restarted process knows: no replay kept, no answer kept."""
+    from scorekeeper.tables import service
+    from scorekeeper.web.api import answers
+
+    service._memo.clear()
+    answers._answers.clear()
+
+
+KINDS = {"poll": poll, "refresh": refresh, "append": append, "stream": stream, "api_stream_cold": api_stream_cold}
 
 
 def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> float:
@@ -96,11 +127,14 @@ def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> fl
     work = []
     for _ in range(rounds):
         work.extend(tables)
-    profiler = cProfile.Profile() if profile else None
+    # Process CPU time, not the wall clock: on a busy machine the wall clock counts the waits for a core.
+    profiler = cProfile.Profile(time.process_time) if profile else None
     spent = 0.0
     for t in work:
         if kind == "refresh":  # another phone tapped: the version moved since this one's last fetch
             append(client, t, script)
+        if kind == "api_stream_cold":
+            forget()
         start = time.process_time()
         if profiler:
             profiler.enable()
@@ -119,7 +153,17 @@ def main(argv=None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--profile", choices=list(KINDS))
+    parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
+    parser.add_argument("--finished", type=int, default=0, help="finished hands before each table's live hand")
+    parser.add_argument(
+        "--replay", action="store_true", help="never read a kept state: every cold load replays (as before)"
+    )
     args = parser.parse_args(argv)
+    if args.replay:
+        from scorekeeper.tables import service
+
+        service.kept_live_hand = lambda conn, table: None  # type: ignore[assignment]
+        service._read_kept = lambda *a: None  # type: ignore[assignment]
     from scorekeeper.web import create_app
 
     script = sixty_events()
@@ -145,8 +189,8 @@ def main(argv=None) -> int:
                 }
             )
             client = app.test_client()
-            tables = make_tables(client, args.tables, script)
-            kinds = [args.profile] if args.profile else list(KINDS)
+            tables = make_tables(client, args.tables, script, args.finished)
+            kinds = [args.profile] if args.profile else args.kinds.split(",")
             for kind in kinds:
                 measure(client, tables, script, kind, 1, False)  # warm
                 ms = measure(client, tables, script, kind, args.rounds, args.profile == kind)

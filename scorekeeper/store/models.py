@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -100,6 +101,24 @@ class Event(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     hand: Mapped[Hand] = relationship(back_populates="events")
+
+
+class HandSnapshot(Base):
+    """A live hand's state as the engine derived it (``engine.live.snapshot``), kept with the
+    table's version it was stored at: a hand is read after a restart instead of replayed.
+
+    Written by an append, in the append's transaction; valid only while the table is at that
+    version (any other change, an undo, an edit, a new setting, moves the version past it) and the
+    log is ``seq`` long. Kept as text, read as it was written (``store.snapshots``).
+    """
+
+    __tablename__ = "sk_hand_states"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("sk_hands.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    setup: Mapped[str] = mapped_column(Text)  # the hand's setup document (JSON)
+    state: Mapped[str] = mapped_column(Text)  # ``snapshot.dump`` (JSON)
 
 
 class Group(Base):

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
+from . import snapshots
 from .db import AUTOCOMMIT, begin_write
 from .models import Event, Hand, Table, utcnow
 
@@ -478,7 +479,9 @@ def appended_since(
 _VERSION_OF = select(Table.version).where(Table.id == bindparam("table_id"))
 
 
-def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], dict[int, list[dict[str, Any]]]]:
+def rows_at_one_version(
+    session: Session, table: Table
+) -> tuple[list[Hand], dict[int, list[dict[str, Any]]], snapshots.Kept | None]:
     """The table's hand rows and logs, and its version set to the one they were read at.
 
     The version labels every answer made from them: a phone waits for the next one. SQLite
@@ -490,21 +493,30 @@ def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], dic
     already holds: a second one from the pool, for every stream opening at once, ran the pool
     dry (each held one and waited for another). A writer reads in its own transaction, under
     the table's lock: no tap commits between its reads.
+
+    The third answer is the last hand's kept state (``snapshots``), read in the same snapshot,
+    when the last hand is a log that has one.
     """
     conn = session.connection()
     if conn.dialect.name == "sqlite" or conn.get_execution_options().get("isolation_level") != AUTOCOMMIT:
         found = hands(session, table)
-        return found, events_by_hand(session, [h.id for h in found if h.kind == "log"])
+        return found, events_by_hand(session, [h.id for h in found if h.kind == "log"]), _kept(conn, found)
     conn.exec_driver_sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     try:
         version = conn.execute(_VERSION_OF, {"table_id": table.id}).scalar()
         found = hands(session, table)
         logs = events_by_hand(session, [h.id for h in found if h.kind == "log"])
+        kept = _kept(conn, found)
     finally:
         conn.exec_driver_sql("ROLLBACK")  # it only read
     if version is not None:
         set_committed_value(table, "version", version)
-    return found, logs
+    return found, logs, kept
+
+
+def _kept(conn: Connection, found: list[Hand]) -> snapshots.Kept | None:
+    last = found[-1] if found else None
+    return snapshots.of_hand(conn, last.id) if last is not None and last.kind == "log" else None
 
 
 def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict[str, Any]]]:

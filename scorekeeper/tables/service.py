@@ -8,18 +8,22 @@ computes a score or a payment.
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from ..engine import series as series_engine
 from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
+from ..engine.live import snapshot as hand_snapshot
 from ..engine.live.hand import HandSetup, HandState
 from ..engine.series import Series, SeriesConfig
 from ..store import rows as store
+from ..store import snapshots
 from ..store.models import Hand, Table
 
 
@@ -82,11 +86,14 @@ def config_of(table: Table) -> SeriesConfig:
     return series_engine.config_from(table.config)
 
 
-def replay(table: Table, hands: list[Hand], logs: dict[int, list[dict]]) -> TableState:
-    """The series of ``hands``; the last one may be a live hand still being played."""
+def replay(
+    table: Table, hands: list[Hand], logs: dict[int, list[dict]], kept: snapshots.Kept | None = None
+) -> TableState:
+    """The series of ``hands``; the last one may be a live hand still being played (its state
+    read from ``kept``, the stored snapshot, when that is of this very log at this version)."""
     config = config_of(table)
     records = [record_of(h, logs.get(h.id)) for h in hands]
-    live = _replay_live(table, config, hands, logs, records)
+    live = _replay_live(table, config, hands, logs, records, kept)
     if live is not None:
         return live
     try:
@@ -141,8 +148,11 @@ def _play_series(table: Table, config: SeriesConfig, records: list[dict]) -> Ser
     return series
 
 
-def _replay_hand(hand: Hand, setup: dict[str, Any], events: list[dict]) -> HandState:
-    """``hand_engine.replay``, continued from the last replay of this hand's log when it grew."""
+def _replay_hand(
+    hand: Hand, setup: dict[str, Any], events: list[dict], kept: snapshots.Kept | None = None, version: int = 0
+) -> HandState:
+    """``hand_engine.replay``, continued from the last replay of this hand's log when it grew, or
+    read from the stored snapshot ``kept`` when it is of this log at the table's ``version``."""
     key = ("hand", hand.id)
     hit = _memo.get(key)
     if hit is not None and hit[0][0] == setup and events[: len(hit[0][1])] == hit[0][1]:
@@ -153,11 +163,30 @@ def _replay_hand(hand: Hand, setup: dict[str, Any], events: list[dict]) -> HandS
         except EngineError:
             state = None  # replayed whole below, for the refusal's path
     else:
-        state = None
+        state = _read_kept(kept, version, setup, events) if kept is not None else None
     if state is None:
         state = hand_engine.replay(HandSetup.from_json(setup), events)
     _remember_hand(hand, setup, events, state)
     return state
+
+
+def _read_kept(kept: snapshots.Kept, version: int, setup: dict[str, Any], events: list[dict]) -> HandState | None:
+    """The state stored with the table's ``version``, when it is still that version's (every change
+    moves the version: an undo, a replaced event or an edited hand leave the snapshot behind) and
+    is of this log and setup; None otherwise, and the log is replayed."""
+    if kept.version != version or kept.seq != len(events):
+        return None
+    try:
+        if json.loads(kept.setup) != setup:
+            return None
+        return hand_snapshot.restore(HandSetup.from_json(setup), json.loads(kept.state))
+    except (ValueError, EngineError):
+        return None
+
+
+def snapshot_of(live_setup: dict[str, Any], state: HandState) -> tuple[str, str]:
+    """(setup, state) as ``store.snapshots`` keeps them: what ``_read_kept`` reads back."""
+    return json.dumps(live_setup, separators=(",", ":")), json.dumps(hand_snapshot.dump(state), separators=(",", ":"))
 
 
 def _remember_hand(hand: Hand, setup: dict[str, Any], events: list[dict], state: HandState) -> None:
@@ -165,7 +194,12 @@ def _remember_hand(hand: Hand, setup: dict[str, Any], events: list[dict], state:
 
 
 def _replay_live(
-    table: Table, config: SeriesConfig, hands: list[Hand], logs: dict[int, list[dict]], records: list[dict]
+    table: Table,
+    config: SeriesConfig,
+    hands: list[Hand],
+    logs: dict[int, list[dict]],
+    records: list[dict],
+    kept: snapshots.Kept | None = None,
 ) -> TableState | None:
     """The usual case, a live hand last at a table of two or three: each record replayed once.
 
@@ -179,12 +213,44 @@ def _replay_live(
     try:
         before = _play_series(table, config, records[:-1])
         setup = before.setup()
-        state = _replay_hand(hand, setup, events)
+        state = _replay_hand(hand, setup, events, kept, table.version)
     except EngineError:
         return None
     if state.over:
         return None
     return TableState(table, config, hands, before, Live(hand, len(hands) - 1, setup, events, state), logs=logs)
+
+
+def kept_live_hand(conn: Connection, table: Table) -> tuple[int, list[dict], HandState] | None:
+    """The table's last hand as (id, log, state) read from its kept snapshot, without the series
+    or the log replayed: what a push stream sends first, after a restart for every table at once.
+
+    Only when the snapshot was stored at the table's version (``table.version``, as read by the
+    caller) and the log read with it is that version's and ``seq`` long: then the hand is live and
+    its state is the one the append stored. None in every other case: the caller loads the table.
+    """
+    last = snapshots.last_hand(conn, table.id)
+    if last is None or last.kind != "log" or last.kept is None or last.kept.version != table.version:
+        return None
+    version, events = snapshots.log_at(conn, table.id, last.id)
+    if version != table.version or len(events) != last.kept.seq:
+        return None
+    try:
+        setup = json.loads(last.kept.setup)
+        state = hand_snapshot.restore(HandSetup.from_json(setup), json.loads(last.kept.state))
+    except (ValueError, EngineError):
+        return None
+    if state is None:
+        return None
+    # The next load in this process goes on from it (the hand's kept replay), as from a replay.
+    _remember(("hand", last.id), (setup, list(events)), state)
+    return last.id, events, state
+
+
+def knows(table: Table) -> bool:
+    """Whether this process keeps the table's rows (at any version): a load then reads only what
+    changed since (``_caught_up``), cheaper than reading the whole log for the kept state."""
+    return _rows_key(table) in _memo
 
 
 def _rows_key(table: Table) -> tuple:
@@ -201,13 +267,14 @@ def load(session: Session, table: Table) -> TableState:
     table's whole history. The engine still answers from those inputs (``replay``).
     """
     hit = _memo.get(_rows_key(table))
+    kept = None
     if hit is not None and hit[0] == table.version:
         hands, logs = hit[1]
     elif hit is not None and hit[0] < table.version and (caught_up := _caught_up(session, table, hit)) is not None:
         hands, logs = caught_up
         _remember(_rows_key(table), table.version, (hands, logs))
     else:
-        hands, logs = store.rows_at_one_version(session, table)  # table.version: theirs
+        hands, logs, kept = store.rows_at_one_version(session, table)  # table.version: theirs
         # Shared with other requests from now on: out of this session, so that its rollback
         # (which expires what it holds) or its close never reaches them, and no other
         # request's read of them goes through this session. Writers query their own rows.
@@ -215,7 +282,7 @@ def load(session: Session, table: Table) -> TableState:
             if hand in session:
                 session.expunge(hand)
         _remember(_rows_key(table), table.version, (hands, logs))
-    return replay(table, hands, logs)
+    return replay(table, hands, logs, kept)
 
 
 def _caught_up(session: Session, table: Table, hit: tuple) -> tuple[list[Hand], dict] | None:

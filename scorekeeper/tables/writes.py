@@ -22,6 +22,7 @@ from ..engine.live.takeback import own_last, take_back
 from ..engine.live.turns import ended_since, seat_tap
 from ..engine.series import config_from
 from ..engine.series.ending import end_early
+from ..store import oneshot, snapshots
 from ..store import rows as store
 from ..store.models import Hand, Table
 from . import history, service, transfer
@@ -280,6 +281,15 @@ def _after(live: Live, log: list[Event], state: HandState | None, events: list[E
     return hand_engine.replay(HandSetup.from_json(live.setup), events)
 
 
+def _keep(session: Session, table: Table, live: Live, seq: int, state: HandState) -> None:
+    """Store the hand's state after its ``seq`` events with the table's new version, in the same
+    write: the next process to open it reads it instead of replaying the log. Any later change
+    of the table moves its version past it (``service._read_kept``)."""
+    if not state.over:  # a finished hand is the series' to count, never read as live
+        setup, kept = service.snapshot_of(live.setup, state)
+        snapshots.keep(session.connection(), live.hand.id, table.version, seq, setup, kept)
+
+
 def append_event(
     session: Session, state: TableState, hand_id: int, seq: int, event: Event, then: str | None = None
 ) -> TableState:
@@ -290,6 +300,10 @@ def append_event(
     """
     live = _live(state, hand_id)
     loaded = state.table.version
+    if oneshot.supported(session) and seq == len(live.events):
+        done = _append_at(session, state, live, event, then)
+        if done is not None:
+            return done
     with _writing(session, state.table) as table:
         log = _log(session, state, live, loaded)
         if seq != len(log):
@@ -302,8 +316,33 @@ def append_event(
             now = _after(live, log + new, now, [*log, *new, answer])
             new.append(answer)
         store.add_events(session, table, live.hand, len(log), new, version_each=True)
+        _keep(session, table, live, len(log) + len(new), now)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, now)
+
+
+def _append_at(session: Session, state: TableState, live: Live, event: Event, then: str | None) -> TableState | None:
+    """``append_event`` in one statement (``store.oneshot``): the event checked against the state
+    loaded, stored only if the table is still at the version it was loaded at. None when the
+    engine refuses it there or the table has moved (nothing stored): the locked path then
+    answers, as it always did, against the log as stored."""
+    try:
+        now = hand_engine.apply(live.state, event)
+        new = [event]
+        if event.get("type") == "end_turn" and then in ("go", "stop") and now.must_decide == event.get("player"):
+            answer = {"type": then, "player": event["player"]}
+            now = hand_engine.apply(now, answer)
+            new.append(answer)
+    except EngineError:
+        return None
+    kept = None if now.over else service.snapshot_of(live.setup, now)
+    try:
+        stored = oneshot.append_at(session, state.table, live.hand, state.table.version, len(live.events), new, kept)
+    except store.Collision:
+        raise Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq") from None
+    if stored is None:
+        return None
+    return service.appended(session, state, live.events + new, now)
 
 
 def seat_tap_event(
@@ -345,6 +384,7 @@ def seat_tap_event(
             session.rollback()
             return state, tap.waiting
         store.add_events(session, table, live.hand, len(log), new)
+        _keep(session, table, live, len(log) + len(new), after)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, after), tap.waiting
 

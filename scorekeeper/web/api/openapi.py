@@ -55,14 +55,12 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
 def events_json(state: TableState, hand) -> dict:
     live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
-    return {
-        "ok": True,
-        "hand": hand.id,
-        "seq": len(events),
-        "events": events,
-        "state": live.state.to_json() if live else None,
-        "version": state.table.version,
-    }
+    return events_document(hand.id, events, live.state.to_json() if live else None, state.table.version)
+
+
+def events_document(hand_id: int, events: list, view: dict | None, version: int) -> dict:
+    """The events document of a hand: its log, its live view (None once over) and the version."""
+    return {"ok": True, "hand": hand_id, "seq": len(events), "events": events, "state": view, "version": version}
 
 
 def _json(model: type[BaseModel]) -> dict:

@@ -99,6 +99,7 @@ class Watcher:
         # a secret since replaced (``store.rotate_secrets``, which moves the version) ends.
         self._secrets: dict[str, store.PollRow] = {}
         self._by_address: dict[str, int] = {}  # streams open per client address, in this process
+        self._opened: set[str] = set()  # followed tables whose first change was read from the kept state
 
     # -- how many streams an address holds ------------------------------------------------------
     def admit_address(self, address: str, most: int) -> bool:
@@ -136,6 +137,7 @@ class Watcher:
                     self._deltas.pop(follower.public_id, None)
                     self._building.pop(follower.public_id, None)
                     self._secrets.pop(follower.public_id, None)
+                    self._opened.discard(follower.public_id)
 
     def followed(self) -> list[str]:
         with self._lock:
@@ -199,7 +201,7 @@ class Watcher:
 
     def _load(self, public_id: str) -> tuple[int, str]:
         """The events document of the table's last hand (a log), else its version alone."""
-        from ..api.openapi import events_json
+        from ..api.openapi import events_document, events_json
 
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
@@ -208,6 +210,20 @@ class Watcher:
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
+                # A process that has not seen the table yet (every stream opening at once after
+                # a restart): the live hand's state as its last append stored it, a read instead
+                # of a replay of the series and the log. Once, per table and process: its next
+                # changes are read as a load reads them (the rows once, then only what changed).
+                kept = None
+                if public_id not in self._opened and not service.knows(table):
+                    kept = service.kept_live_hand(session.connection(), table)
+                    with self._lock:
+                        if public_id in self._followers:
+                            self._opened.add(public_id)
+                if kept is not None:
+                    hand_id, events, hand_state = kept
+                    doc = events_document(hand_id, events, hand_state.to_json(), table.version)
+                    return table.version, json.dumps(doc, separators=(",", ":"))
                 state = service.load(session, table)
                 last = state.hands[-1] if state.hands else None
                 if last is None or last.kind != "log":

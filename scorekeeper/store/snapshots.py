@@ -1,0 +1,82 @@
+"""A live hand's kept state (``models.HandSnapshot``): written by an append, read instead of a
+replay while the table is still at the version it was written at.
+
+Nothing here decides whether a snapshot is right: it is stored with the table's version and the
+log's length, and ``tables.service`` reads it only when both still hold (every change of a table
+moves its version, so an undo, a replaced event, an edit of an earlier hand or new settings each
+leave it behind, whatever their kind) and the engine's code that wrote it is this one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, bindparam, select, text
+from sqlalchemy.engine import Connection
+
+from .models import Event, Hand, HandSnapshot, Table
+
+_KEEP = text(
+    "INSERT INTO sk_hand_states (hand_id, version, seq, setup, state) "
+    "VALUES (:hand_id, :version, :seq, :setup, :state) "
+    "ON CONFLICT (hand_id) DO UPDATE SET version = excluded.version, seq = excluded.seq, "
+    "setup = excluded.setup, state = excluded.state"
+)
+_OF_HAND = select(HandSnapshot.version, HandSnapshot.seq, HandSnapshot.setup, HandSnapshot.state).where(
+    HandSnapshot.hand_id == bindparam("hand_id")
+)
+# The table's last hand with its snapshot, if any; then its log with the table's version, in one
+# statement (one snapshot of the database): the version says whether anything moved in between.
+_LAST = (
+    select(Hand.id, Hand.kind, HandSnapshot.version, HandSnapshot.seq, HandSnapshot.setup, HandSnapshot.state)
+    .outerjoin(HandSnapshot, HandSnapshot.hand_id == Hand.id)
+    .where(Hand.table_id == bindparam("table_id"))
+    .order_by(Hand.position.desc())
+    .limit(1)
+)
+_LOG_AT = (
+    select(Table.version, Event.event)
+    .select_from(Table)
+    .outerjoin(Event, and_(Event.hand_id == bindparam("hand_id")))
+    .where(Table.id == bindparam("table_id"))
+    .order_by(Event.seq)
+)
+
+
+class Kept(NamedTuple):
+    version: int
+    seq: int
+    setup: str
+    state: str
+
+
+def keep(conn: Connection, hand_id: int, version: int, seq: int, setup: str, state: str) -> None:
+    """Store the hand's state after ``seq`` events, at the table's ``version`` (in the caller's write)."""
+    conn.execute(_KEEP, {"hand_id": hand_id, "version": version, "seq": seq, "setup": setup, "state": state})
+
+
+def of_hand(conn: Connection, hand_id: int) -> Kept | None:
+    row = conn.execute(_OF_HAND, {"hand_id": hand_id}).first()
+    return None if row is None else Kept(*row)
+
+
+class LastHand(NamedTuple):
+    id: int
+    kind: str
+    kept: Kept | None
+
+
+def last_hand(conn: Connection, table_id: int) -> LastHand | None:
+    """The table's last hand row (id, kind) with its snapshot, or None when it has no hand."""
+    row = conn.execute(_LAST, {"table_id": table_id}).first()
+    if row is None:
+        return None
+    return LastHand(row[0], row[1], None if row[2] is None else Kept(*row[2:]))
+
+
+def log_at(conn: Connection, table_id: int, hand_id: int) -> tuple[int | None, list[dict[str, Any]]]:
+    """The hand's log and the table's version, read together (None: the table is gone)."""
+    rows = conn.execute(_LOG_AT, {"table_id": table_id, "hand_id": hand_id}).all()
+    if not rows:
+        return None, []
+    return rows[0][0], [event for _, event in rows if event is not None]

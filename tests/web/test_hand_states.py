@@ -1,0 +1,253 @@
+"""A live hand's state kept with the table's version (``store.snapshots``): a stream's first
+document and a process's first load read it instead of replaying the log, and give the bytes a
+replay gives; any change other than an append (an undo, a replaced event, an edited earlier hand,
+new settings, a hand deleted) leaves it behind, and the hand is replayed until the next append.
+
+"A fresh process" is one whose kept replays (``service._memo``) are empty, as after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.engine.live import hand as hand_engine
+from scorekeeper.engine.live.hand import HandSetup, replay
+from scorekeeper.store import rows as store
+from scorekeeper.store import snapshots
+from scorekeeper.tables import service, writes
+from scorekeeper.web.api import answers
+from tests.conftest import make_app
+from tests.engine.test_hand_properties import events_for
+from tests.web.conftest import STOP_A, Table
+
+A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2", "3j1")]
+TURN = [{"type": "capture", "player": "A", "cards": ["1g", "1j1"]}, {"type": "end_turn"}]
+
+
+class Replays:
+    """Counts the engine's replays of a live hand's log from its start."""
+
+    def __init__(self, monkeypatch):
+        self.count = 0
+        real = hand_engine.replay
+
+        def counted(setup, events):
+            self.count += 1
+            return real(setup, events)
+
+        monkeypatch.setattr(hand_engine, "replay", counted)
+
+
+def restart() -> None:
+    """What a process that has never seen the table knows: nothing kept."""
+    service._memo.clear()
+    answers._answers.clear()
+
+
+def first_document(app, table: Table) -> str:
+    """What an API stream sends first for the table (``Watcher._load``), in a fresh process."""
+    restart()
+    return app.extensions["sk_push"]._load(table.id)[1]
+
+
+def replayed_document(app, table: Table, monkeypatch) -> str:
+    """The same document made the old way: the series and the log replayed, no snapshot read."""
+    restart()
+    with monkeypatch.context() as m:
+        m.setattr(service, "kept_live_hand", lambda conn, table: None)
+        m.setattr(service, "_read_kept", lambda *args: None)
+        return app.extensions["sk_push"]._load(table.id)[1]
+
+
+def kept_row(app, hand: int) -> snapshots.Kept | None:
+    with app.extensions["sk_engine"].connect() as conn:
+        return snapshots.of_hand(conn, hand)
+
+
+def check_document(text: str) -> dict:
+    doc = json.loads(text)
+    if doc.get("state") is not None:
+        assert doc["state"] == replay(HandSetup.from_json(doc["state"]["setup"]), doc["events"]).to_json()
+    return doc
+
+
+def test_a_stream_opens_on_a_read_not_a_replay(app, table, monkeypatch):
+    table.add_summary(STOP_A)
+    hand = table.start_live()
+    table.append(hand, A_JUNK)
+    expected = replayed_document(app, table, monkeypatch)
+    replays = Replays(monkeypatch)
+    plays = []
+    monkeypatch.setattr(service, "_play_series", lambda *a: plays.append(a))  # never asked
+    assert first_document(app, table) == expected
+    assert replays.count == 0 and plays == []
+    assert check_document(expected)["seq"] == 5
+
+
+def test_a_fresh_processs_first_load_reads_the_kept_state(app, table, monkeypatch):
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    body = table.api("GET", f"/hands/{hand}/events").get_data()
+    restart()
+    replays = Replays(monkeypatch)
+    assert table.api("GET", f"/hands/{hand}/events").get_data() == body
+    assert replays.count == 0
+    # and the next tap is applied to that state, not to a replay
+    table.append(hand, A_JUNK[3:4], 3)
+    assert replays.count == 0
+    assert check_document(first_document(app, table))["seq"] == 4
+
+
+def test_every_append_keeps_the_state_with_the_new_version(app, table):
+    hand = table.start_live()
+    for seq, event in enumerate(A_JUNK):
+        version = table.append(hand, [event], seq).get_json()["version"]
+        kept = kept_row(app, hand)
+        assert kept is not None and (kept.version, kept.seq) == (version, seq + 1)
+
+
+def test_a_seat_phones_tap_keeps_the_state_too(app, table, client):
+    hand = table.start_live()
+    assert client.post(f"{table.url}/seat", data={"seat": "A"}).status_code < 400
+    r = table.api("POST", f"/hands/{hand}/events", json={"seq": 0, "event": TURN[0]})
+    assert r.status_code == 201, r.get_json()
+    kept = kept_row(app, hand)
+    assert kept is not None and (kept.version, kept.seq) == (r.get_json()["version"], 1)
+
+
+def _undo(app, table, hand):
+    assert table.api("POST", f"/hands/{hand}/undo", json={"seq": 5}).status_code == 200
+
+
+def _replace_last(app, table, hand):
+    with app.app_context():
+        session = app.extensions["sk_sessionmaker"]()
+        state = service.load(session, store.get_table(session, table.id))
+        writes.replace_last_event(session, state, hand, 5, {"type": "capture", "player": "B", "cards": ["9j1"]})
+        session.close()
+
+
+def _edit_earlier(app, table, hand, first):
+    winner_b = {"captures": {"B": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "B"}}
+    r = table.api("PUT", f"/hands/{first}", json={"summary": winner_b}, headers={"If-Match": "*"})
+    assert r.status_code == 200, r.get_json()
+
+
+def _settings(app, table, hand):
+    with app.app_context():
+        session = app.extensions["sk_sessionmaker"]()
+        stored = store.get_table(session, table.id)
+        writes.configure(session, stored, "renamed", dict(stored.config))
+        session.close()
+
+
+def _delete_and_start_again(app, table, hand):
+    assert table.api("DELETE", f"/hands/{hand}", headers={"If-Match": "*"}).status_code == 200
+    table.start_live()
+
+
+@pytest.mark.parametrize(
+    "change", [_undo, _replace_last, _edit_earlier, _settings, _delete_and_start_again], ids=lambda f: f.__name__
+)
+def test_any_change_but_an_append_leaves_the_kept_state_behind(app, table, monkeypatch, change):
+    first = table.add_summary(STOP_A)
+    hand = table.start_live()
+    table.append(hand, A_JUNK)
+    if change is _edit_earlier:
+        change(app, table, hand, first)
+    else:
+        change(app, table, hand)
+    with app.extensions["sk_engine"].connect() as conn:
+        assert service.kept_live_hand(conn, store.read_table(conn, table.id)) is None
+    expected = replayed_document(app, table, monkeypatch)
+    assert first_document(app, table) == expected
+    check_document(expected)
+    # and the next append keeps a state that is read again, the same as a replay
+    doc = json.loads(expected)
+    if doc.get("state") is not None:
+        event = {"type": "capture", "player": "C", "cards": ["10j1"]}
+        table.append(doc["hand"], [event], doc["seq"])
+        expected = replayed_document(app, table, monkeypatch)
+        replays = Replays(monkeypatch)
+        assert first_document(app, table) == expected
+        assert replays.count == 0
+
+
+def test_a_snapshot_of_other_code_is_replayed(app, table, monkeypatch):
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    expected = replayed_document(app, table, monkeypatch)
+    monkeypatch.setattr("scorekeeper.engine.live.snapshot.code_version", lambda: "another-engine")
+    replays = Replays(monkeypatch)
+    assert first_document(app, table) == expected
+    assert replays.count == 1
+
+
+# -- many logs: the kept state against the replay, with undos and taps refused on the way ------
+
+WALK = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="module")
+def walk_app(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("walk")
+    app = make_app(f"sqlite:///{tmp / 'walk.db'}", tmp)
+    yield app
+    app.extensions["sk_engine"].dispose()
+
+
+@WALK
+@given(st.data())
+def test_random_logs_with_undos_read_as_they_replay(walk_app, data):
+    client = walk_app.test_client()
+    r = client.post("/api/v1/tables", json={"players": ["A", "B", "C"], "first_dealer": "A"})
+    table = Table(client, r.get_json())
+    table.enter()
+    hand = table.start_live()
+    seq = 0
+    for _ in range(data.draw(st.integers(1, 40))):
+        body = table.api("GET", f"/hands/{hand}/events").get_json()
+        if body["state"] is None:
+            break
+        if seq and data.draw(st.integers(0, 6)) == 0:
+            assert table.api("POST", f"/hands/{hand}/undo", json={"seq": seq}).status_code == 200
+            seq -= 1
+        else:
+            state = replay(HandSetup.from_json(body["state"]["setup"]), body["events"])
+            r = table.api("POST", f"/hands/{hand}/events", json={"seq": seq, "event": data.draw(events_for(state))})
+            assert r.status_code in (201, 422), r.get_json()
+            seq = r.get_json()["seq"] if r.status_code == 201 else seq
+        if data.draw(st.integers(0, 4)) == 0:  # now and then, a restart here
+            with pytest.MonkeyPatch.context() as m:
+                expected = replayed_document(walk_app, table, m)
+            assert first_document(walk_app, table) == expected
+            check_document(expected)
+    with pytest.MonkeyPatch.context() as m:
+        expected = replayed_document(walk_app, table, m)
+    assert first_document(walk_app, table) == expected
+    check_document(expected)
+
+
+def test_a_streams_later_changes_are_read_as_a_load_reads_them(app, table, monkeypatch):
+    """The kept state serves a process's first document of a table; the changes after it are
+    read as a load reads them (what changed since, not the whole log for the kept state)."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        restart()
+        reads = []
+        real = service.kept_live_hand
+        monkeypatch.setattr(service, "kept_live_hand", lambda *a: reads.append(1) or real(*a))
+        first = watcher._load(table.id)[1]
+        table.append(hand, A_JUNK[2:3], 2)
+        later = watcher._load(table.id)[1]
+        assert reads == [1]
+        assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 3
+    finally:
+        watcher.leave(follower)
