@@ -163,8 +163,10 @@ def default_headers(path: str, secure: bool) -> list[tuple[str, str]]:
     headers = list(DEFAULT_HEADERS)
     if secure:
         headers.append(("Strict-Transport-Security", HSTS))
-    if path.startswith(("/t/", "/j/", "/api/")):
-        headers.append(("Cache-Control", "no-store" if path.startswith("/j/") else "private, no-cache"))
+    # Every answer a secret may have opened: a table's, a group's (its page, share.txt, group.json,
+    # ledger.csv, the picture), the API's; a share link's is never kept at all.
+    if path.startswith(("/t/", "/j/", "/api/", "/g/", "/gj/")):
+        headers.append(("Cache-Control", "no-store" if path.startswith(("/j/", "/gj/")) else "private, no-cache"))
     return headers
 
 

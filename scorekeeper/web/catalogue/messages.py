@@ -645,8 +645,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "group_name": ("모임 이름", "Group name"),
     "group_players": ("사람들 (한 줄에 한 명, 또는 쉼표로)", "Players (one a line, or separated by commas)"),
     "group_players_hint": (
-        "2–40명. 나중에 새로 온 사람은 저절로 들어옵니다.",
-        "2–40. Newcomers join by themselves when they play an evening.",
+        "2–100명. 나중에 새로 온 사람은 저절로 들어옵니다.",
+        "2–100. Newcomers join by themselves when they play an evening.",
     ),
     "group_chip_value": ("기본 점당 (원)", "Usual point value"),
     "group_create": ("모임 만들기", "Create the group"),

@@ -326,7 +326,7 @@ def share_png(public_id: str):
     png = picture(
         shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"), shared["transfers_heading"]
     )
-    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-cache"})
 
 
 @bp.get("/g/<public_id>/share.txt")
