@@ -13,6 +13,7 @@ import { startForgetting } from "./js/forget.js";
 import { startRulesSheet } from "./js/rulesheet.js";
 import { keepRecent } from "./js/recent.js";
 import { startCopying } from "./js/copy.js";
+import { goOnFromShareLink } from "./js/enter.js";
 
 startLive();       // swap and post; the sheets and the player chips
 startFollowing();  // a seat-bound phone follows its table into the next hand
@@ -24,3 +25,4 @@ startForgetting();
 startRulesSheet();
 keepRecent();
 startCopying();
+goOnFromShareLink();  // a group's share link goes on to its page

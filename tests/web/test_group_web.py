@@ -221,7 +221,11 @@ def test_a_link_preview_gets_the_open_graph_tags_and_picture_without_a_cookie(ap
     r = bot.get(f"/gj/{grp['id']}/{grp['view_key']}")
     assert r.status_code == 200 and r.headers["Cache-Control"] == "private, no-store"
     page = r.get_data(as_text=True)
-    assert 'property="og:description" content="지영 +1,200원' in page and 'http-equiv="refresh"' in page
+    assert (
+        'property="og:description" content="지영 +1,200원' in page
+        and 'http-equiv="refresh"' not in page
+        and "data-go-on" in page
+    )
     image = re.search(r'property="og:image" content="([^"]+)"', page).group(1).replace("&amp;", "&")
     assert grp["view_key"] in image and grp["edit_key"] not in page
     assert bot.get(image.removeprefix("http://localhost")).data[:4] == b"\x89PNG"

@@ -729,6 +729,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "share_send": ("공유하기", "Share"),
     "copy_text": ("글 복사", "Copy text"),
     "share_picture_alt": ("모임 결과 그림", "The group's result as a picture"),
+    "picture_more": ("… 외 {n}", "… {n} more"),
     "group_links": ("모임 링크", "Group links"),
     "group_export_hint": (
         "모임 전체 (모든 판과 송금): JSON. 장부: CSV.",

@@ -33,8 +33,8 @@ from ..database import db
 from ..groupaccess import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
-from . import bp
-from .picture import picture
+from . import bp, pictures
+from .picture import HEIGHT, WIDTH, picture
 
 LEDGER_ROWS = 20
 
@@ -199,8 +199,7 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
         "trail_text": trail_text,
         "attachable": _attachable() if can_edit_group() else [],
         # Moves with every change the picture shows: a phone never keeps an older picture.
-        "picture_version": f"{state.group.version}.{sum(ev.table.version for ev in state.evenings)}."
-        f"{len(state.evenings)}",
+        "picture_version": picture_version(state),
     }
 
 
@@ -230,9 +229,16 @@ def _open_graph(state: service.GroupState) -> dict[str, str]:
     return {
         "title": f"{state.group.name} · {_('app_name')}",
         "description": desc,
+        # A new address whenever what it shows changes: chat apps keep a preview by its URL.
         "image": url_for(
-            "groups.share_png", public_id=state.group.public_id, key=state.group.view_secret, _external=True
+            "groups.share_png",
+            public_id=state.group.public_id,
+            key=state.group.view_secret,
+            v=picture_version(state),
+            _external=True,
         ),
+        "image_width": str(WIDTH),
+        "image_height": str(HEIGHT),
     }
 
 
@@ -314,19 +320,44 @@ def paid(public_id: str):
 @bp.get("/g/<public_id>/share.png")
 def share_png(public_id: str):
     """The picture shared: the group's standings, or one evening's (``?evening=<table>``); ``?key=``
-    opens it for a link preview, which has no cookie."""
+    opens it for a link preview, which has no cookie. Kept per version (``pictures``): an
+    ``If-None-Match`` naming it is a 304, drawn once for every phone and preview asking."""
     state = service.load(db(), open_group(public_id, key=request.args.get("key") or None))
     money = _money(state)
     shared = _shared(state, request.args.get("evening"))
     standings = [
-        (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
+        (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", 1 if v > 0 else -1 if v < 0 else 0)
         for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])
     ]
-    transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in shared["transfers"]]
-    png = picture(
-        shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"), shared["transfers_heading"]
+    transfers = [(f"{t['from']} → {t['to']}", str(money(t["money"]))) for t in shared["transfers"]]
+    args = (
+        str(shared["title"]),
+        str(shared["subtitle"]),
+        standings,
+        transfers,
+        str(_("app_name")),
+        str(shared["transfers_heading"]),
+        str(_("picture_more")),
     )
-    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-cache"})
+    tag = pictures.etag(*args)
+    headers = {"Cache-Control": "private, no-cache", "ETag": f'"{tag}"'}
+    if tag in request.if_none_match:
+        return Response(status=304, headers=headers)
+    return Response(pictures.kept_or_drawn(tag, picture, *args), mimetype="image/png", headers=headers)
+
+
+def picture_version(state: service.GroupState) -> str:
+    """What the group's picture shows, as a short digest: a new one when the standings, what is
+    owed, the evenings or the names change (a chat app keeps a preview by its URL for hours)."""
+    f = state.figures
+    return pictures.etag(
+        state.group.name,
+        state.currency,
+        sorted(f["balances"].items()),
+        [(t["from"], t["to"], t["points"]) for t in f["owed"]],
+        [(ev.table.public_id, ev.table.version, ev.table.title) for ev in state.evenings],
+        sorted(state.colours.items()),
+    )[:12]
 
 
 @bp.get("/g/<public_id>/share.txt")
