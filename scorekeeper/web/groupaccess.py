@@ -29,6 +29,13 @@ def remember_group_key(public_id: str, key: str) -> None:
     session.permanent = True
 
 
+def keep_group_access(public_id: str, edit: str) -> None:
+    """The phone that made new secrets keeps the group: its session holds the new edit secret
+    (an API client with the key in its header has its answer instead)."""
+    if presented_group_key(public_id) and not request.headers.get(GROUP_KEY_HEADER):
+        remember_group_key(public_id, edit)
+
+
 def forget_group(public_id: str) -> None:
     keys = dict(session.get("group_keys") or {})
     keys.pop(public_id, None)

@@ -300,3 +300,56 @@ def test_every_answer_a_group_secret_opened_is_private_no_cache(client, grp):
     png = reader.get(f"/g/{gid}/share.png")
     assert png.headers.get("Cache-Control") == "private, no-cache"
     assert client.get(f"/gj/{gid}/{grp['view_key']}").headers["Cache-Control"] == "private, no-store"
+
+
+# -- the group's keys ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["edit", "view", "both"])
+def test_a_groups_keys_can_be_rotated_and_the_old_ones_open_nothing(client, grp, which):
+    """A group link pasted in the wrong chat stayed valid forever (`/keys` was a 404)."""
+    gid, old_edit, old_view = grp["id"], grp["edit_key"], grp["view_key"]
+    stranger = client.application.test_client()  # a phone that opened the old links
+    assert stranger.get(f"/gj/{gid}/{old_view}").status_code == 200
+    r = client.post(f"/api/v1/groups/{gid}/keys", json={"rotate": which}, headers={"X-Group-Key": old_edit})
+    assert r.status_code == 200, r.data
+    new = r.get_json()
+    assert (new["edit_key"] != old_edit) == (which in ("edit", "both"))
+    assert (new["view_key"] != old_view) == (which in ("view", "both"))
+    assert new["edit_key"] != new["view_key"] and new["view_key"] in new["view_link"]
+    dead = [k for k, w in ((old_edit, "edit"), (old_view, "view")) if which in (w, "both")]
+    for key in dead:
+        h = {"X-Group-Key": key}
+        assert client.get(f"/api/v1/groups/{gid}", headers=h).status_code == 401
+        assert client.get(f"/gj/{gid}/{key}").status_code == 404
+        assert client.get(f"/g/{gid}/share.png?key={key}").status_code == 401
+        pay = {"from": "민수", "to": "지영", "points": 1}
+        assert client.post(f"/api/v1/groups/{gid}/payments", json=pay, headers=h).status_code == 401
+    if which in ("view", "both"):  # the phone's session held the old read-only key
+        assert stranger.get(f"/g/{gid}").status_code == 401
+        assert stranger.get(f"/g/{gid}/share.txt").status_code == 401
+    for key in (new["edit_key"], new["view_key"]):
+        assert client.get(f"/api/v1/groups/{gid}", headers={"X-Group-Key": key}).status_code == 200
+    assert (
+        client.post(
+            f"/api/v1/groups/{gid}/keys", json={"rotate": which}, headers={"X-Group-Key": new["view_key"]}
+        ).status_code
+        == 403
+    )
+
+
+def test_a_groups_keys_are_rotated_from_its_page_and_this_phone_keeps_it(client, grp):
+    gid = grp["id"]
+    client.get(f"/gj/{gid}/{grp['edit_key']}")
+    assert 'action="/g/' + gid + '/keys"' in client.get(f"/g/{gid}").get_data(as_text=True)
+    assert client.post(f"/g/{gid}/keys", data={"which": "both"}).status_code == 303  # not confirmed
+    assert client.get(f"/api/v1/groups/{gid}", headers={"X-Group-Key": grp["edit_key"]}).status_code == 200
+    r = client.post(f"/g/{gid}/keys", data={"which": "both", "confirm": "y"})
+    assert r.status_code == 303
+    assert client.get(f"/api/v1/groups/{gid}", headers={"X-Group-Key": grp["edit_key"]}).status_code == 401
+    page = client.get(f"/g/{gid}")
+    assert page.status_code == 200 and grp["edit_key"] not in page.get_data(as_text=True)
+    assert f'/g/{gid}/keys"' in page.get_data(as_text=True)  # still the editor
+    reader = client.application.test_client()
+    reader.get(f"/gj/{gid}/{grp['view_key']}")
+    assert reader.post(f"/g/{gid}/keys", data={"which": "both", "confirm": "y"}).status_code in (401, 403)

@@ -33,7 +33,7 @@ PUBLIC = {
 # Routes an editor only may call that change the caller's own cookie, no row: "I am 지영".
 COOKIE_ONLY = {"tables.take_seat"}
 
-GROUP_ROUTES = {"api.create_group", "api.import_group", "api.get_group", "api.add_group_payment"}
+GROUP_ROUTES = {"api.create_group", "api.import_group", "api.get_group", "api.add_group_payment", "api.new_group_keys"}
 
 # What an editor would send each route, so that a refusal of the others is the access check's.
 FORMS = {

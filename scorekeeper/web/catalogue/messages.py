@@ -602,6 +602,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "new_keys_view": ("보기 전용 링크", "The read-only link"),
     "new_keys_both": ("둘 다", "Both"),
     "new_keys_confirm": ("예전 링크를 막습니다", "Yes, stop the old links"),
+    "new_group_keys_made": (
+        "새 링크를 만들었습니다. 예전 링크로는 이 모임이 더 이상 열리지 않습니다.",
+        "New links made; the old ones no longer open this group.",
+    ),
     "new_keys_made": (
         "새 링크를 만들었습니다. 예전 링크로는 더 이상 열리지 않습니다.",
         "New links made; the old ones no longer open this table.",

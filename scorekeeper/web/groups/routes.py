@@ -30,9 +30,17 @@ from ..catalogue.i18n import money_text, refusal
 from ..catalogue.terms import trail_text
 from ..chart import balance_chart
 from ..database import db
-from ..groupaccess import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
+from ..groupaccess import (
+    can_edit_group,
+    forget_group,
+    keep_group_access,
+    known_group_ids,
+    open_group,
+    remember_group_key,
+)
 from ..limits import created, refused_key
 from ..security import EDIT, presented_key, remember_key
+from ..tables.forms import KeysForm
 from . import bp, pictures
 from .picture import HEIGHT, WIDTH, picture
 
@@ -414,6 +422,21 @@ def import_group():
     created()
     remember_group_key(group.public_id, group.edit_secret)
     return redirect(url_for("groups.show", public_id=group.public_id), 303)
+
+
+@bp.post("/g/<public_id>/keys")
+def new_keys(public_id: str):
+    """New edit and/or read-only secret for the group (a link pasted in the wrong chat, a phone
+    lost), as a table's: the old ones then open nothing. This phone keeps the group."""
+    group = open_group(public_id, EDIT)
+    form = KeysForm()
+    if not form.validate_on_submit():
+        flash(_("new_keys_hint"), "error")
+        return redirect(url_for("groups.show", public_id=public_id, _anchor="share"), 303)
+    edit, _view = store.rotate_secrets(db(), group, form.which.data)
+    keep_group_access(public_id, edit)
+    flash(_("new_group_keys_made"), "ok")
+    return redirect(url_for("groups.show", public_id=public_id, _anchor="share"), 303)
 
 
 @bp.post("/g/<public_id>/forget")
