@@ -34,7 +34,21 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
-    from . import api, assets, database, errors, fastpath, groups, hands, home, limits, redact, security, tables
+    from . import (
+        api,
+        assets,
+        database,
+        errors,
+        fastpath,
+        groups,
+        hands,
+        home,
+        keyring,
+        limits,
+        redact,
+        security,
+        tables,
+    )
     from .catalogue import i18n
     from .home import pwa, rules_page
     from .tables import push
@@ -43,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     database.init_app(app)
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
     security.init_app(app)
+    keyring.init_app(app)  # after security: its cookies are set before the default headers
     limits.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)

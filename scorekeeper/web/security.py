@@ -28,7 +28,6 @@ from ..tables import jsonbody
 
 csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
-MAX_REMEMBERED = 24  # tables a phone keeps access to in its cookie
 
 CSP = "; ".join(
     [
@@ -182,11 +181,10 @@ def _headers(response):
 
 
 def remember_key(public_id: str, key: str) -> None:
-    """Keep ``key`` for ``public_id`` in this phone's session (newest last)."""
-    keys = dict(session.get("keys") or {})
-    keys.pop(public_id, None)
-    keys[public_id] = key
-    session["keys"] = dict(list(keys.items())[-MAX_REMEMBERED:])
+    """Keep ``key`` for ``public_id`` on this phone (its own cookie, ``keyring``)."""
+    from . import keyring
+
+    keyring.remember(keyring.TABLE, public_id, key)
     session.permanent = True
 
 
@@ -195,8 +193,9 @@ def presented_key(public_id: str) -> str | None:
     header = request.headers.get(KEY_HEADER)
     if header:
         return header
-    keys = session.get("keys")
-    return keys.get(public_id) if isinstance(keys, dict) else None
+    from . import keyring
+
+    return keyring.secret_of(keyring.TABLE, public_id)
 
 
 def level_for(table) -> str | None:

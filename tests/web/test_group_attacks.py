@@ -353,3 +353,22 @@ def test_a_groups_keys_are_rotated_from_its_page_and_this_phone_keeps_it(client,
     reader = client.application.test_client()
     reader.get(f"/gj/{gid}/{grp['view_key']}")
     assert reader.post(f"/g/{gid}/keys", data={"which": "both", "confirm": "y"}).status_code in (401, 403)
+
+
+# -- the document and the server ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/api/v1/groups", "/api/v1/tables"])
+def test_rules_options_null_is_refused_as_the_document_says(client, path):
+    """schemathesis found `POST /groups` taking `"rules": {"options": null}`, which the OpenAPI
+    document rules out (options is an object)."""
+    from scorekeeper.web.api.openapi import document
+
+    rules = document()["components"]["schemas"]["SeriesRules"]["properties"]["options"]
+    assert rules.get("type") == "object" and "null" not in str(rules)
+    body = {"name": "x", "players": ["A", "B"], "rules": {"options": None}}
+    if path.endswith("tables"):
+        body.pop("name")
+    r = client.post(path, json=body)
+    assert r.status_code == 422 and r.get_json()["errors"][0]["path"] == "rules.options"
+    assert client.post(path, json=body | {"rules": {"options": {}}}).status_code == 201

@@ -14,7 +14,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
@@ -23,7 +22,7 @@ from ...store import groups as store
 from ...store import rows as tables_store
 from ...tables import groups as service
 from ...tables import grouptransfer
-from .. import export, joincode, sharing
+from .. import export, joincode, keyring, sharing
 from ..cardview import player_classes
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import money_text, refusal
@@ -213,8 +212,7 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
 
 def _attachable() -> list:
     """The tables this phone may edit that are in no group yet (to add one after the fact)."""
-    keys = session.get("keys")
-    keys = keys if isinstance(keys, dict) else {}
+    keys = keyring.kept(keyring.TABLE)
     found = tables_store.recent_tables(db(), list(keys))
     return [t for t in found if t.group_id is None and tables_store.access_level(t, keys.get(t.public_id)) == EDIT]
 
@@ -447,7 +445,6 @@ def forget(public_id: str):
 
 def known_groups() -> list:
     """The groups this phone holds a key for, newest first (the home page lists them)."""
-    keys = session.get("group_keys")
-    keys = keys if isinstance(keys, dict) else {}
+    keys = keyring.kept(keyring.GROUP)
     found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
     return [found[p] for p in reversed(list(keys)) if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]

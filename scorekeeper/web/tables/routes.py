@@ -11,7 +11,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
@@ -230,7 +229,7 @@ def keep_access(public_id: str, edit: str) -> None:
 
 @bp.post("/t/<public_id>/forget")
 def forget(public_id: str):
-    keys = dict(session.get("keys") or {})
-    keys.pop(public_id, None)
-    session["keys"] = keys
+    from .. import keyring
+
+    keyring.forget(keyring.TABLE, public_id)
     return redirect(url_for("home.index"), 303)
