@@ -183,8 +183,9 @@ class NewGroup(_Shape):
         list[PlayerName],
         Field(min_length=2, max_length=MAX_GROUP_PLAYERS, json_schema_extra={"uniqueItems": True}),
     ]
-    chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
-    currency: Annotated[str, Field(max_length=8)] = "₩"
+    # null is taken as absent (the default), as a table's settings are.
+    chip_value: Annotated[float, Field(ge=0, le=1e9)] | None = 100
+    currency: Annotated[str, Field(max_length=8)] | None = "₩"
     rules: SeriesRules | None = None
     length: Annotated[int, Field(ge=1, le=MAX_LENGTH)] | None = None
 
