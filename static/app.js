@@ -14,6 +14,7 @@ import { startRulesSheet } from "./js/rulesheet.js";
 import { keepRecent } from "./js/recent.js";
 import { startCopying } from "./js/copy.js";
 import { showLocalTimes } from "./js/times.js";
+import { goOnFromShareLink } from "./js/enter.js";
 
 startLive();       // swap and post; the sheets and the player chips
 startFollowing();  // a seat-bound phone follows its table into the next hand
@@ -26,3 +27,4 @@ startRulesSheet();
 keepRecent();
 startCopying();
 showLocalTimes();  // the history's times in the phone's time zone
+goOnFromShareLink();  // a group's share link goes on to its page

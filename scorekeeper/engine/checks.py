@@ -82,4 +82,8 @@ def rules_spec(spec: Any, message: str, path: str, closed: bool = False) -> tupl
         spec = {"preset": spec}
     if not isinstance(spec, dict) or (closed and set(spec) - {"preset", "options"}):
         raise EngineError("bad_value", message, path)
+    # A series' rules as the API documents them: options an object when given (issue 29:
+    # ``{"options": null}`` was taken where the document rules it out).
+    if closed and "options" in spec and not isinstance(spec["options"], dict):
+        raise EngineError("bad_value", "rules.options is an object of house-rule options.", f"{path}.options")
     return spec.get("preset", DEFAULT_PRESET), spec.get("options")

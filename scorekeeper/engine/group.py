@@ -35,6 +35,10 @@ SUFFERED = {
     "go_bak": ("go_bak",),
     "dok_bak": ("dok_bak",),  # paid another loser's share too
 }
+# The largest payment: every integer up to it is exact in a JSON reader's double (a phone's
+# JavaScript), and it fits a signed 64-bit column with room to spare (issue 29: 10**30 and 2**63
+# reached the database and answered 500).
+MAX_PAYMENT_POINTS = 2**53 - 1
 FACTS_FORMAT = 1  # bumped when what ``evening_facts`` answers changes: facts kept before are computed again
 COUNTERS = (
     "hands",
@@ -413,8 +417,10 @@ def check_payment(
     not a whole number of points above zero, or more than is owed unless ``beyond`` says so."""
     if not isinstance(points, int) or isinstance(points, bool):
         raise EngineError("bad_payment", "points is a whole number of points above zero.", "points")
-    if points <= 0:
-        raise EngineError("bad_payment", "points is a whole number of points above zero.", "points")
+    if not 0 < points <= MAX_PAYMENT_POINTS:
+        raise EngineError(
+            "bad_payment", f"points is a whole number of points from 1 to {MAX_PAYMENT_POINTS}.", "points"
+        )
     for who, path in ((payer, "from"), (payee, "to")):
         if not isinstance(who, str) or who not in players:
             raise EngineError("payment_stranger", f"{who!r} is not one of the group's players.", path)

@@ -15,6 +15,7 @@ from sqlalchemy import Text, bindparam, delete, insert, select, type_coerce, upd
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..engine.summary.contract import loads
 from .db import begin_write
@@ -100,6 +101,30 @@ def lock_group(session: Session, group: Group) -> int:
         session.commit()
     begin_write(session)
     return session.connection().execute(_LOCK, {"group_id": group.id}).scalar_one()
+
+
+def rotate_secrets(session: Session, group: Group, which: str) -> tuple[str, str]:
+    """New edit and/or read-only secret for ``group`` (``which``: edit, view or both), as a
+    table's (``rows.rotate_secrets``); committed. Every check compares the stored secrets, so
+    the old ones open nothing: pages, API, share links, the picture, phones' sessions."""
+    assert which in ("edit", "view", "both"), which
+    lock_group(session, group)
+    edit, view = (
+        session.connection().execute(select(Group.edit_secret, Group.view_secret).where(Group.id == group.id)).one()
+    )
+    while True:
+        if which in ("edit", "both"):
+            edit = new_secret()
+        if which in ("view", "both"):
+            view = new_secret()
+        if edit != view:
+            break
+    session.connection().execute(update(Group).where(Group.id == group.id).values(edit_secret=edit, view_secret=view))
+    touch(session, group)
+    session.commit()
+    set_committed_value(group, "edit_secret", edit)
+    set_committed_value(group, "view_secret", view)
+    return edit, view
 
 
 def touch(session: Session, group: Group) -> None:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -167,7 +168,8 @@ class GroupPayment(Base):
     group_id: Mapped[int] = mapped_column(ForeignKey("sk_groups.id", ondelete="CASCADE"), index=True)
     payer: Mapped[str] = mapped_column(String(40))
     payee: Mapped[str] = mapped_column(String(40))
-    points: Mapped[int] = mapped_column(Integer)
+    # 64-bit (migration 0004): PostgreSQL's INTEGER refused a debt of 2**31 points or more.
+    points: Mapped[int] = mapped_column(BigInteger)
     key: Mapped[str | None] = mapped_column(String(80), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # A payment recorded by mistake is voided, never deleted: it stays listed, out of what is owed (0004).

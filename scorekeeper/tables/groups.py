@@ -9,6 +9,7 @@ versions of its tables and of the group itself), compared whole at every view.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,8 +27,13 @@ from ..store.models import Group, GroupPayment, Table, utcnow
 from . import history, names, paylinks, service
 from .refusals import CodedRefusal, Conflict
 
-MIN_PLAYERS, MAX_GROUP_PLAYERS = 2, 40
+# One roster limit for a group, whether its players are named at its creation, join through an
+# evening or come with an import: a group's own export then always imports back (issue 29: 16
+# newcomers joined past the 40 that creation allowed, and the export was refused).
+MIN_PLAYERS, MAX_GROUP_PLAYERS = 2, 100
+MAX_GROUP_NAME = 120
 SETTINGS = ("chip_value", "currency", "rules", "length")
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 @dataclass
@@ -77,6 +83,48 @@ def checked_players(value: Any, path: str = "players") -> list[str]:
     return out
 
 
+def checked_name(value: Any, path: str = "name") -> str:
+    """A group's name as creation takes it (NFC, trimmed; no control, bidi or only-invisible text),
+    for creation and import alike."""
+    name = names.normal_name(value)
+    if not isinstance(name, str) or not name or len(name) > MAX_GROUP_NAME or names.problem(name):
+        raise EngineError(
+            "bad_value",
+            f"name is the group's name, 1 to {MAX_GROUP_NAME} characters, no control characters.",
+            path,
+        )
+    return name
+
+
+def checked_colour(value: Any, path: str) -> str:
+    """A player's colour: ``#rrggbb`` (the page and the picture draw it)."""
+    if not isinstance(value, str) or not COLOUR.fullmatch(value):
+        raise EngineError("bad_value", "colour is #rrggbb.", path)
+    return value
+
+
+def checked_newcomers(state: GroupState, players: list[str], path: str = "players") -> list[str]:
+    """The players of a new evening (or a table joining) not yet in the group, refused as creation
+    would refuse them: one reading like a member's name ("mina" beside "Mina"), or a roster
+    growing past ``MAX_GROUP_PLAYERS``."""
+    members = {names.same_name_key(p): p for p in state.players}
+    newcomers = []
+    for i, p in enumerate(players):
+        if p in state.players:
+            continue
+        same = members.get(names.same_name_key(p))
+        if same is not None:
+            raise CodedRefusal(
+                "duplicate_player", f"{p!r} reads the same as the group's player {same!r}.", f"{path}[{i}]"
+            )
+        newcomers.append(p)
+    if len(state.players) + len(newcomers) > MAX_GROUP_PLAYERS:
+        raise EngineError(
+            "bad_value", f"A group has at most {MAX_GROUP_PLAYERS} players: {len(state.players)} already.", path
+        )
+    return newcomers
+
+
 def checked_settings(doc: dict[str, Any], players: list[str]) -> dict[str, Any]:
     """What a new evening of the group starts from, checked as a table's settings are."""
     out = {k: doc[k] for k in SETTINGS if doc.get(k) is not None}
@@ -86,9 +134,7 @@ def checked_settings(doc: dict[str, Any], players: list[str]) -> dict[str, Any]:
 
 def create(session: Session, doc: dict[str, Any], default_preset: str = "pagat") -> Group:
     """A new group; with no ``rules`` its evenings play ``default_preset`` (the phone's language's)."""
-    name = names.normal_name(doc.get("name"))
-    if not isinstance(name, str) or not name or len(name) > 120 or names.problem(name):
-        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters, no control characters.", "name")
+    name = checked_name(doc.get("name"))
     unknown = sorted(set(doc) - {"name", "players", *SETTINGS})
     if unknown:
         raise EngineError("bad_value", f"Unknown field {unknown[0]!r} in the group.", unknown[0])
@@ -391,9 +437,9 @@ def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Tab
     # SQLite a read transaction cannot become a writer once another has committed.
     if session.in_transaction():
         session.commit()
+    newcomers = checked_newcomers(state, settings["players"])
     begin_write(session)
     table = create_table(session, title_of(settings), settings)
-    newcomers = [p for p in settings["players"] if p not in state.players]
     store.join_table(session, state.group, table, newcomers, _evening_note(session, state, table, settings["players"]))
     return table
 
@@ -411,9 +457,5 @@ def attach(session: Session, state: GroupState, table: Table) -> None:
     """An existing table joins the group after the fact (its players join too)."""
     players = list(service.config_of(table).players)
     store.join_table(
-        session,
-        state.group,
-        table,
-        [p for p in players if p not in state.players],
-        _evening_note(session, state, table, players),
+        session, state.group, table, checked_newcomers(state, players), _evening_note(session, state, table, players)
     )

@@ -108,32 +108,42 @@ def import_group(session: Session, doc: Any) -> Group:
     return group
 
 
+# An evening's date, in UTC, between these years: 0001-01-01T00:00:00+14:00 is in year 0 in UTC,
+# which PostgreSQL keeps and Python cannot read back (every read of the group answered 500).
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
 def _date(value: Any, path: str) -> datetime | None:
     if value is None:
         return None
     try:
         when = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
+        if when is not None:
+            when = when.astimezone(UTC) if when.tzinfo else when.replace(tzinfo=UTC)
+    except (ValueError, OverflowError):
         when = None
-    if when is None:
-        raise EngineError("bad_value", "date is an ISO date and time.", path)
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    if when is None or not FIRST_YEAR <= when.year <= LAST_YEAR:
+        raise EngineError(
+            "bad_value", f"date is an ISO date and time between the years {FIRST_YEAR} and {LAST_YEAR}.", path
+        )
+    return when
 
 
 def _head(head: dict[str, Any]) -> tuple[str, list[str], list[str], dict[str, Any]]:
-    """The group's name, players, their colours and its settings, each checked."""
-    name = head.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        raise EngineError("bad_value", "name is the group's name, 1 to 120 characters.", "group.name")
+    """The group's name, players, their colours and its settings, each checked as creation checks
+    them (``groups.checked_name``, ``checked_players``)."""
+    name = service.checked_name(head.get("name"), "group.name")
     roster_doc = head.get("players")
     if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
         raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
     players = service.checked_players([p.get("name") for p in roster_doc], "group.players")
     colours = [
-        p.get("colour") if isinstance(p.get("colour"), str) and len(p["colour"]) <= 16 else store.colour_for(i)
+        store.colour_for(i)
+        if p.get("colour") is None
+        else service.checked_colour(p["colour"], f"group.players[{i}].colour")
         for i, p in enumerate(roster_doc)
     ]
-    return name.strip(), players, colours, service.checked_settings(head.get("settings") or {}, players)
+    return name, players, colours, service.checked_settings(head.get("settings") or {}, players)
 
 
 def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any], list[dict[str, Any]], Any]]:

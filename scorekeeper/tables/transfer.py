@@ -79,4 +79,8 @@ def title_of(settings: dict[str, Any]) -> str:
     title = settings.get("name") or ""
     if not isinstance(title, str) or len(title) > 120:
         raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
+    # C0 controls are dropped where the title is stored; a C1 control or a bidi override would
+    # reach every screen, the CSV and the shared picture as they are.
+    if any(c in names.BIDI or "\x7f" <= c <= "\x9f" for c in title):
+        raise EngineError("bad_value", "name may not hold control or bidi-override characters.", "name")
     return title

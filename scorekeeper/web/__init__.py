@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
 
     from . import api, groups, hands, home, tables
+    from .access import keyring
     from .catalogue import i18n
     from .home import pwa, rules_page
     from .server import assets, database, errors, fastpath, limits, redact, security
@@ -44,6 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     database.init_app(app)
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
     security.init_app(app)
+    keyring.init_app(app)  # after security: its cookies are set before the default headers
     limits.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)

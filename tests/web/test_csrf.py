@@ -110,6 +110,7 @@ def test_every_form_refuses_a_post_without_the_token(csrf_app, client):
             "api.void_group_payment",
             "api.remove_group_evening",
             "api.set_group_player",
+            "api.new_group_keys",
         ):
             continue  # a group's cookie: test_group_web forges it
         for hand in (scene.summary_hand, scene.live_hand):

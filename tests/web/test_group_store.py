@@ -21,7 +21,7 @@ def test_migration_adds_the_group_tables_and_leaves_tables_rows(app):
     names = set(inspect(engine).get_table_names())
     assert {"sk_groups", "sk_group_players", "sk_group_payments", "sk_evening_facts"} <= names
     assert "group_id" in {c["name"] for c in inspect(engine).get_columns("sk_tables")}
-    assert migrate.current_revision(engine) == "0004"
+    assert migrate.current_revision(engine) == migrate.head_revision(engine) == "0006"
 
 
 def test_a_0002_database_keeps_its_tables(database_url):
@@ -113,3 +113,10 @@ def test_facts_kept_by_version(app):
     store.keep_facts(app.extensions["sk_engine"], t.id, 5, {"x": 2})  # replaces the older
     assert store.kept_facts(s, [t.id]) == {t.id: (5, {"x": 2})}
     s.close()
+
+
+def test_migration_0004_makes_a_payment_64_bit(app):
+    """PostgreSQL's payment column was 32-bit (issue 29); SQLite's INTEGER is 64-bit already."""
+    engine = app.extensions["sk_engine"]
+    points = next(c for c in inspect(engine).get_columns("sk_group_payments") if c["name"] == "points")
+    assert "BIG" in str(points["type"]).upper() or engine.dialect.name == "sqlite"

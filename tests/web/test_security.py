@@ -41,6 +41,7 @@ GROUP_ROUTES = {
     "api.void_group_payment",
     "api.remove_group_evening",
     "api.set_group_player",
+    "api.new_group_keys",
 }
 
 # What an editor would send each route, so that a refusal of the others is the access check's.

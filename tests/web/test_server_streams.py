@@ -3,7 +3,7 @@
 Tables are free to create and a stream lived 300 s with no cap per client: 120 streams from one
 client took every connection of a server with ``SCOREKEEPER_CONNECTIONS=50`` and ``/healthz``
 timed out; opened and closed at once, they still held their connections until the next
-heartbeat. Now one address holds at most ``PUSH_STREAMS_PER_ADDRESS`` streams per worker (the
+heartbeat. Now a table holds at most ``PUSH_STREAMS_PER_TABLE`` streams per worker (the
 rest are a coded 429, and the connection is closed), and a stream whose phone has gone is let go
 within ``GONE_CHECK_S``. The flood comes from one address, the others from other addresses
 (``X-Forwarded-For`` through one trusted proxy), all on ``scorekeeper serve``.
@@ -136,3 +136,46 @@ def test_a_stream_flood_from_one_address_leaves_the_others_served(env):
         stop(proc)
     assert not _slow(held), f"while one address held {FLOOD} streams: {_slow(held)}"
     assert not _slow(dropped), f"after {FLOOD} streams opened and dropped at once: {_slow(dropped)}"
+
+
+def test_200_streams_from_one_address_all_stream_on_the_real_server(env):
+    """Carrier-grade NAT (issue 29): a 20-per-address cap pushed 460 of 500 streams from one
+    address to polling. Ten tables' phones, 20 each, all behind one address, all stream."""
+    port = free_port()
+    env = env | {"SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_PUSH_STREAM_SECONDS": "30"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    socks: list[socket.socket] = []
+    streaming = 0
+    try:
+        wait_up(f"http://127.0.0.1:{port}/healthz", proc)
+        tables = [_create(port, FLOODER) for _ in range(10)]
+        for t in tables:
+            request = _request(
+                port, f"/api/v1/tables/{t['id']}/stream", {"X-Table-Key": t["view_key"], "X-Forwarded-For": FLOODER}
+            )
+            for _ in range(20):
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                s.sendall(request)
+                socks.append(s)
+        for s in socks:
+            data = b""
+            while b"data: " not in data:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            streaming += data.startswith(b"HTTP/1.1 200") and b"data: " in data
+        probe = _timed(port, "/healthz", {"X-Forwarded-For": PHONE}, b'"ok"')
+    finally:
+        for s in socks:
+            s.close()
+        stop(proc)
+    assert streaming == 200
+    assert probe < WITHIN_S

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,8 +92,10 @@ def config_from(doc: Any) -> SeriesConfig:
         )
     chip = checks.chip_value(doc.get("chip_value", DEFAULT_CHIP_VALUE), "chip_value")
     currency = doc.get("currency", DEFAULT_CURRENCY)
-    if not isinstance(currency, str) or len(currency) > 8:
-        raise EngineError("bad_value", "currency is a short label such as ₩, KRW or $.", "currency")
+    if not isinstance(currency, str) or len(currency) > 8 or any(unicodedata.category(c) == "Cc" for c in currency):
+        raise EngineError(
+            "bad_value", "currency is a short label such as ₩, KRW or $, no control characters.", "currency"
+        )
     length = doc.get("length", DEFAULT_LENGTH)
     if length is not None and not checks.is_whole(length, 1, MAX_LENGTH):
         raise EngineError("bad_value", f"length is a number of hands from 1 to {MAX_LENGTH} (or null).", "length")

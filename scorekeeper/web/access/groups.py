@@ -16,36 +16,36 @@ from ...store.models import Group
 from ...store.rows import EDIT, access_level
 from ..server.database import db
 from ..server.limits import refused_key
+from . import keyring
 
 GROUP_KEY_HEADER = "X-Group-Key"
-MAX_REMEMBERED = 30
 
 
 def remember_group_key(public_id: str, key: str) -> None:
-    keys = dict(session.get("group_keys") or {})
-    keys.pop(public_id, None)
-    keys[public_id] = key
-    session["group_keys"] = dict(list(keys.items())[-MAX_REMEMBERED:])
+    keyring.remember(keyring.GROUP, public_id, key)
     session.permanent = True
 
 
+def keep_group_access(public_id: str, edit: str) -> None:
+    """The phone that made new secrets keeps the group: its session holds the new edit secret
+    (an API client with the key in its header has its answer instead)."""
+    if presented_group_key(public_id) and not request.headers.get(GROUP_KEY_HEADER):
+        remember_group_key(public_id, edit)
+
+
 def forget_group(public_id: str) -> None:
-    keys = dict(session.get("group_keys") or {})
-    keys.pop(public_id, None)
-    session["group_keys"] = keys
+    keyring.forget(keyring.GROUP, public_id)
 
 
 def known_group_ids() -> list[str]:
-    keys = session.get("group_keys")
-    return list(keys) if isinstance(keys, dict) else []
+    return list(keyring.kept(keyring.GROUP))
 
 
 def presented_group_key(public_id: str, header_only: bool = False) -> str | None:
     header = request.headers.get(GROUP_KEY_HEADER)
     if header or header_only:
         return header
-    keys = session.get("group_keys")
-    return keys.get(public_id) if isinstance(keys, dict) else None
+    return keyring.secret_of(keyring.GROUP, public_id)
 
 
 def open_group(public_id: str, need: str = "view", key: str | None = None) -> Group:

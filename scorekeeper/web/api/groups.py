@@ -13,9 +13,10 @@ from flask import abort, jsonify, url_for
 from ...engine.errors import EngineError
 from ...engine.payout import money
 from ...engine.series.settle import settle_up
+from ...store import groups as store
 from ...tables import groups as service
 from ...tables import grouptransfer, history, paylinks
-from ..access.groups import open_group
+from ..access.groups import keep_group_access, open_group
 from ..server.database import db
 from ..server.errors import error_response
 from ..server.limits import created
@@ -120,6 +121,25 @@ def import_group():
 @bp.get("/groups/<group_id:public_id>")
 def get_group(public_id: str):
     return jsonify(group_json(service.load(db(), open_group(public_id))))
+
+
+@bp.post("/groups/<group_id:public_id>/keys")
+def new_group_keys(public_id: str):
+    """New secrets ({"rotate": "edit" | "view" | "both"}, default both), as a table's: the old
+    ones then open nothing, anywhere. Answers the new links and keys."""
+    from pydantic import ValidationError
+
+    from . import models
+    from .routes import _Refusal
+
+    group = open_group(public_id, EDIT)
+    try:
+        which = models.NewKeys.model_validate(_body()).rotate
+    except ValidationError:
+        raise _Refusal(400, "bad_request", 'The body is {"rotate": "edit" | "view" | "both"}.', "rotate") from None
+    edit, view = store.rotate_secrets(db(), group, which)
+    keep_group_access(public_id, edit)
+    return jsonify(ok=True, **group_links(group), edit_key=edit, view_key=view)
 
 
 @bp.post("/groups/<group_id:public_id>/payments")

@@ -20,11 +20,13 @@ from pydantic_core import core_schema
 
 from ...engine.checks import MAX_NAGARI_CARRY
 from ...engine.errors import ERROR_CODES, EngineError
+from ...engine.group import MAX_PAYMENT_POINTS
 from ...engine.live.events import JUNK_REASONS, SOURCES
 from ...engine.live.hand import EVENTS
 from ...engine.rules import PRESETS
 from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from ...engine.summary.facts import OutcomeType
+from ...tables.groups import MAX_GROUP_PLAYERS
 from ...tables.history import KINDS as HISTORY_KINDS
 from ...tables.records import MAX_SEQ, Door, HandRecord, Row, read_record
 from ...tables.refusals import WEB_ERROR_CODES
@@ -178,9 +180,13 @@ class NewGroup(_Shape):
 
     # Named as a player is: not blank, no control or bidi-override characters (``tables.names``).
     name: Annotated[str, Field(min_length=1, max_length=120, json_schema_extra={"pattern": PLAYER_NAME_PATTERN})]
-    players: Annotated[list[PlayerName], Field(min_length=2, max_length=40, json_schema_extra={"uniqueItems": True})]
-    chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
-    currency: Annotated[str, Field(max_length=8)] = "₩"
+    players: Annotated[
+        list[PlayerName],
+        Field(min_length=2, max_length=MAX_GROUP_PLAYERS, json_schema_extra={"uniqueItems": True}),
+    ]
+    # null is taken as absent (the default), as a table's settings are.
+    chip_value: Annotated[float, Field(ge=0, le=1e9)] | None = 100
+    currency: Annotated[str, Field(max_length=8)] | None = "₩"
     rules: SeriesRules | None = None
     length: Annotated[int, Field(ge=1, le=MAX_LENGTH)] | None = None
 
@@ -191,7 +197,7 @@ class NewPayment(_Shape):
 
     payer: PlayerName = Field(alias="from")
     payee: PlayerName = Field(alias="to")
-    points: Annotated[int, Field(ge=1, le=10**9)]
+    points: Annotated[int, Field(ge=1, le=MAX_PAYMENT_POINTS)]
     key: Annotated[str, Field(min_length=1, max_length=80)] | None = None
     beyond_owed: bool = False
 

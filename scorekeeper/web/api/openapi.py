@@ -205,6 +205,16 @@ def document() -> dict:
                 {"200": _resp("The group.", m.GroupView)},
             ),
         },
+        "/groups/{group}/keys": {
+            "parameters": [group],
+            "post": _group_op(
+                "New secrets (a link pasted in the wrong chat, a phone lost): the old edit and/or "
+                "read-only secret then opens nothing, anywhere.",
+                {"200": _resp("The group's links and both secrets, as now.", m.Created)},
+                m.NewKeys,
+                write,
+            ),
+        },
         "/groups/{group}/payments": {
             "parameters": [group],
             "post": _group_op(

@@ -628,6 +628,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "new_keys_view": ("보기 전용 링크", "The read-only link"),
     "new_keys_both": ("둘 다", "Both"),
     "new_keys_confirm": ("예전 링크를 막습니다", "Yes, stop the old links"),
+    "new_group_keys_made": (
+        "새 링크를 만들었습니다. 예전 링크로는 이 모임이 더 이상 열리지 않습니다.",
+        "New links made; the old ones no longer open this group.",
+    ),
     "new_keys_made": (
         "새 링크를 만들었습니다. 예전 링크로는 더 이상 열리지 않습니다.",
         "New links made; the old ones no longer open this table.",
@@ -671,8 +675,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "group_name": ("모임 이름", "Group name"),
     "group_players": ("사람들 (한 줄에 한 명, 또는 쉼표로)", "Players (one a line, or separated by commas)"),
     "group_players_hint": (
-        "2–40명. 나중에 새로 온 사람은 저절로 들어옵니다.",
-        "2–40. Newcomers join by themselves when they play an evening.",
+        "2–100명. 나중에 새로 온 사람은 저절로 들어옵니다.",
+        "2–100. Newcomers join by themselves when they play an evening.",
     ),
     "group_chip_value": ("기본 점당 (원)", "Usual point value"),
     "group_create": ("모임 만들기", "Create the group"),
@@ -755,6 +759,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "share_send": ("공유하기", "Share"),
     "copy_text": ("글 복사", "Copy text"),
     "share_picture_alt": ("모임 결과 그림", "The group's result as a picture"),
+    "picture_more": ("… 외 {n}", "… {n} more"),
     "group_links": ("모임 링크", "Group links"),
     "group_export_hint": (
         "모임 전체 (모든 판과 송금): JSON. 장부: CSV.",

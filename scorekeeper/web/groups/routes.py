@@ -14,7 +14,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
@@ -23,20 +22,29 @@ from ...store import groups as store
 from ...store import rows as tables_store
 from ...tables import groups as service
 from ...tables import grouptransfer
-from ..access.groups import can_edit_group, forget_group, known_group_ids, open_group, remember_group_key
+from ..access import keyring
+from ..access.groups import (
+    can_edit_group,
+    forget_group,
+    keep_group_access,
+    known_group_ids,
+    open_group,
+    remember_group_key,
+)
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import money_text, refusal
 from ..catalogue.terms import trail_text
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, presented_key, remember_key
+from ..tables.forms import KeysForm
 from ..tables.newtable import default_preset
 from ..views import export, joincode, sharing
 from ..views.cardview import player_classes
 from ..views.chart import balance_chart
-from . import bp
+from . import bp, pictures
 from .money import money_view, pay_link_of
-from .picture import picture
+from .picture import HEIGHT, WIDTH, picture
 
 LEDGER_ROWS = 20
 
@@ -201,16 +209,14 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
         "trail_text": trail_text,
         "attachable": _attachable() if can_edit_group() else [],
         # Moves with every change the picture shows: a phone never keeps an older picture.
-        "picture_version": f"{state.group.version}.{sum(ev.table.version for ev in state.evenings)}."
-        f"{len(state.evenings)}",
+        "picture_version": picture_version(state),
         **money_view(state),
     }
 
 
 def _attachable() -> list:
     """The tables this phone may edit that are in no group yet (to add one after the fact)."""
-    keys = session.get("keys")
-    keys = keys if isinstance(keys, dict) else {}
+    keys = keyring.kept(keyring.TABLE)
     found = tables_store.recent_tables(db(), list(keys))
     return [t for t in found if t.group_id is None and tables_store.access_level(t, keys.get(t.public_id)) == EDIT]
 
@@ -246,9 +252,16 @@ def _open_graph(state: service.GroupState) -> dict[str, str]:
     return {
         "title": f"{state.group.name} · {_('app_name')}",
         "description": desc,
+        # A new address whenever what it shows changes: chat apps keep a preview by its URL.
         "image": url_for(
-            "groups.share_png", public_id=state.group.public_id, key=state.group.view_secret, _external=True
+            "groups.share_png",
+            public_id=state.group.public_id,
+            key=state.group.view_secret,
+            v=picture_version(state),
+            _external=True,
         ),
+        "image_width": str(WIDTH),
+        "image_height": str(HEIGHT),
     }
 
 
@@ -332,19 +345,44 @@ def paid(public_id: str):
 @bp.get("/g/<public_id>/share.png")
 def share_png(public_id: str):
     """The picture shared: the group's standings, or one evening's (``?evening=<table>``); ``?key=``
-    opens it for a link preview, which has no cookie."""
+    opens it for a link preview, which has no cookie. Kept per version (``pictures``): an
+    ``If-None-Match`` naming it is a 304, drawn once for every phone and preview asking."""
     state = service.load(db(), open_group(public_id, key=request.args.get("key") or None))
     money = _money(state)
     shared = _shared(state, request.args.get("evening"))
     standings = [
-        (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", v)
+        (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", 1 if v > 0 else -1 if v < 0 else 0)
         for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])
     ]
-    transfers = [f"{t['from']} → {t['to']}  {money(t['money'])}" for t in shared["transfers"]]
-    png = picture(
-        shared["title"], str(shared["subtitle"]), standings, transfers, _("app_name"), shared["transfers_heading"]
+    transfers = [(f"{t['from']} → {t['to']}", str(money(t["money"]))) for t in shared["transfers"]]
+    args = (
+        str(shared["title"]),
+        str(shared["subtitle"]),
+        standings,
+        transfers,
+        str(_("app_name")),
+        str(shared["transfers_heading"]),
+        str(_("picture_more")),
     )
-    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, max-age=60"})
+    tag = pictures.etag(*args)
+    headers = {"Cache-Control": "private, no-cache", "ETag": f'"{tag}"'}
+    if tag in request.if_none_match:
+        return Response(status=304, headers=headers)
+    return Response(pictures.kept_or_drawn(tag, picture, *args), mimetype="image/png", headers=headers)
+
+
+def picture_version(state: service.GroupState) -> str:
+    """What the group's picture shows, as a short digest: a new one when the standings, what is
+    owed, the evenings or the names change (a chat app keeps a preview by its URL for hours)."""
+    f = state.figures
+    return pictures.etag(
+        state.group.name,
+        state.currency,
+        sorted(f["balances"].items()),
+        [(t["from"], t["to"], t["points"]) for t in f["owed"]],
+        [(ev.table.public_id, ev.table.version, ev.table.title) for ev in state.evenings],
+        sorted(state.colours.items()),
+    )[:12]
 
 
 @bp.get("/g/<public_id>/share.txt")
@@ -404,6 +442,21 @@ def import_group():
     return redirect(url_for("groups.show", public_id=group.public_id), 303)
 
 
+@bp.post("/g/<public_id>/keys")
+def new_keys(public_id: str):
+    """New edit and/or read-only secret for the group (a link pasted in the wrong chat, a phone
+    lost), as a table's: the old ones then open nothing. This phone keeps the group."""
+    group = open_group(public_id, EDIT)
+    form = KeysForm()
+    if not form.validate_on_submit():
+        flash(_("new_keys_hint"), "error")
+        return redirect(url_for("groups.show", public_id=public_id, _anchor="share"), 303)
+    edit, _view = store.rotate_secrets(db(), group, form.which.data)
+    keep_group_access(public_id, edit)
+    flash(_("new_group_keys_made"), "ok")
+    return redirect(url_for("groups.show", public_id=public_id, _anchor="share"), 303)
+
+
 @bp.post("/g/<public_id>/forget")
 def forget(public_id: str):
     forget_group(public_id)
@@ -412,7 +465,6 @@ def forget(public_id: str):
 
 def known_groups() -> list:
     """The groups this phone holds a key for, newest first (the home page lists them)."""
-    keys = session.get("group_keys")
-    keys = keys if isinstance(keys, dict) else {}
+    keys = keyring.kept(keyring.GROUP)
     found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
     return [found[p] for p in reversed(list(keys)) if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import unicodedata
 from urllib.parse import urlsplit
 
-from flask import redirect, render_template, request, session, url_for
+from flask import redirect, render_template, request, url_for
 
 from ...store import rows as store
+from ..access import keyring
 from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS
 from ..server.database import db
 from ..server.security import cookie_secure
@@ -42,8 +43,7 @@ def index():
 
 def page(import_form: ImportForm | None = None, import_errors: list[dict] | None = None) -> str:
     """The home page; an import refused shows its coded errors."""
-    remembered = session.get("keys")
-    keys: dict[str, str] = remembered if isinstance(remembered, dict) else {}
+    keys = keyring.kept(keyring.TABLE)
     found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
     recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
     from ..groups.routes import known_groups  # the groups' blueprint imports this module's page

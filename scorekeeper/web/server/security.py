@@ -28,7 +28,6 @@ from ...tables import jsonbody
 
 csrf = CSRFProtect()
 KEY_HEADER = "X-Table-Key"
-MAX_REMEMBERED = 24  # tables a phone keeps access to in its cookie
 
 CSP = "; ".join(
     [
@@ -163,8 +162,10 @@ def default_headers(path: str, secure: bool) -> list[tuple[str, str]]:
     headers = list(DEFAULT_HEADERS)
     if secure:
         headers.append(("Strict-Transport-Security", HSTS))
-    if path.startswith(("/t/", "/j/", "/api/")):
-        headers.append(("Cache-Control", "no-store" if path.startswith("/j/") else "private, no-cache"))
+    # Every answer a secret may have opened: a table's, a group's (its page, share.txt, group.json,
+    # ledger.csv, the picture), the API's; a share link's is never kept at all.
+    if path.startswith(("/t/", "/j/", "/api/", "/g/", "/gj/")):
+        headers.append(("Cache-Control", "no-store" if path.startswith(("/j/", "/gj/")) else "private, no-cache"))
     return headers
 
 
@@ -180,11 +181,10 @@ def _headers(response):
 
 
 def remember_key(public_id: str, key: str) -> None:
-    """Keep ``key`` for ``public_id`` in this phone's session (newest last)."""
-    keys = dict(session.get("keys") or {})
-    keys.pop(public_id, None)
-    keys[public_id] = key
-    session["keys"] = dict(list(keys.items())[-MAX_REMEMBERED:])
+    """Keep ``key`` for ``public_id`` on this phone (its own cookie, ``keyring``)."""
+    from ..access import keyring
+
+    keyring.remember(keyring.TABLE, public_id, key)
     session.permanent = True
 
 
@@ -193,8 +193,9 @@ def presented_key(public_id: str) -> str | None:
     header = request.headers.get(KEY_HEADER)
     if header:
         return header
-    keys = session.get("keys")
-    return keys.get(public_id) if isinstance(keys, dict) else None
+    from ..access import keyring
+
+    return keyring.secret_of(keyring.TABLE, public_id)
 
 
 def level_for(table) -> str | None:

@@ -58,10 +58,17 @@ HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the st
 # stream opened and dropped at once held its connection, one of the worker's, until the next
 # heartbeat; a flood of them left no connection for anyone else.
 GONE_CHECK_S = 2.0
-# Streams one client address may hold open in one worker process (``PUSH_STREAMS_PER_ADDRESS``):
-# a table's phones on one Wi-Fi share an address, one stream each; one address holding more
-# left no connection for the other phones (a stream is one of the worker's connections).
-STREAMS_PER_ADDRESS = 20
+# Streams one worker process holds open, by three budgets (each a coded 429 past it, the page
+# then polls):
+# - per table (``PUSH_STREAMS_PER_TABLE``): a table's phones, one stream each, with room for
+#   watchers and reconnects; a flood of one table's streams takes no more;
+# - per client address (``PUSH_STREAMS_PER_ADDRESS``): high, for carrier-grade NAT (Korean mobile
+#   carriers, a 경로당's Wi-Fi put hundreds of phones behind one address; 20 pushed 460 of 500
+#   streams from one address to polling), yet bounded;
+# - in all (``PUSH_STREAMS_TOTAL``, default three quarters of ``SCOREKEEPER_CONNECTIONS``): a
+#   stream is one of the worker's connections, and the rest are kept for taps and polls.
+STREAMS_PER_TABLE = 30
+STREAMS_PER_ADDRESS = 400
 RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends or breaks
 PG_SAFETY_CHECK_S = 5.0
 DELTA_RETRY_S = 0.05  # on PostgreSQL, a full check now and then besides the notifications
@@ -98,26 +105,29 @@ class Watcher:
         # The secrets of each followed table as of a version (its poll row): a stream opened with
         # a secret since replaced (``store.rotate_secrets``, which moves the version) ends.
         self._secrets: dict[str, store.PollRow] = {}
-        self._by_address: dict[str, int] = {}  # streams open per client address, in this process
+        # Streams open in this process: per table ("t:<id>"), per client address ("a:<address>"), in
+        # all ("*").
+        self._by_address: dict[str, int] = {}
         self._opened: set[str] = set()  # followed tables whose first change was read from the kept state
 
-    # -- how many streams an address holds ------------------------------------------------------
-    def admit_address(self, address: str, most: int) -> bool:
-        """Count one more stream for ``address``, unless it already holds ``most``."""
+    # -- how many streams a table, an address and the process hold ---------------------------------
+    def admit(self, budgets: list[tuple[str, int]]) -> bool:
+        """Count one more stream against each ``(name, most)`` budget, unless one is full."""
         with self._lock:
-            held = self._by_address.get(address, 0)
-            if held >= most:
+            if any(self._by_address.get(name, 0) >= most for name, most in budgets):
                 return False
-            self._by_address[address] = held + 1
+            for name, _most in budgets:
+                self._by_address[name] = self._by_address.get(name, 0) + 1
             return True
 
-    def release_address(self, address: str) -> None:
+    def release(self, names: list[str]) -> None:
         with self._lock:
-            held = self._by_address.get(address, 0) - 1
-            if held > 0:
-                self._by_address[address] = held
-            else:
-                self._by_address.pop(address, None)
+            for name in names:
+                held = self._by_address.get(name, 0) - 1
+                if held > 0:
+                    self._by_address[name] = held
+                else:
+                    self._by_address.pop(name, None)
 
     # -- streams come and go --------------------------------------------------------------------
     def follow(self, public_id: str, key: str | None = None) -> Follower:
@@ -294,7 +304,9 @@ class Watcher:
 def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_CHECK_MS", 75)
     app.config.setdefault("PUSH_STREAM_SECONDS", 300)
+    app.config.setdefault("PUSH_STREAMS_PER_TABLE", STREAMS_PER_TABLE)
     app.config.setdefault("PUSH_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)
+    app.config.setdefault("PUSH_STREAMS_TOTAL", int(os.environ.get("SCOREKEEPER_CONNECTIONS") or 2000) * 3 // 4)
     watcher = Watcher(app.extensions["sk_single_reader"], app.config["PUSH_CHECK_MS"] / 1000, app)
     app.extensions["sk_push"] = watcher
 
@@ -397,14 +409,19 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
     """The stream of ``public_id`` for this request (its key checked): versions, or the
     changes themselves (``changes``, the API's stream)."""
     watcher: Watcher = current_app.extensions["sk_push"]
-    address = request.remote_addr or ""
-    if not watcher.admit_address(address, int(current_app.config["PUSH_STREAMS_PER_ADDRESS"])):
+    config = current_app.config
+    budgets = [
+        (f"t:{public_id}", int(config["PUSH_STREAMS_PER_TABLE"])),
+        (f"a:{request.remote_addr or ''}", int(config["PUSH_STREAMS_PER_ADDRESS"])),
+        ("*", int(config["PUSH_STREAMS_TOTAL"])),
+    ]
+    if not watcher.admit(budgets):
         raise TooManyStreams()
     released = threading.Lock()
 
     def release() -> None:
         if released.acquire(blocking=False):  # once, whichever of the body's end or the close comes first
-            watcher.release_address(address)
+            watcher.release([name for name, _most in budgets])
 
     # Follow first, then read: a change between the two is heard, not lost.
     follower = watcher.follow(public_id, presented_key(public_id))
@@ -445,7 +462,8 @@ def _released(body: Iterator[str], release) -> Iterator[str]:
 
 
 class TooManyStreams(TooManyRequests):
-    """This address holds ``PUSH_STREAMS_PER_ADDRESS`` streams already: the page polls instead."""
+    """The table, the address or the process holds all the streams its budget allows: the page
+    polls instead."""
 
     retry_after_s = 30
 

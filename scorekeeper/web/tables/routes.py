@@ -11,7 +11,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
@@ -235,7 +234,7 @@ def keep_access(public_id: str, edit: str) -> None:
 
 @bp.post("/t/<public_id>/forget")
 def forget(public_id: str):
-    keys = dict(session.get("keys") or {})
-    keys.pop(public_id, None)
-    session["keys"] = keys
+    from ..access import keyring
+
+    keyring.forget(keyring.TABLE, public_id)
     return redirect(url_for("home.index"), 303)

@@ -1,0 +1,86 @@
+"""The share picture kept per version, and drawn off the path that serves taps.
+
+A picture is named by a digest of everything drawn on it (``etag``): a request whose
+``If-None-Match`` names it is answered 304 without drawing, and a picture drawn once is kept (the
+newest ``KEEP`` of this process) for every phone and chat preview that asks for it again. Fifty
+previews fetched at once are one drawing: the others wait for it.
+
+Drawing holds the CPU for tens of milliseconds (issue 29: 255 ms each, and 50 at once moved
+another table's poll to p95 1.3 s). It runs on one drawing thread of its own: under gevent a
+native thread of gevent's pool, so the worker's greenlets (polls, taps, streams) go on while
+Pillow draws, and at most one picture of this process is drawn at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+KEEP = 64  # pictures kept by a process: about 80 KB each
+FORMAT = "2"  # bumped when the drawing changes: every digest then changes
+
+_kept: OrderedDict[str, bytes] = OrderedDict()
+_drawing: dict[str, threading.Event] = {}
+_lock = threading.Lock()
+_pool: Any = None
+draws = 0  # pictures drawn by this process (the tests count them)
+
+
+def etag(*inputs: Any) -> str:
+    """The digest of what a picture shows: equal inputs, one picture."""
+    text = json.dumps([FORMAT, *inputs], ensure_ascii=False, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _off_path(fn: Callable[..., bytes], *args: Any) -> bytes:
+    """``fn(*args)`` on the drawing thread, this greenlet or thread waiting for it."""
+    global _pool
+    if _pool is None:
+        try:
+            from gevent import monkey
+
+            patched = monkey.is_module_patched("threading")
+        except ImportError:  # pragma: no cover - gevent is a dependency of the server
+            patched = False
+        if patched:  # pragma: no cover - only under the gevent server (tests/web/test_server*.py)
+            from gevent.threadpool import ThreadPool
+
+            _pool = ThreadPool(1)
+        else:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-picture")
+    if isinstance(_pool, ThreadPoolExecutor):
+        return _pool.submit(fn, *args).result()
+    return _pool.apply(fn, args)  # pragma: no cover - gevent's pool
+
+
+def kept_or_drawn(tag: str, draw: Callable[..., bytes], *args: Any) -> bytes:
+    """The picture named ``tag``: kept, or being drawn (waited for), or drawn now off the path."""
+    global draws
+    while True:
+        with _lock:
+            png = _kept.get(tag)
+            if png is not None:
+                _kept.move_to_end(tag)
+                return png
+            waiting = _drawing.get(tag)
+            if waiting is None:
+                _drawing[tag] = mine = threading.Event()
+                break
+        waiting.wait(30)
+    try:
+        png = _off_path(draw, *args)
+        with _lock:
+            draws += 1
+            _kept[tag] = png
+            while len(_kept) > KEEP:
+                _kept.popitem(last=False)
+        return png
+    finally:
+        with _lock:
+            _drawing.pop(tag, None)
+        mine.set()

@@ -1,0 +1,154 @@
+"""The share picture (issues 28 and 29): a chat preview's shape (2:1, 1200×600, its size in the
+tags), a new address when the standings or what is owed change, kept per version with an ETag,
+drawn off the request path, and safe for whatever a group holds."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+
+import pytest
+from PIL import Image, ImageChops
+from sqlalchemy import text
+
+from scorekeeper.web.groups import picture, pictures
+
+BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
+
+
+@pytest.fixture
+def grp(client):
+    g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
+    t = client.post(
+        "/api/v1/tables",
+        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
+        headers={"X-Group-Key": g["edit_key"]},
+    ).get_json()
+    client.post(f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]})
+    g["table"] = t
+    return g
+
+
+def og(client, grp) -> dict[str, str]:
+    page = client.application.test_client(use_cookies=False).get(f"/gj/{grp['id']}/{grp['view_key']}")
+    tags = dict(re.findall(r'<meta property="(og:[a-z:_]+)" content="([^"]*)"', page.get_data(as_text=True)))
+    tags["og:image"] = tags["og:image"].replace("&amp;", "&").removeprefix("http://localhost")
+    return tags
+
+
+def test_the_picture_is_2_to_1_and_its_size_is_in_the_tags(client, grp):
+    tags = og(client, grp)
+    assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "600")
+    png = client.application.test_client(use_cookies=False).get(tags["og:image"])
+    assert png.status_code == 200 and png.mimetype == "image/png"
+    assert Image.open(io.BytesIO(png.data)).size == (1200, 600)
+
+
+def test_the_share_link_has_no_refresh_a_scraper_would_follow(client, grp):
+    """A preview that followed the page's meta refresh landed on a 401 without tags: the phone
+    goes on by script (js/enter.js), the scraper stays on the tags."""
+    page = client.application.test_client(use_cookies=False).get(f"/gj/{grp['id']}/{grp['view_key']}")
+    html = page.get_data(as_text=True)
+    assert 'http-equiv="refresh"' not in html and "data-go-on" in html and 'property="og:image"' in html
+
+
+def test_the_image_address_follows_the_standings_and_what_is_owed(client, grp):
+    first = og(client, grp)["og:image"]
+    assert og(client, grp)["og:image"] == first  # nothing changed: the same address
+    r = client.post(
+        f"/api/v1/groups/{grp['id']}/payments",
+        json={"from": "민수", "to": "지영", "points": 1},
+        headers={"X-Group-Key": grp["edit_key"]},
+    )
+    assert r.status_code == 201
+    paid = og(client, grp)["og:image"]
+    assert paid != first
+    t = grp["table"]
+    client.post(f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]})
+    assert og(client, grp)["og:image"] not in (first, paid)
+
+
+def test_the_picture_is_kept_per_version_with_an_etag(client, grp):
+    bot = client.application.test_client(use_cookies=False)
+    url = og(client, grp)["og:image"]
+    one = bot.get(url)
+    etag = one.headers["ETag"]
+    assert one.status_code == 200 and etag and one.headers["Cache-Control"] == "private, no-cache"
+    drawn = pictures.draws
+    again = bot.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data
+    assert bot.get(url).data == one.data and pictures.draws == drawn  # kept: not drawn again
+    client.post(
+        f"/api/v1/groups/{grp['id']}/payments",
+        json={"from": "민수", "to": "지영", "points": 1},
+        headers={"X-Group-Key": grp["edit_key"]},
+    )
+    changed = bot.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_many_requests_at_once_draw_one_picture(client, grp):
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = client.application
+    url = og(client, grp)["og:image"]
+    pictures._kept.clear()
+    drawn = pictures.draws
+
+    def fetch(_i):
+        return app.test_client(use_cookies=False).get(url).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        assert set(pool.map(fetch, range(16))) == {200}
+    assert pictures.draws == drawn + 1
+
+
+HOSTILE = ["a\x85b", "<b>x</b>", "\x01\x07", "가나다라마바사아자차카타파하가나", "a\u202eb", "x" * 120]
+
+
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_the_picture_is_drawn_for_anything_a_group_holds(client, grp, bad):
+    """Rows a past import left (a C1 control, markup, 16 characters, a colour "nope", a currency
+    or an evening's name with a control): the picture is drawn, never a 500."""
+    engine = client.application.extensions["sk_engine"]
+    with engine.begin() as conn:
+        gid = conn.execute(text("select id from sk_groups where public_id = :p"), {"p": grp["id"]}).scalar_one()
+        conn.execute(text("update sk_groups set name = :n where id = :g"), {"n": bad[:120], "g": gid})
+        conn.execute(text("update sk_group_players set colour = 'nope' where group_id = :g"), {"g": gid})
+        conn.execute(text("update sk_tables set title = :n where group_id = :g"), {"n": bad[:120], "g": gid})
+    bot = client.application.test_client(use_cookies=False)
+    for url in (
+        f"/g/{grp['id']}/share.png?key={grp['view_key']}",
+        f"/g/{grp['id']}/share.png?key={grp['view_key']}&evening={grp['table']['id']}",
+    ):
+        r = bot.get(url)
+        assert r.status_code == 200 and r.data[:4] == b"\x89PNG", url
+
+
+@pytest.mark.parametrize("players", [5, 56])
+@pytest.mark.parametrize("currency", ["원", "\x85", "<i>"])
+def test_everything_drawn_stays_inside_the_margin_a_crop_may_take(players, currency):
+    """Legible when a chat shows it small: nothing drawn outside the centre a 2:1 crop keeps,
+    however many players, however long their names, whatever the currency holds."""
+    names = [f"플레이어{i:02d}이름이아주긴사람" for i in range(players)]
+    standings = [
+        (n, "#1c7ed6" if i % 2 else "nope", f"+{i * 10**9:,}{currency}", 1 - 2 * (i % 2)) for i, n in enumerate(names)
+    ]
+    transfers = [(f"{a} → {b}", f"{10**12:,}{currency}") for a, b in itertools.pairwise(names)]
+    png = picture.picture("모임" * 40, "부제" * 40, standings, transfers, "고스톱 점수판", "남은 정산", "… 외 {n}")
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    assert img.size == (1200, 600)
+    box = ImageChops.difference(img, Image.new("RGB", img.size, picture.BG)).getbbox()
+    assert box[0] >= picture.MARGIN - 2 and box[2] <= 1200 - picture.MARGIN + 2 and box[3] <= 600 - 20, box
+
+
+def test_a_missing_font_falls_back(monkeypatch):
+    monkeypatch.setattr(picture, "FONT", picture.FONT.with_name("missing.ttf"))
+    monkeypatch.setattr(picture, "FONT_BOLD", picture.FONT.with_name("missing.ttf"))
+    picture.font.cache_clear()
+    try:
+        png = picture.picture("토요일", "x", [("민수", "#123456", "+1", 1)], [("민수 → 지영", "1원")], "app", "h")
+        assert png[:4] == b"\x89PNG"
+    finally:
+        picture.font.cache_clear()
