@@ -230,7 +230,9 @@ def small_text(page, minimum: float = 12) -> list[str]:
   for (const el of document.body.querySelectorAll('*')) {
     if (!ownText(el) || !shown(el) || ['SCRIPT', 'STYLE', 'OPTION'].includes(el.tagName)) continue;
     if (el.closest('.sr-only')) continue;
-    const px = parseFloat(getComputedStyle(el).fontSize);
+    let px = parseFloat(getComputedStyle(el).fontSize);
+    // an SVG's text is drawn at its viewBox's scale: the size the eye gets is that
+    if (el instanceof SVGGraphicsElement && el.getScreenCTM()) px *= Math.hypot(el.getScreenCTM().a, el.getScreenCTM().b);
     if (px < minimum - 0.05) out.push(`small text: ${name(el)} at ${Math.round(px * 10) / 10} px (under ${minimum})`);
   }
   return out;

@@ -92,6 +92,14 @@ CASES = [
         "under 24×24",
     ),
     (R.small_text, "p{font-size:.6rem}", "p{font-size:.75rem}", "<p>owner</p>", "9.6 px"),
+    # an SVG's text at its drawn size: 13 units in a viewBox drawn at half its width are 6.5 px
+    (
+        R.small_text,
+        "svg{width:170px} text{font-size:13px}",
+        "svg{width:340px} text{font-size:13px}",
+        "<svg viewBox='0 0 340 100'><text x=10 y=50>+24</text></svg>",
+        "6.5 px",
+    ),
 ]
 
 
