@@ -66,6 +66,20 @@ def set_text_size(page, percent: int):
     return session
 
 
+def screenshot(page, path: str, full_page: bool = True):
+    """A screenshot at the text size set. Playwright's ``full_page`` screenshot re-emulates the
+    device, which drops ``Page.setFontSizes``: it would show the page at 100 %. The viewport is
+    grown to the page's height instead, and put back after."""
+    if not full_page:
+        page.screenshot(path=path)
+        return
+    size = page.viewport_size
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
+    page.screenshot(path=path)
+    page.set_viewport_size(size)
+
+
 def root_font_size(page) -> float:
     """The root element's font size in px: 16 at 100 %, 21 at 130 %, 32 at 200 %."""
     return page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")

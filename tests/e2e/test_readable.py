@@ -144,3 +144,15 @@ def test_axe_reports_serious_and_critical_only(page):
     assert any(f.startswith("axe html-has-lang (serious)") for f in found), found
     page_with(page, "", "<label>rule <select><option>a</option></select></label>")
     assert R.axe_violations(page) == []
+
+
+def test_a_screenshot_keeps_the_text_size(page, tmp_path):
+    """Playwright's full-page screenshot drops the emulated text size; readable.screenshot does not."""
+    R.set_text_size(page, 200)
+    page_with(page, "p{font-size:1rem;height:3000px}", "<p>x</p>")
+    R.screenshot(page, str(tmp_path / "full.png"))
+    assert R.root_font_size(page) == 32
+    from PIL import Image
+
+    with Image.open(tmp_path / "full.png") as shot:
+        assert shot.size[1] >= 3000

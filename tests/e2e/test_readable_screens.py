@@ -5,13 +5,16 @@ axe-core finds nothing serious or critical (tests/e2e/readable.py says how each 
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
 from tests.e2e import readable as R
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import ARTIFACTS, PHONE
 
 STOP = {
     "captures": {
@@ -100,5 +103,69 @@ def test_table_page_has_no_serious_axe_violation(browser, live_server, scene, la
         page.goto(scene["table"])
         found = R.axe_violations(page)
         assert found == [], "\n".join(found)
+    finally:
+        context.close()
+
+
+def _phone(browser, scene, lang, percent, viewport=PHONE):
+    context = browser.new_context(
+        viewport=viewport, is_mobile=True, has_touch=True, locale=LANGS[lang], storage_state=scene["state"]
+    )
+    page = context.new_page()
+    return context, page
+
+
+@pytest.mark.parametrize("percent", [100, 200])
+def test_who_owes_whom_is_never_smaller_than_the_hint(browser, live_server, scene, percent):
+    """At 200 % the owed names and amounts were smaller than the hint under them (the page set its
+    text in px, the hint in rem)."""
+    context, page = _phone(browser, scene, "ko", percent)
+    try:
+        R.set_text_size(page, percent)
+        page.goto(scene["group"])
+        sizes = page.evaluate(
+            """() => {
+              const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+              const owed = [...document.querySelectorAll('#owed li .who, #owed li strong')].map(px);
+              return {owed, hint: px(document.querySelector('#owed .hint'))};
+            }"""
+        )
+        assert len(sizes["owed"]) == 6 and min(sizes["owed"]) >= sizes["hint"], sizes
+        assert min(sizes["owed"]) >= 16 * percent / 100  # and they grow with the phone's setting
+    finally:
+        context.close()
+
+
+SHOTS = {
+    # name: (path, full page, what to open first)
+    "group": (lambda s: s["group"], True, None),
+    "new-table": (lambda s: "/new", True, "details.rules > summary"),
+    "rules-doc": (lambda s: "/rules", False, None),
+    "table-rules": (lambda s: s["table"] + "/rules", True, None),
+}
+
+
+@pytest.mark.parametrize("percent", [100, 130, 200])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("viewport", [(390, 844), (360, 640)], ids=["390x844", "360x640"])
+def test_screenshots_at_the_phones_text_size(browser, live_server, scene, viewport, lang, percent):
+    """Screenshots to look at (test-artifacts/readable/, or SCOREKEEPER_READABLE_SHOTS), and the page
+    no wider than a 360 px phone at each size."""
+    out = Path(os.environ.get("SCOREKEEPER_READABLE_SHOTS", ARTIFACTS / "readable"))
+    out.mkdir(parents=True, exist_ok=True)
+    width, height = viewport
+    context, page = _phone(browser, scene, lang, percent, {"width": width, "height": height})
+    try:
+        page.goto(f"{live_server}/lang/{lang}?next=/")
+        R.set_text_size(page, percent)
+        for name, (path, full, opener) in SHOTS.items():
+            url = path(scene)
+            page.goto(url if url.startswith("http") else live_server + url)
+            if opener:
+                page.locator(opener).click()
+            wide = R.wide_elements(page)
+            assert wide == [], f"{name}: {wide}"
+            R.screenshot(page, str(out / f"{name}-{lang}-{width}x{height}-{percent}.png"), full_page=full)
+            assert R.root_font_size(page) == round(16 * percent / 100)  # the shot was at the size named
     finally:
         context.close()
