@@ -78,7 +78,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Options that differ from the preset are highlighted.",
     ),
     "rule_search": ("규칙 찾기", "Find a rule"),
-    "rule_search_example": ("예: 상한가, 연뻑", "e.g. payment cap, ppuk"),
+    "rule_search_example": ("예: 상한가, 연뻑", "e.g. cap, ppuk"),
     "rule_search_none": ("찾는 말이 든 규칙이 없습니다.", "No rule has those words."),
     "stakes": ("점당", "Point value"),
     "currency": ("통화", "Currency"),
