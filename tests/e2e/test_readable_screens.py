@@ -85,7 +85,8 @@ def test_screen_is_readable_at_the_phones_text_size(browser, live_server, scene,
         page.goto(url if url.startswith("http") else live_server + url)
         if open_all:
             _open_all(page)
-        found = R.readable_findings(page, percent=percent, large=large)
+        # axe-core takes 15 s on /rules: at 100 % and 200 %, which hold what 130 % would find
+        found = R.readable_findings(page, percent=percent, large=large, axe=percent != 130)
         assert found == [], f"{screen} {lang} {percent}%:\n" + "\n".join(found)
     finally:
         context.close()
