@@ -50,6 +50,7 @@ def init_app(app: Flask) -> None:
         ngettext=gettext,
         refusal=refusal,
         glossing=glossing,
+        ko_word=ko_word,
         **jinja_helpers(),
     )
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
@@ -108,6 +109,11 @@ def both(key: str) -> str:
     # Only a single term is glossed ("광박 gwang-bak"); a phrase reads in English alone.
     single = " " not in ko and ":" not in ko
     return f"{ko} {en}" if glossed(key) and single and ko != en and key not in NOT_GLOSSED else en
+
+
+def ko_word(key: str) -> str:
+    """The Korean word of a term whatever the phone's language (a button's big word in English mode)."""
+    return _plural(MESSAGES[key][0], {})
 
 
 def points_text(n) -> str:
