@@ -51,8 +51,9 @@ def table_with_hand(base: str, lang: str, events: int | list[dict]) -> tuple[dic
 
 
 def open_page(new_context, created: dict, path: str, lang: str, seat: str = "", viewport=None):
-    context = new_context(locale=LOCALE[lang], **({"viewport": viewport} if viewport else {}))
-    page = context.new_page()
+    page = new_context(locale=LOCALE[lang]).new_page()
+    if viewport:
+        page.set_viewport_size(viewport)
     page.goto(f"{created['edit_link']}?seat={seat}")
     page.goto(path)
     return page
