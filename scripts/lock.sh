@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v uv >/dev/null || python -m pip install -q uv
 args=("$@"); [ ${#args[@]} -gt 0 ] || args=(--upgrade)
-compile() { uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+compile() { uv pip compile --universal --python-version 3.11 --generate-hashes \
     --no-header --quiet "${args[@]}" "$@"; }
-compile -o requirements/app.txt
-compile --extra test -o requirements/test.txt
-echo pip | compile - -o requirements/pip.txt  # the installer the other two need (scripts/test.sh installs it first)
+compile pyproject.toml -o requirements/app.txt
+compile pyproject.toml --extra test -o requirements/test.txt
+# The installer the other two need (scripts/test.sh installs it first); pip alone, not the project's
+# packages: with pyproject.toml among the sources this file got the whole app set.
+echo pip | compile - -o requirements/pip.txt

@@ -39,3 +39,13 @@ def test_the_reference_frame_speaks_the_phone_language(client):
 def test_the_rules_sheet_links_to_the_reference(table, client):
     page = client.get(f"{table.url}/rules").get_data(as_text=True)
     assert 'href="/rules"' in page
+
+
+def test_each_wide_table_scrolls_in_a_region_a_keyboard_can_reach(client):
+    """axe-core's scrollable-region-focusable (issue 27): a table that scrolls sideways on a phone
+    sits in a region that takes the focus and is named after the section it is in."""
+    page = client.get("/rules").get_data(as_text=True)
+    tables = page.count("<table>")
+    regions = re.findall(r'<div class="table-scroll" tabindex="0" role="region" aria-label="([^"]+)"><table>', page)
+    assert tables >= 10 and len(regions) == tables
+    assert regions[0] == "1. The cards and their codes" and "Scoring (족보)" in regions

@@ -8,6 +8,8 @@ contents' links work both in the repository and here.
 
 from __future__ import annotations
 
+import html
+import re
 from functools import cache
 from importlib import resources
 
@@ -34,12 +36,33 @@ def reference_text() -> str:
 @cache
 def reference_html() -> Markup:
     """The reference as HTML: our own file, so its HTML (``<br>`` in table cells) is trusted."""
-    html = markdown.markdown(
+    body = markdown.markdown(
         reference_text(),
         extensions=["tables", "sane_lists", "toc"],
         extension_configs={"toc": {"slugify": slugify_unicode}},
     )
-    return Markup(html)
+    return Markup(_scroll_regions(body))
+
+
+_HEADING_OR_TABLE = re.compile(r"<h[23][^>]*>(.*?)</h[23]>|<table>")
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def _scroll_regions(page: str) -> str:
+    """Each table in a region that scrolls sideways on a phone, takes the keyboard's focus (so its
+    hidden columns can be reached without a finger: axe-core's scrollable-region-focusable) and
+    is named after the section it is in."""
+    heading = "Rules reference"
+
+    def wrap(m: re.Match) -> str:
+        nonlocal heading
+        if m.group(1) is not None:
+            heading = html.unescape(_TAGS.sub("", m.group(1))).strip()
+            return m.group(0)
+        label = html.escape(heading, quote=True)
+        return f'<div class="table-scroll" tabindex="0" role="region" aria-label="{label}"><table>'
+
+    return _HEADING_OR_TABLE.sub(wrap, page).replace("</table>", "</table></div>")
 
 
 @bp.get("/rules")
