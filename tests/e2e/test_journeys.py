@@ -285,11 +285,11 @@ def test_an_event_confirms_itself_and_the_sheet_closes(page, live_server):
     create_table(page, live_server)
     start_live(page)
     other_event(page, "take_junk", player="Jun", reason="sseul")
-    expect(page.locator("#toast")).to_contain_text("Jun: sseul")
-    expect(page.locator("#region .turn-bar .last")).to_have_text("Jun: sseul")
+    expect(page.locator("#toast")).to_contain_text("Jun: 쓸 sseul")
+    expect(page.locator("#region .turn-bar .last")).to_have_text("Jun: 쓸 sseul")
     expect(page.locator("details#more-events")).not_to_have_attribute("open", "")
     page.locator(".events [data-junk=ttadak]").click()  # the frequent ones: one tap, for the player on turn
-    expect(page.locator("#toast")).to_contain_text("Mina: ttadak")
+    expect(page.locator("#toast")).to_contain_text("Mina: 따닥 ttadak")
     page.locator("#piles > summary").click()
     expect(page.locator("#log")).to_contain_text("Jun: junk taken · 쓸 sseul")
 

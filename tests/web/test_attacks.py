@@ -356,7 +356,7 @@ SAME_SITE = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/lang/ko?next=/", "/gloss/on?next=/"])
+@pytest.mark.parametrize("path", ["/lang/ko?next=/", "/gloss/on?next=/", "/text/big?next=/"])
 @pytest.mark.parametrize("headers", CROSS_SITE)
 def test_another_sites_link_sets_no_cookie(web, path, headers):
     r = web.get(path, headers=headers)
@@ -364,7 +364,9 @@ def test_another_sites_link_sets_no_cookie(web, path, headers):
     assert "Set-Cookie" not in r.headers
 
 
-@pytest.mark.parametrize("path, cookie", [("/lang/ko?next=/", "lang=ko"), ("/gloss/on?next=/", "=1")])
+@pytest.mark.parametrize(
+    "path, cookie", [("/lang/ko?next=/", "lang=ko"), ("/gloss/on?next=/", "=1"), ("/text/big?next=/", "text=big")]
+)
 @pytest.mark.parametrize("headers", SAME_SITE)
 def test_this_sites_own_links_set_the_cookie(web, path, cookie, headers):
     r = web.get(path, headers=headers)

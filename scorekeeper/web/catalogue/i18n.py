@@ -31,6 +31,7 @@ LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
 COOKIE = "lang"
 GLOSS_COOKIE = "gloss"
+TEXT_COOKIE = "text"  # "big": 큰 글씨, the pages at about 130 % of the phone's own text size
 # The keys whose Korean word English mode shows too: the terms a table argues in.
 GLOSSED_PREFIXES = ("step_", "line_", "ev_", "junk_", "out_", "dokbak_reason_")
 GLOSSED_KEYS = frozenset({"go", "stop", "nagari", "dokbak", "kind_gwangpalli", "sitter_comp"})
@@ -50,6 +51,8 @@ def init_app(app: Flask) -> None:
         ngettext=gettext,
         refusal=refusal,
         glossing=glossing,
+        ko_word=ko_word,
+        big_text=big_text,
         **jinja_helpers(),
     )
     app.jinja_env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
@@ -67,6 +70,11 @@ def current_lang() -> str:
 def glossing() -> bool:
     """Whether this Korean-mode phone asked for the English word beside each game term."""
     return request.cookies.get(GLOSS_COOKIE) == "1"
+
+
+def big_text() -> bool:
+    """Whether this phone asked for 큰 글씨 (Large text)."""
+    return request.cookies.get(TEXT_COOKIE) == "big"
 
 
 def glossed(key: str) -> bool:
@@ -108,6 +116,11 @@ def both(key: str) -> str:
     # Only a single term is glossed ("광박 gwang-bak"); a phrase reads in English alone.
     single = " " not in ko and ":" not in ko
     return f"{ko} {en}" if glossed(key) and single and ko != en and key not in NOT_GLOSSED else en
+
+
+def ko_word(key: str) -> str:
+    """The Korean word of a term whatever the phone's language (a button's big word in English mode)."""
+    return _plural(MESSAGES[key][0], {})
 
 
 def points_text(n) -> str:

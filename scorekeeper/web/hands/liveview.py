@@ -57,9 +57,9 @@ def said(event: dict) -> str:
     if kind == "capture":
         parts = [terms.cards_text(event.get("cards", []))]
     elif kind == "take_junk" and event.get("reason"):
-        parts = [gettext(f"junk_{event['reason']}")]
+        parts = [both(f"junk_{event['reason']}")]  # as the log and the buttons word it
     else:
-        parts = [gettext(f"ev_{kind}") if kind in EVENTS and f"ev_{kind}" in MESSAGES else kind]
+        parts = [both(f"ev_{kind}") if kind in EVENTS and f"ev_{kind}" in MESSAGES else kind]
     m = event.get("month")
     if m and kind in eventlines.MONTH_FIRST:  # "10월 흔들기", as the log says it
         parts = [gettext(eventlines.MONTH_FIRST[kind], months=terms.months_text([m]))]

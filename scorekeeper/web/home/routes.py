@@ -9,7 +9,7 @@ from flask import redirect, render_template, request, url_for
 
 from ...store import rows as store
 from ..access import keyring
-from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS
+from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS, TEXT_COOKIE
 from ..server.database import db
 from ..server.security import cookie_secure
 from ..tables.forms import ImportForm, JoinForm
@@ -101,6 +101,17 @@ def switch_gloss(choice: str):
         httponly=True,
         secure=cookie_secure(),
     )
+    return response
+
+
+@bp.get("/text/<size>")
+def switch_text(size: str):
+    """큰 글씨 (Large text) on or off: one tap, kept on this phone for a year, like its language."""
+    response = redirect(safe_next(request.args.get("next")))
+    if size in ("big", "normal") and from_this_site():
+        response.set_cookie(
+            TEXT_COOKIE, size, max_age=60 * 60 * 24 * 365, samesite="Lax", httponly=True, secure=cookie_secure()
+        )
     return response
 
 

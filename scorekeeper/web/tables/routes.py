@@ -79,7 +79,10 @@ def enter(public_id: str, key: str):
     seat = request.args.get("seat")
     if seat is not None and store.access_level(table, key) == EDIT:
         # A seat link: the edit link with the seat named ("I am 지영"), one per player.
-        seats.take(public_id, seat if seat in (table.config or {}).get("players", []) else None)
+        taken = seat if seat in (table.config or {}).get("players", []) else None
+        seats.take(public_id, taken)
+        # The landing says what the link did: this phone now holds that seat ("나는 지영" says it).
+        flash(_("seat_taken", p=taken) if taken else _("seat_left"), "ok")
     return redirect(url_for("tables.show", public_id=public_id))
 
 
