@@ -313,6 +313,33 @@ def test_lost_answer_is_not_stored_twice(new_context, live_server):
     expect(page.locator(".notes")).to_have_count(0)
 
 
+def test_a_go_whose_post_failed_is_sent_after_its_end_of_turn(new_context, live_server):
+    """Go on the End turn bar is one post of two events (the turn's end, then the go). When the
+    post fails, both are kept and sent again in that order: the queue put the go first, which the
+    server refused, and then dropped both (they had one id), so the turn's end and the go were lost."""
+    context = new_context()
+    page = context.new_page()
+    create_table(page, live_server)
+    key = edit_link(page).rsplit("/", 1)[1]
+    start_live(page)
+    hand_url = page.url
+    taken = ["1g", "3g", "8g", "1j1", "1j2", "2j1", "2j2", "3j1", "3j2", "4j1", "4j2", "5j1", "5j2"]
+    pick(page, "Mina", taken)
+    stored(page, len(taken))
+    expect(points(page, "Mina")).to_have_text("4")  # at the target: End turn is Go or Stop
+
+    page.route("**/t/*/hands/*/events", lambda route: route.abort("internetdisconnected"), times=1)
+    page.locator(".turn-actions [data-decide=go]").click()
+    stored(page, len(taken) + 2)
+    wait_saved(page)
+    assert api_events(live_server, hand_url, key)[len(taken) :] == [
+        {"type": "end_turn", "player": "Mina"},
+        {"type": "go", "player": "Mina"},
+    ]
+    expect(page.locator(".notes")).to_have_count(0)
+    expect(page.locator("#region .turn-bar")).to_contain_text("Jun's turn")
+
+
 def test_offline_reload_keeps_the_hand_and_the_pending_taps(new_context, live_server, shot):
     context = new_context()
     page = context.new_page()
