@@ -79,6 +79,17 @@ export function renumber(q, from) {
   return q;
 }
 
+// A post that got no answer may have been stored: its taps go first, marked lost so the server's
+// log can tell (the same event at its seq is this one). item: one tap of the post, {id, seq, event},
+// put back one at a time in the post's order (a turn's end and its go or stop are one post): each
+// after those of the same post already put back, not before them.
+export function putBack(q, item) {
+  var at = 0;
+  while (at < q.length && q[at].lost && q[at].seq < item.seq) { at++; }
+  q.splice(at, 0, Object.assign({}, item, { lost: true }));
+  return renumber(q, q[0].seq);
+}
+
 export function eventsOf(data, form) {
   // The form's fields as the server's event_from() reads them: only those the event's type takes
   // (form.fields, the engine's), each read as form.kinds says. "then" (Go or Stop on the End

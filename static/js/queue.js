@@ -71,7 +71,7 @@ export function startQueue() {
       : state.settling ? state.settledSeq : parseInt(state.region.dataset.seq || "0", 10));
     // saw: the log length when tapped (a rebase moves seq, not saw): a seat's tap made in its own
     // turn stays in it even if another phone ended that turn meanwhile.
-    var item = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 7), seq: base, saw: base, event: ev };
+    var item = { id: newId(), seq: base, saw: base, event: ev };
     if (skip) { item.skip = true; }  // a seat's tap confirmed to pass the turns between
     q.push(item);
     save(QKEY, q);
@@ -79,12 +79,13 @@ export function startQueue() {
     flush();
   }
 
+  // An id of its own for each tap, even two made in one millisecond (a turn's end and its go):
+  // a tap is settled, and dropped from the queue, by its id.
+  function newId() { return Date.now().toString(36) + Math.random().toString(36).slice(2, 7); }
+
   function unanswered(tap) {
-    // A post that got no answer may have been stored: it goes first, marked so the
-    // server's log can tell (the same event at its seq is this one).
-    var q = load(QKEY);
-    q.unshift({ id: Date.now().toString(36), seq: tap.seq, event: tap.event, lost: true });
-    save(QKEY, renumber(q, tap.seq));
+    // A post that got no answer may have been stored: its taps go first (core.putBack).
+    save(QKEY, core.putBack(load(QKEY), { id: newId(), seq: tap.seq, event: tap.event }));
     redraw();
   }
 

@@ -82,6 +82,21 @@ test("renumber puts the queue after the server's log, in order", () => {
   assert.deepEqual(q.map((it) => it.seq), [5, 6]);
 });
 
+test("putBack: the taps of a post that got no answer go first, in their order, before the taps made meanwhile", () => {
+  // A turn's end and its go (one tap on the Go button: two events) posted at seq 5; a capture
+  // tapped while the post was on its way waits behind it. The post fails: each of its taps is put back.
+  const q = [{ id: "c", seq: 7, event: { type: "capture", player: "B", cards: ["1g"] } }];
+  core.putBack(q, { id: "e", seq: 5, event: { type: "end_turn", player: "A" } });
+  core.putBack(q, { id: "g", seq: 6, event: { type: "go", player: "A" } });
+  assert.deepEqual(q.map((it) => [it.id, it.seq, !!it.lost]), [["e", 5, true], ["g", 6, true], ["c", 7, false]]);
+});
+
+test("putBack: a single tap goes before the taps made meanwhile", () => {
+  const q = [{ id: "c", seq: 1, event: { type: "capture", player: "A", cards: ["3g"] } }];
+  core.putBack(q, { id: "a", seq: 0, event: { type: "capture", player: "A", cards: ["1g"] } });
+  assert.deepEqual(q.map((it) => [it.id, it.seq, !!it.lost]), [["a", 0, true], ["c", 1, false]]);
+});
+
 test("mine: only a seated phone's own player", () => {
   assert.equal(core.mine("B", { player: "B" }), true);
   assert.equal(core.mine("B", { player: "A" }), false);
