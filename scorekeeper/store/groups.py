@@ -103,7 +103,9 @@ def lock_group(session: Session, group: Group) -> int:
     return session.connection().execute(_LOCK, {"group_id": group.id}).scalar_one()
 
 
-def rotate_secrets(session: Session, group: Group, which: str) -> tuple[str, str]:
+def rotate_secrets(
+    session: Session, group: Group, which: str, note: Callable[[], None] | None = None
+) -> tuple[str, str]:
     """New edit and/or read-only secret for ``group`` (``which``: edit, view or both), as a
     table's (``rows.rotate_secrets``); committed. Every check compares the stored secrets, so
     the old ones open nothing: pages, API, share links, the picture, phones' sessions."""
@@ -121,6 +123,8 @@ def rotate_secrets(session: Session, group: Group, which: str) -> tuple[str, str
             break
     session.connection().execute(update(Group).where(Group.id == group.id).values(edit_secret=edit, view_secret=view))
     touch(session, group)
+    if note is not None:  # the history's entry, in the same transaction
+        note()
     session.commit()
     set_committed_value(group, "edit_secret", edit)
     set_committed_value(group, "view_secret", view)

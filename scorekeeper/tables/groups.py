@@ -459,3 +459,11 @@ def attach(session: Session, state: GroupState, table: Table) -> None:
     store.join_table(
         session, state.group, table, checked_newcomers(state, players), _evening_note(session, state, table, players)
     )
+
+
+def rotate_keys(session: Session, group: Group, which: str) -> tuple[str, str]:
+    """New edit and/or read-only secret for the group (``which``: edit, view or both), noted in its
+    history with the change; the new (edit, view) secrets."""
+    return store.rotate_secrets(
+        session, group, which, note=lambda: history.note(session, "keys_rotated", {"which": which}, group=group)
+    )

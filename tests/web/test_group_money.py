@@ -437,3 +437,15 @@ def test_history_names_the_seat_the_phone_or_the_api(client, app):
     )
     assert r.status_code == 201, r.get_json()
     assert [e["by"] for e in history(client, table=table)] == ["api", "B", "phone"]
+
+
+def test_a_groups_new_keys_are_in_its_history(client):
+    """Issue 28's keys_rotated, for a group's own links (issue 29 made them rotatable): the entry is
+    written with the change, by the API and by the page."""
+    grp = new_group(client)
+    r = client.post(f"/api/v1/groups/{grp['id']}/keys", json={"rotate": "view"}, headers=gkey(grp))
+    assert r.status_code == 200, r.get_json()
+    grp["view_key"] = r.get_json()["view_key"]
+    entries = history(client, grp)
+    assert [e["kind"] for e in entries] == ["group_created", "keys_rotated"]
+    assert entries[-1]["which"] == "view" and entries[-1]["by"] == "api"

@@ -13,7 +13,6 @@ from flask import abort, jsonify, url_for
 from ...engine.errors import EngineError
 from ...engine.payout import money
 from ...engine.series.settle import settle_up
-from ...store import groups as store
 from ...tables import groups as service
 from ...tables import grouptransfer, history, paylinks
 from ..access.groups import keep_group_access, open_group
@@ -137,7 +136,7 @@ def new_group_keys(public_id: str):
         which = models.NewKeys.model_validate(_body()).rotate
     except ValidationError:
         raise _Refusal(400, "bad_request", 'The body is {"rotate": "edit" | "view" | "both"}.', "rotate") from None
-    edit, view = store.rotate_secrets(db(), group, which)
+    edit, view = service.rotate_keys(db(), group, which)
     keep_group_access(public_id, edit)
     return jsonify(ok=True, **group_links(group), edit_key=edit, view_key=view)
 

@@ -451,7 +451,7 @@ def new_keys(public_id: str):
     if not form.validate_on_submit():
         flash(_("new_keys_hint"), "error")
         return redirect(url_for("groups.show", public_id=public_id, _anchor="share"), 303)
-    edit, _view = store.rotate_secrets(db(), group, form.which.data)
+    edit, _view = service.rotate_keys(db(), group, form.which.data)
     keep_group_access(public_id, edit)
     flash(_("new_group_keys_made"), "ok")
     return redirect(url_for("groups.show", public_id=public_id, _anchor="share"), 303)
