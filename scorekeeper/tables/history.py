@@ -28,6 +28,7 @@ KINDS = (
     "hand_added",
     "hand_edited",
     "hand_deleted",
+    "hand_finished",
     "keys_rotated",
 )
 MAX_BY = 40

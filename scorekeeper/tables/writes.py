@@ -317,8 +317,20 @@ def append_event(
             new.append(answer)
         store.add_events(session, table, live.hand, len(log), new, version_each=True)
         _keep(session, table, live, len(log) + len(new), now)
+        if now.over:
+            _note_hand_end(session, state, loaded, table, live)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, now)
+
+
+def _note_hand_end(session: Session, state: TableState, loaded: int, table: Table, live: Live) -> None:
+    """A live hand's last event moves the standings: the history names who moved, before and
+    after, in the event's transaction (its events are stored: the replay under the lock sees them)."""
+    rows = store.hands(session, table)
+    before = _standing(session, state, loaded, table, [h for h in rows if h.id != live.hand.id])
+    after = service.check_rows(session, table, rows).series.balances
+    number = next(i for i, h in enumerate(rows, 1) if h.id == live.hand.id)
+    history.note(session, "hand_finished", {"hand": number, "changes": history.changes(before, after)}, table=table)
 
 
 def _append_at(session: Session, state: TableState, live: Live, event: Event, then: str | None) -> TableState | None:
@@ -335,7 +347,9 @@ def _append_at(session: Session, state: TableState, live: Live, event: Event, th
             new.append(answer)
     except EngineError:
         return None
-    kept = None if now.over else service.snapshot_of(live.setup, now)
+    if now.over:
+        return None  # a hand's end is noted in the history (``_note_hand_end``): the locked path writes it
+    kept = service.snapshot_of(live.setup, now)
     try:
         stored = oneshot.append_at(session, state.table, live.hand, state.table.version, len(live.events), new, kept)
     except store.Collision:
@@ -385,6 +399,8 @@ def seat_tap_event(
             return state, tap.waiting
         store.add_events(session, table, live.hand, len(log), new)
         _keep(session, table, live, len(log) + len(new), after)
+        if after.over:
+            _note_hand_end(session, state, loaded, table, live)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, after), tap.waiting
 

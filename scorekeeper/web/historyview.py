@@ -21,7 +21,7 @@ def line(e: dict[str, Any]) -> str:
     values: dict[str, Any] = {}
     if kind in ("payment_recorded", "payment_voided"):
         values = _payment(e.get("payment") or {})
-    elif kind in ("hand_added", "hand_edited", "hand_deleted"):
+    elif kind in ("hand_added", "hand_edited", "hand_deleted", "hand_finished"):
         values = {"n": e.get("hand", 0)}
     elif kind in ("evening_added", "evening_removed"):
         values = {"date": e.get("date", ""), "players": ", ".join(e.get("players") or [])}

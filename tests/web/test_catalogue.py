@@ -61,17 +61,17 @@ def test_scripts_show_no_words_of_their_own(path):
         "home/pwa.py",
         "catalogue/i18n.py",
         "hands/quick.py",
-        "tableview.py",
-        "rulesheet.py",
-        "export.py",
-        "joincode.py",
+        "views/tableview.py",
+        "views/rulesheet.py",
+        "views/export.py",
+        "views/joincode.py",
         "tables/newtable.py",
         "tables/routes.py",
         "catalogue/terms.py",
-        "sharing.py",
+        "views/sharing.py",
         "groups/routes.py",
         "groups/picture.py",
-        "groupaccess.py",
+        "access/groups.py",
         "api/groups.py",
     ],
 )
@@ -95,7 +95,12 @@ def test_modules_write_no_korean_of_their_own(module):
 
 
 def test_every_key_has_both_languages():
-    missing = [k for k, (ko, en) in MESSAGES.items() if not ko or (not en and not k.startswith("refuse_"))]
+    # evb_*: the English gloss beside an event button's Korean word (a Korean page shows the word alone)
+    missing = [
+        k
+        for k, (ko, en) in MESSAGES.items()
+        if (not ko and not k.startswith("evb_")) or (not en and not k.startswith("refuse_"))
+    ]
     assert missing == []
 
 

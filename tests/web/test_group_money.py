@@ -449,3 +449,19 @@ def test_a_groups_new_keys_are_in_its_history(client):
     entries = history(client, grp)
     assert [e["kind"] for e in entries] == ["group_created", "keys_rotated"]
     assert entries[-1]["which"] == "view" and entries[-1]["by"] == "api"
+
+
+def test_a_live_hands_end_is_in_the_history_with_who_moved(make_table):
+    """A live hand moves the standings at its last tap (issue 28: nothing changes without a trace):
+    its end is an entry naming the players whose standing moved, before and after."""
+    from .conftest import GO_PIBAK, GO_PIBAK_PAYMENTS
+
+    t = make_table()
+    hand = t.start_live()
+    t.append(hand, GO_PIBAK)
+    entries = t.api("GET", "/history", key=t.view_key).get_json()["history"]
+    assert [e["kind"] for e in entries] == ["hand_added", "hand_finished"]
+    moved = {c["player"]: (c["before"], c["after"]) for c in entries[-1]["changes"]}
+    won = sum(GO_PIBAK_PAYMENTS.values())
+    assert moved == {"A": (0, won), "B": (0, -GO_PIBAK_PAYMENTS["B", "A"]), "C": (0, -GO_PIBAK_PAYMENTS["C", "A"])}
+    assert entries[-1]["hand"] == 1

@@ -860,6 +860,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hist_hand_added": ("{n}번째 판을 기록했습니다", "Hand {n} added"),
     "hist_hand_edited": ("{n}번째 판을 고쳤습니다", "Hand {n} edited"),
     "hist_hand_deleted": ("{n}번째 판을 지웠습니다", "Hand {n} deleted"),
+    "hist_hand_finished": ("{n}번째 판이 끝났습니다", "Hand {n} finished"),
     "hist_keys_rotated": ("새 링크를 만들었습니다 ({which})", "New links made ({which})"),
     "hist_by_phone": ("폰", "a phone"),
     "utc": ("UTC", "UTC"),
