@@ -7,10 +7,11 @@ page, or the pages' scripts riding on the phone's cookie) or "api" (a key sent i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import has_request_context, request
 from sqlalchemy.orm import Session
 
 from ..store import history as store
@@ -32,24 +33,19 @@ KINDS = (
     "keys_rotated",
 )
 MAX_BY = 40
+_who: ContextVar[Callable[[Table | None], str] | None] = ContextVar("history_who", default=None)
+
+
+def acting(who: Callable[[Table | None], str]) -> None:
+    """The front end says, for the request at hand, who is making its changes (``who(table)``:
+    a seat's name, "phone" or "api"); it lasts the request's context. Unset, a change is "api"'s."""
+    _who.set(who)
 
 
 def actor(table: Table | None = None) -> str:
-    """Who is making this request's change: the phone's seat at ``table``, "phone" or "api"."""
-    if not has_request_context():
-        return "api"
-    if table is not None:
-        from ..web.access.seats import seat_of
-
-        seat = seat_of(table.public_id)
-        if seat:
-            return seat[:MAX_BY]
-    if request.headers.get("X-Table-Key") or request.headers.get("X-Group-Key"):
-        return "api"
-    # The pages' scripts call the API on the phone's cookie, with its CSRF token; a program does not.
-    if request.blueprint == "api" and not request.headers.get("X-CSRFToken"):
-        return "api"
-    return "phone"
+    """Who is making this change, as the front end said (``acting``)."""
+    who = _who.get()
+    return who(table)[:MAX_BY] if who is not None else "api"
 
 
 def note(

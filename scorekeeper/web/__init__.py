@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
     security.init_app(app)
     keyring.init_app(app)  # after security: its cookies are set before the default headers
+    app.before_request(_history_by_seat)
     limits.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
@@ -55,6 +56,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     push.init_app(app)  # its blueprint, and the watcher that wakes the streams
     _sync_once(app)
     return app
+
+
+def _history_by_seat() -> None:
+    """The history names who made each change: the phone's seat, "phone" or "api" (``seats.actor``)."""
+    from ..tables import history
+    from .access import seats
+
+    history.acting(seats.actor)
 
 
 def _sync_once(app: Flask) -> None:

@@ -8,7 +8,7 @@ one seat may be taken on several phones. Nothing is stored in the database.
 
 from __future__ import annotations
 
-from flask import session
+from flask import has_request_context, request, session
 
 MAX_SEATS = 40  # seats stay in the session: 40 of them are about 1.5 KB of its cookie
 
@@ -33,3 +33,19 @@ def seat_in(public_id: str, players) -> str | None:
     """The phone's seat if its player is one of ``players`` (a player sitting out has none)."""
     seat = seat_of(public_id)
     return seat if seat in players else None
+
+
+def actor(table) -> str:
+    """Who is making this request's change, for the history: the phone's seat at ``table``,
+    "phone" (a page, or the pages' scripts on the phone's cookie) or "api" (a key in a header)."""
+    if not has_request_context():
+        return "api"
+    seat = seat_of(table.public_id) if table is not None else None
+    if seat:
+        return seat
+    if request.headers.get("X-Table-Key") or request.headers.get("X-Group-Key"):
+        return "api"
+    # The pages' scripts call the API on the phone's cookie, with its CSRF token; a program does not.
+    if request.blueprint == "api" and not request.headers.get("X-CSRFToken"):
+        return "api"
+    return "phone"
