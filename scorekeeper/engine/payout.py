@@ -176,22 +176,36 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
         return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
     notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
-    if rules.go_bak_three_players in GO_BAK_ONE_LOSER:
-        went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
-        if given is DokbakReason.GO_BAK:
-            return facts.dokbak, notes
-        if len(went) == 1:
-            return Dokbak(went[0], DokbakReason.GO_BAK), notes
-        if len(went) == 2:
-            last = facts.last_go if facts.last_go in went else _more_gos(facts, went)
-            return Dokbak(last, DokbakReason.GO_BAK), notes
+    if rules.go_bak_three_players in GO_BAK_ONE_LOSER and (go_bak := _go_bak_payer(facts, winner, lifted)):
+        return go_bak, notes
     if given is DokbakReason.OE_MYEON and (oe_myeon := facts.dokbak) is not None:
-        if oe_myeon.last_card:
-            return None, [*notes, note("oe_myeon_last_card", oe_myeon.player)]
-        if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
-            return None, [*notes, note("oe_myeon_junk_only", oe_myeon.player)]
-        return oe_myeon, notes
+        return _oe_myeon(facts, winner, won, oe_myeon, notes)
     return None, notes
+
+
+def _go_bak_payer(facts: HandFacts, winner: str, lifted: frozenset[str]) -> Dokbak | None:
+    """The go-bak loser where the table's rule singles one out: as given, the one who said go, or the
+    last of two to say it."""
+    if facts.dokbak and facts.dokbak.reason is DokbakReason.GO_BAK:
+        return facts.dokbak
+    went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
+    if len(went) == 1:
+        return Dokbak(went[0], DokbakReason.GO_BAK)
+    if len(went) == 2:
+        return Dokbak(facts.last_go if facts.last_go in went else _more_gos(facts, went), DokbakReason.GO_BAK)
+    return None
+
+
+def _oe_myeon(
+    facts: HandFacts, winner: str, won: Score, oe_myeon: Dokbak, notes: list[dict]
+) -> tuple[Dokbak | None, list[dict]]:
+    """Oe-myeon's dok-bak, unless one of its exceptions holds (§5.1): the loser's last card, or a
+    winner who scored junk only without a go."""
+    if oe_myeon.last_card:
+        return None, [*notes, note("oe_myeon_last_card", oe_myeon.player)]
+    if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
+        return None, [*notes, note("oe_myeon_junk_only", oe_myeon.player)]
+    return oe_myeon, notes
 
 
 def _more_gos(facts: HandFacts, went: list[str]) -> str:

@@ -174,18 +174,12 @@ def _compensation(
     """Gwangpalli compensation of this hand, and what is still owed after it."""
     rules = config.rules
     if not rules.sitter_paid_at_end:
-        payers = [p for p in seating.players if p != nxt.dealer]
-        return [
-            Entry(index, number, GWANGPALLI, payer, c.sitter, c.points, GWANGPALLI, tuple(c.trail()))
-            for c in claims
-            for payer in payers
-            if c.points
-        ], nxt.pending
+        return _paid_now(seating, nxt.dealer, claims, index, number), nxt.pending
     owed = (*nxt.pending, *(Pending(index, c) for c in claims))
     losers = [p for p in seating.players if p not in winners]
     if kind == "nagari" or not losers:
         return [], owed
-    entries = []
+    entries: list[Entry] = []
     for p in owed:
         factor = gwangpalli.nagari_factor(nxt.nagari_carry, rules) if p.index != index else 1
         points = p.claim.points * factor
@@ -196,3 +190,14 @@ def _compensation(
             if points
         ]
     return entries, ()
+
+
+def _paid_now(seating: Seating, dealer: str, claims: tuple[Claim, ...], index: int, number: int) -> list[Entry]:
+    """Each claim paid to its sitter as the hand ends, by every player but the dealer."""
+    payers = [p for p in seating.players if p != dealer]
+    return [
+        Entry(index, number, GWANGPALLI, payer, c.sitter, c.points, GWANGPALLI, tuple(c.trail()))
+        for c in claims
+        for payer in payers
+        if c.points
+    ]
