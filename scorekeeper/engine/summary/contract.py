@@ -19,11 +19,12 @@ from typing import Any
 from .. import checks
 from ..checks import MAX_NAME
 from ..errors import EngineError
-from ..payout import Settlement, money, settle
+from ..model import Outcome, OutcomeType, Settlement
+from ..payout import money, settle
 from ..rules import Rules, rules_from
 from . import cards, play
 from .checker import Checker
-from .facts import HandFacts, Outcome, OutcomeType
+from .facts import HandFacts
 
 try:  # a dependency; the engine still works on the standard library alone
     import orjson as _orjson
@@ -178,14 +179,7 @@ assert HandFacts._fields == (
 
 def result_json(s: Settlement, facts: HandFacts) -> dict:
     """The contract's result for a settlement."""
-    out = facts.outcome
-    outcome: dict = {"type": out.type.value}
-    if out.winners:
-        outcome["winner"] = out.winner
-        if len(out.winners) > 1:
-            outcome["winners"] = list(out.winners)
-    if out.month:
-        outcome["month"] = out.month
+    outcome = facts.outcome.to_json()
     net = s.net
     chip = facts.chip_value
     whole = type(chip) is int  # the common case: money is points × chip value, no rounding
@@ -207,7 +201,7 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
         ],
         "net": net,
         "net_money": {p: v * chip for p, v in net.items()} if whole else {p: money(v, chip) for p, v in net.items()},
-        "notes": list(s.notes),
+        "notes": [n.to_json() for n in s.notes],
     }
 
 

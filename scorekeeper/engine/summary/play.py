@@ -6,9 +6,10 @@ from typing import Any
 
 from .. import checks
 from ..checks import is_month, is_whole
+from ..model import Outcome, OutcomeType
 from ..rules import Rules
 from .checker import Checker, Players, known_player, per_player
-from .facts import FIXED_KINDS, PPUK_CHAIN_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
+from .facts import FIXED_KINDS, PPUK_CHAIN_KINDS, Dokbak, DokbakReason, Fixed, Showdown
 
 
 def check_gos(c: Checker, doc: dict, players: Players) -> dict[str, int]:
