@@ -13,24 +13,15 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from .cards import JUNK
-from .doubles import DOUBLES, Double, Loss
+from .doubles import DOUBLES, Loss
 from .errors import EngineError
 from .model import Note, OutcomeType, Payment, Settlement, Step
 from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
 from .summary.facts import Dokbak, DokbakReason, HandFacts
-from .trail import NOTE_LABELS, STEP_LABELS, Steps, money
+from .trail import Steps, money
 
 __all__ = [
-    "DOUBLES",
-    "NOTE_LABELS",
-    "STEP_LABELS",
-    "Double",
-    "Loss",
-    "Note",
-    "Payment",
-    "Settlement",
-    "Step",
     "amount",
     "go_bonus",
     "go_doubling",

@@ -101,12 +101,12 @@ def config_from(doc: Any) -> SeriesConfig:
     return SeriesConfig(players, rules, rules_doc, dealer, chip, currency, length, draw)
 
 
-def _first_dealer(dealer: Any, players: tuple[str, ...], draw: Draw | None) -> str:
+def _first_dealer(dealer: object, players: tuple[str, ...], draw: Draw | None) -> str:
     """The first dealer: as given (and as the draw made them, where one is recorded), else the
     draw's, else the first at the table."""
     if dealer is None:
         return draw.dealer if draw else players[0]
-    if dealer not in players:
+    if not isinstance(dealer, str) or dealer not in players:
         raise EngineError("dealer_not_at_table", f"{dealer!r} is not at the table.", "first_dealer")
     if draw and draw.dealer != dealer:
         raise EngineError("bad_draw", f"The draw makes {draw.dealer} the first dealer, not {dealer}.", "first_dealer")
