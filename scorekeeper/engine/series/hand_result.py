@@ -7,8 +7,6 @@ rules, nagari carry, chip value), and a record that gives them must agree.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import EngineError
 from ..live.hand import replay_hand_document
 from ..model import HandResult
@@ -29,7 +27,7 @@ def hand_result(record: dict, setup: dict, rules: Rules) -> HandResult:
     return HandResult.from_json(result)
 
 
-def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
+def _summary_from_quick_entry(summary: object, setup: dict, rules: Rules) -> dict:
     """The record's summary with the series' fields filled in; given ones must agree."""
     if not isinstance(summary, dict):
         raise EngineError("bad_summary", "A hand summary is a JSON object.", "summary")
@@ -58,7 +56,7 @@ def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
     return {**summary, **setup}
 
 
-def _result_from_log(log: Any, setup: dict) -> dict:
+def _result_from_log(log: object, setup: dict) -> dict:
     """A live log, replayed by ``engine.hand`` through its document interface.
 
     The hand answers the contract's result of its own summary: the series reads

@@ -72,7 +72,7 @@ def _in_record(err: EngineError, index: int) -> EngineError:
     )
 
 
-def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: int) -> tuple[Deal, NextDeal, int]:
+def _deal(config: SeriesConfig, nxt: NextDeal, record: object, index: int, number: int) -> tuple[Deal, NextDeal, int]:
     """One record → its deal, the next deal, and 1 if it counts as a hand."""
     if not isinstance(record, dict) or set(record) - RECORD_FIELDS or ("summary" in record) == ("log" in record):
         raise EngineError(

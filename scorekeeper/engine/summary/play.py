@@ -63,7 +63,7 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
     if not isinstance(spec, dict):
         c.add("unknown_outcome", "outcome must be an object with a type.", "outcome")
         return None
-    type_: Any = spec.get("type")
+    type_ = spec.get("type")
     kind = _OUTCOME_TYPES.get(type_) if isinstance(type_, str) else None
     if kind is None:
         c.add(
