@@ -12,10 +12,11 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from .cards import BRIGHT, JUNK, RIBBON
+from .model import Step
 from .rules import Rules
 from .scoring import Score
 from .summary.facts import HandFacts
-from .trail import NONE, STEP_LABELS, STEP_WORDS, Step, Steps
+from .trail import NONE, STEP_LABELS, STEP_WORDS, Steps
 
 
 class Loss(NamedTuple):

@@ -13,27 +13,19 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from .cards import JUNK
-from .doubles import DOUBLES, Double, Loss
+from .doubles import DOUBLES, Loss
 from .errors import EngineError
+from .model import Note, OutcomeType, Payment, Settlement, Step
 from .rules import Rules
 from .scoring import Score, all_scores, best_of, best_score, ways_of_mask
-from .summary.facts import Dokbak, DokbakReason, HandFacts, OutcomeType
-from .trail import NOTE_LABELS, STEP_LABELS, Payment, Settlement, Step, Steps, money, note
+from .summary.facts import Dokbak, DokbakReason, HandFacts
+from .trail import Steps, money
 
 __all__ = [
-    "DOUBLES",
-    "NOTE_LABELS",
-    "STEP_LABELS",
-    "Double",
-    "Loss",
-    "Payment",
-    "Settlement",
-    "Step",
     "amount",
     "go_bonus",
     "go_doubling",
     "money",
-    "note",
     "settle",
     "stop_needs",
 ]
@@ -165,7 +157,7 @@ GO_BAK_PAYS_ALONE = ("dok_bak", "dok_bak_doubled", "times_players")  # the go-sa
 GO_BAK_ONE_LOSER = (*GO_BAK_PAYS_ALONE, "times_players_each")
 
 
-def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Dokbak | None, list[dict]]:
+def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Dokbak | None, list[Note]]:
     """Which loser pays for both, by the precedence of §5.1, and why another does not."""
     if len(facts.players) != 3:
         return None, []
@@ -175,23 +167,37 @@ def _dokbak(facts: HandFacts, rules: Rules, winner: str, won: Score) -> tuple[Do
     if (sd := facts.showdown) and sd.refused_by != winner:
         return Dokbak(sd.refused_by, DokbakReason.SHOWDOWN), []
     lifted = _go_bak_lifted(facts, winner)
-    notes = [note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
-    if rules.go_bak_three_players in GO_BAK_ONE_LOSER:
-        went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
-        if given is DokbakReason.GO_BAK:
-            return facts.dokbak, notes
-        if len(went) == 1:
-            return Dokbak(went[0], DokbakReason.GO_BAK), notes
-        if len(went) == 2:
-            last = facts.last_go if facts.last_go in went else _more_gos(facts, went)
-            return Dokbak(last, DokbakReason.GO_BAK), notes
+    notes = [Note("showdown_go_bak_lifted", p) for p in lifted if facts.gos.get(p, 0) > 0]
+    if rules.go_bak_three_players in GO_BAK_ONE_LOSER and (go_bak := _go_bak_payer(facts, winner, lifted)):
+        return go_bak, notes
     if given is DokbakReason.OE_MYEON and (oe_myeon := facts.dokbak) is not None:
-        if oe_myeon.last_card:
-            return None, [*notes, note("oe_myeon_last_card", oe_myeon.player)]
-        if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
-            return None, [*notes, note("oe_myeon_junk_only", oe_myeon.player)]
-        return oe_myeon, notes
+        return _oe_myeon(facts, winner, won, oe_myeon, notes)
     return None, notes
+
+
+def _go_bak_payer(facts: HandFacts, winner: str, lifted: frozenset[str]) -> Dokbak | None:
+    """The go-bak loser where the table's rule singles one out: as given, the one who said go, or the
+    last of two to say it."""
+    if facts.dokbak and facts.dokbak.reason is DokbakReason.GO_BAK:
+        return facts.dokbak
+    went = [p for p in facts.opponents(winner) if facts.gos.get(p, 0) > 0 and p not in lifted]
+    if len(went) == 1:
+        return Dokbak(went[0], DokbakReason.GO_BAK)
+    if len(went) == 2:
+        return Dokbak(facts.last_go if facts.last_go in went else _more_gos(facts, went), DokbakReason.GO_BAK)
+    return None
+
+
+def _oe_myeon(
+    facts: HandFacts, winner: str, won: Score, oe_myeon: Dokbak, notes: list[Note]
+) -> tuple[Dokbak | None, list[Note]]:
+    """Oe-myeon's dok-bak, unless one of its exceptions holds (§5.1): the loser's last card, or a
+    winner who scored junk only without a go."""
+    if oe_myeon.last_card:
+        return None, [*notes, Note("oe_myeon_last_card", oe_myeon.player)]
+    if facts.gos.get(winner, 0) == 0 and all(line.category == JUNK for line in won.lines):
+        return None, [*notes, Note("oe_myeon_junk_only", oe_myeon.player)]
+    return oe_myeon, notes
 
 
 def _more_gos(facts: HandFacts, went: list[str]) -> str:
@@ -206,7 +212,7 @@ def _more_gos(facts: HandFacts, went: list[str]) -> str:
     return a if facts.gos[a] > facts.gos[b] else b
 
 
-def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Payment], list[dict]]:
+def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Payment], list[Note]]:
     """The stop's payments for the winner's counting that brings in the most once everything is applied
     (rules.md §13 reading 11): dok-bak, go-bak's ×players, an empty pile and the cap included; or, with
     ``cup_counting`` "score", the highest score, a tie to the most brought in. A tie on both keeps the
@@ -214,7 +220,7 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     winner = facts.outcome.winner
     assert winner is not None  # a stop names its winner (the contract checks)
     by_score = rules.cup_counting == "score"
-    best: tuple[tuple[int, int], _Choice, list[Payment], list[dict]] | None = None
+    best: tuple[tuple[int, int], _Choice, list[Payment], list[Note]] | None = None
     for choice in _choices(facts, rules, winner):
         payments, notes = _paid(facts, rules, winner, choice)
         total = sum(p.points for p in payments)
@@ -226,19 +232,19 @@ def _stop(facts: HandFacts, rules: Rules) -> tuple[dict[str, Score], list[Paymen
     return {winner: choice.won, **choice.lost}, payments, notes
 
 
-def _paid(facts: HandFacts, rules: Rules, winner: str, choice: _Choice) -> tuple[list[Payment], list[dict]]:
+def _paid(facts: HandFacts, rules: Rules, winner: str, choice: _Choice) -> tuple[list[Payment], list[Note]]:
     """What each loser finally pays for one counting of the winner's cards, and the notes that say why."""
-    notes: list[dict] = []
+    notes: list[Note] = []
     owed = dict(choice.owed)
     if rules.empty_pile_pays_nothing:
         for loser, lost in choice.lost.items():
             if lost.pile.empty:
                 owed[loser] = (0, owed[loser][1])
-                notes.append(note("empty_pile", loser))
+                notes.append(Note("empty_pile", loser))
     dokbak, why = _dokbak(facts, rules, winner, choice.won)
     notes.extend(why)
     if facts.mission > 1 and facts.mission_by not in (None, winner):
-        notes.append(note("mission_other", facts.mission_by))
+        notes.append(Note("mission_other", facts.mission_by))
     if rules.payment_cap and rules.payment_cap_per == "share":
         return _capped_stop(facts, rules, winner, owed, dokbak, notes), notes
     payments = _uncapped_stop(facts, rules, winner, owed, dokbak, notes)
@@ -258,7 +264,7 @@ def _uncapped_stop(
     winner: str,
     owed: dict[str, tuple[int, tuple[Step, ...]]],
     dokbak: Dokbak | None,
-    notes: list[dict],
+    notes: list[Note],
 ) -> list[Payment]:
     payments = []
     if dokbak and _times_players_each(rules, dokbak):
@@ -289,7 +295,7 @@ def _uncapped_stop(
             if go_bak_rule == "dok_bak_doubled":  # the whole, doubled
                 total, steps = total * 2, (*steps, Step("go_bak", factor=2))
             payments.append(Payment(dokbak.player, winner, total, "stop", steps))
-        notes.append(note("dok_bak", other))
+        notes.append(Note("dok_bak", other))
     else:
         for loser, (points, trail) in owed.items():
             if points > 0:
@@ -331,7 +337,7 @@ def _capped_stop(
     winner: str,
     owed: dict[str, tuple[int, tuple[Step, ...]]],
     dokbak: Dokbak | None,
-    notes: list[dict],
+    notes: list[Note],
 ) -> list[Payment]:
     """The stop's payments under a cap: each loser's amount is capped after every double, go-bak's
     included; a dok-bak payer pays each share it takes over, each share capped (fixed payments are
@@ -346,7 +352,7 @@ def _capped_stop(
         if go_bak_rule == "times_players":
             n = len(facts.players)
             points, steps = capped((own * n, (*trail, Step("go_bak", factor=n, detail=(("players", n),)))), cap)
-            notes.append(note("dok_bak", other))
+            notes.append(Note("dok_bak", other))
             return [Payment(dokbak.player, winner, points, "stop", steps)]
         if go_bak_rule == "dok_bak_doubled":  # each share doubled, then capped
             double = (Step("go_bak", factor=2),)
@@ -359,7 +365,7 @@ def _capped_stop(
             value=covered,
             detail=(("player", other), ("reason", dokbak.reason.value), ("trail", [s.to_json() for s in other_trail])),
         )
-        notes.append(note("dok_bak", other))
+        notes.append(Note("dok_bak", other))
         return [Payment(dokbak.player, winner, own + covered, "stop", (*trail, share))]
     payments = []
     for loser, amount_owed in owed.items():
@@ -380,13 +386,13 @@ def fixed_from_each(
     return [Payment(p, player, points, kind, (Step(kind, value=points),)) for p in payers if points]
 
 
-def _instant(facts: HandFacts, rules: Rules) -> tuple[list[Payment], list[dict]]:
+def _instant(facts: HandFacts, rules: Rules) -> tuple[list[Payment], list[Note]]:
     out = facts.outcome
     if out.type is OutcomeType.CHONGTONG:
         holders = out.winners
         others = tuple(p for p in facts.players if p not in holders)
         if not others:
-            return [], [note("chongtong_cancel")]
+            return [], [Note("chongtong_cancel")]
         return [pay for w in holders for pay in fixed_from_each(facts, w, "chongtong", rules.chongtong, others)], []
     if out.type is OutcomeType.THREE_PPUK:
         return fixed_from_each(facts, out.winners[0], "three_ppuk", rules.three_ppuk), []

@@ -1,9 +1,7 @@
-"""내역 A payment's trail: its steps (an amount added or a double), the payments, the notes.
+"""내역 The words of a payment's trail (its steps and notes, in Korean and English), and money.
 
 Every score and payment carries its trail of reasons ; the labels are bilingual.
 
->>> Step("base", value=5).to_json()
-{'id': 'base', 'label': '점수 score', 'value': 5}
 >>> money(12, 100), money(3, 0.5)
 (1200, 1.5)
 """
@@ -11,9 +9,6 @@ Every score and payment carries its trail of reasons ; the labels are bilingual.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
-
-from .scoring import Score
 
 # The words of each step of a trail, Korean and English: the doubles' own are added by ``doubles``
 # from their records (the one place they are written), so this names the other steps. The
@@ -53,58 +48,12 @@ NOTE_LABELS: dict[str, str] = {
 }
 
 
-class Step(NamedTuple):
-    """One line of a payment's trail: an amount added (``value``) or a double (``factor``)."""
-
-    id: str
-    value: int | None = None
-    factor: int | None = None
-    detail: tuple[tuple[str, object], ...] = ()
-
-    def to_json(self) -> dict:
-        id, value, factor, detail = self  # one unpacking: quicker than field lookups
-        out: dict = {"id": id, "label": STEP_LABELS[id]}
-        if value is not None:
-            out["value"] = value
-        if factor is not None:
-            out["factor"] = factor
-        for key, val in detail:
-            out[key] = val
-        return out
-
-
-class Payment(NamedTuple):
-    payer: str
-    payee: str
-    points: int
-    kind: str  # "stop", or the fixed payment's id
-    trail: tuple[Step, ...]
-
-
-class Settlement(NamedTuple):
-    scores: dict[str, Score]
-    payments: tuple[Payment, ...]
-    notes: tuple[dict, ...] = ()
-    target: int = 0
-
-    @property
-    def net(self) -> dict[str, int]:
-        return net_of(self.scores, self.payments)
-
-
 def money(points: int, chip_value: float) -> int | float:
     """Points in money; whole amounts stay whole."""
     value = points * chip_value
     if type(value) is int:  # the common case: a whole chip value
         return value
     return int(value) if float(value).is_integer() else round(value, 2)
-
-
-def note(id: str, player: str | None = None) -> dict:
-    out = {"id": id, "label": NOTE_LABELS[id]}
-    if player is not None:
-        out["player"] = player
-    return out
 
 
 Steps = tuple  # of Step; a double's unit answers NONE when it adds nothing

@@ -6,9 +6,10 @@ import pytest
 
 from scorekeeper.engine.cards import ANIMAL, BONUS, BRIGHT, JUNK, RIBBON
 from scorekeeper.engine.combinations import COMBINATION_RECORDS
-from scorekeeper.engine.payout import DOUBLES, STEP_LABELS
+from scorekeeper.engine.doubles import DOUBLES
 from scorekeeper.engine.rules import Rules
 from scorekeeper.engine.scoring import LINE_LABELS, pile, score
+from scorekeeper.engine.trail import STEP_LABELS
 
 OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 

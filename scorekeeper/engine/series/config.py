@@ -100,14 +100,20 @@ def config_from(doc: Any) -> SeriesConfig:
     if length is not None and not checks.is_whole(length, 1, MAX_LENGTH):
         raise EngineError("bad_value", f"length is a number of hands from 1 to {MAX_LENGTH} (or null).", "length")
     draw = _draw_of(doc.get("draw"), players)
-    dealer = doc.get("first_dealer")
-    if dealer is None:
-        dealer = draw.dealer if draw else players[0]
-    elif dealer not in players:
-        raise EngineError("dealer_not_at_table", f"{dealer!r} is not at the table.", "first_dealer")
-    elif draw and draw.dealer != dealer:
-        raise EngineError("bad_draw", f"The draw makes {draw.dealer} the first dealer, not {dealer}.", "first_dealer")
+    dealer = _first_dealer(doc.get("first_dealer"), players, draw)
     return SeriesConfig(players, rules, rules_doc, dealer, chip, currency, length, draw)
+
+
+def _first_dealer(dealer: object, players: tuple[str, ...], draw: Draw | None) -> str:
+    """The first dealer: as given (and as the draw made them, where one is recorded), else the
+    draw's, else the first at the table."""
+    if dealer is None:
+        return draw.dealer if draw else players[0]
+    if not isinstance(dealer, str) or dealer not in players:
+        raise EngineError("dealer_not_at_table", f"{dealer!r} is not at the table.", "first_dealer")
+    if draw and draw.dealer != dealer:
+        raise EngineError("bad_draw", f"The draw makes {draw.dealer} the first dealer, not {dealer}.", "first_dealer")
+    return dealer
 
 
 def _draw_of(spec: Any, players: tuple[str, ...]) -> Draw | None:

@@ -81,7 +81,7 @@ def draw_for_dealer(players: Sequence[str], time: Any, rounds: Sequence[Any], pa
     return Draw(time, tuple(kept), contenders[0])
 
 
-def _check_round(cards: Any, contenders: list[str], path: str) -> None:
+def _check_round(cards: object, contenders: list[str], path: str) -> None:
     if not isinstance(cards, dict) or set(cards) != set(contenders):
         who = ", ".join(contenders)
         raise EngineError("bad_draw", f"The draw needs one card from each of {who}, and no one else.", path)

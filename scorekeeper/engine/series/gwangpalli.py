@@ -54,7 +54,7 @@ class Seating:
         return {p: "forced" for p in self.forced} | {p: "voluntary" for p in self.voluntary}
 
 
-def _check_choices(table: Sequence[str], dealer: str, choices: Any, path: str) -> None:
+def _check_choices(table: Sequence[str], dealer: str, choices: object, path: str) -> None:
     """The choices' shape: an object of player at the table (not the dealer): "play" or "sit"."""
     if choices is None:
         raise EngineError("missing_choice", "Going round from the dealer's right, each chooses to play or sit.", path)
@@ -146,7 +146,7 @@ class Claim:
         return lines
 
 
-def claims(shown: Any, seating: Seating, table_size: int, rules: Rules, path: str = "shown") -> tuple[Claim, ...]:
+def claims(shown: object, seating: Seating, table_size: int, rules: Rules, path: str = "shown") -> tuple[Claim, ...]:
     """The claims of the forced sitters from the cards they show.
 
     ``shown`` is ``{player: {"cards": [...], "shake": bool}}``. Voluntary sitters may
@@ -180,7 +180,7 @@ def claims(shown: Any, seating: Seating, table_size: int, rules: Rules, path: st
     return tuple(out)
 
 
-def _check_card(code: Any, seen: dict[str, int], rules: Rules, where: str) -> None:
+def _check_card(code: object, seen: dict[str, int], rules: Rules, where: str) -> None:
     if not isinstance(code, str) or code not in CARDS:
         raise EngineError("unknown_card", f"{code!r} is not a card code.", where)
     if not payable(code):

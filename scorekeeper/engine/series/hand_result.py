@@ -1,16 +1,15 @@
 """A hand record's result: a quick-entry summary or a live log, scored by the contract.
 
 The series reads only the contract's result of each hand (outcome, payments), as
-``contract.score_summary`` answers it; it fills in what it knows (players, dealer,
+``contract.score_summary`` answers it, read into a ``model.HandResult``; it fills in what it knows (players, dealer,
 rules, nagari carry, chip value), and a record that gives them must agree.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import EngineError
 from ..live.hand import replay_hand_document
+from ..model import HandResult
 from ..rules import Rules
 from ..summary.contract import score_summary
 from .config import rules_of
@@ -18,17 +17,17 @@ from .config import rules_of
 SUPPLIED = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # filled in by the series
 
 
-def hand_result(record: dict, setup: dict, rules: Rules) -> dict:
-    """The contract's result of the record's hand: all the series reads from a hand."""
+def hand_result(record: dict, setup: dict, rules: Rules) -> HandResult:
+    """The contract's result of the record's hand, read into its types: all the series reads from a hand."""
     if "log" in record:
-        return _result_from_log(record["log"], setup)
+        return HandResult.from_json(_result_from_log(record["log"], setup))
     result = score_summary(_summary_from_quick_entry(record["summary"], setup, rules))
     if not result["ok"]:
         raise EngineError.many([{**e, "path": join("summary", e["path"])} for e in result["errors"]])
-    return result
+    return HandResult.from_json(result)
 
 
-def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
+def _summary_from_quick_entry(summary: object, setup: dict, rules: Rules) -> dict:
     """The record's summary with the series' fields filled in; given ones must agree."""
     if not isinstance(summary, dict):
         raise EngineError("bad_summary", "A hand summary is a JSON object.", "summary")
@@ -57,7 +56,7 @@ def _summary_from_quick_entry(summary: Any, setup: dict, rules: Rules) -> dict:
     return {**summary, **setup}
 
 
-def _result_from_log(log: Any, setup: dict) -> dict:
+def _result_from_log(log: object, setup: dict) -> dict:
     """A live log, replayed by ``engine.hand`` through its document interface.
 
     The hand answers the contract's result of its own summary: the series reads

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..checks import MAX_NAGARI_CARRY
 from ..errors import EngineError
+from ..model import OutcomeType
 from . import gwangpalli
 from .config import SeriesConfig
 from .dealer import next_dealer, play_order
@@ -71,7 +72,7 @@ def _in_record(err: EngineError, index: int) -> EngineError:
     )
 
 
-def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: int) -> tuple[Deal, NextDeal, int]:
+def _deal(config: SeriesConfig, nxt: NextDeal, record: object, index: int, number: int) -> tuple[Deal, NextDeal, int]:
     """One record → its deal, the next deal, and 1 if it counts as a hand."""
     if not isinstance(record, dict) or set(record) - RECORD_FIELDS or ("summary" in record) == ("log" in record):
         raise EngineError(
@@ -88,44 +89,37 @@ def _deal(config: SeriesConfig, nxt: NextDeal, record: Any, index: int, number: 
         if config.gwangpalli
         else ()
     )
-    outcome = result["outcome"]
-    kind = outcome["type"]
-    void = kind == "void_deal"  # under void_deal_chongtong the result is the dealer's chongtong
-    winners = _winners(outcome)
-
-    if void:  # redealt by the same dealer: nothing paid, nothing carried, not a hand
-        deal = Deal(index, None, nxt.dealer, seating, nxt.nagari_carry, outcome, (), (), {}, result)
+    outcome, kind, winners = result.json["outcome"], result.outcome.type, result.outcome.winners
+    if kind is OutcomeType.VOID_DEAL:  # (under void_deal_chongtong the result is the dealer's chongtong)
+        # redealt by the same dealer: nothing paid, nothing carried, not a hand
+        deal = Deal(index, None, nxt.dealer, seating, nxt.nagari_carry, outcome, (), (), {}, result.json)
         return deal, nxt, 0
 
     entries = [
         Entry(
             index,
             number,
-            HAND_PAYMENT if p["kind"] == "stop" else FIXED,
-            p["from"],
-            p["to"],
-            p["points"],
-            p["kind"],
-            tuple(p["trail"]),
+            HAND_PAYMENT if p.kind == "stop" else FIXED,
+            p.payer,
+            p.payee,
+            p.points,
+            p.kind,
+            tuple(step.to_json() for step in p.trail),
         )
-        for p in result["payments"]
-        if p["points"]
+        for p in result.payments
+        if p.points
     ]
     pending = nxt.pending
     if config.gwangpalli:
         comp, pending = _compensation(config, nxt, seating, claims, kind, winners, index, number)
         entries += comp
-    nagari = kind == "nagari"
+    nagari = kind is OutcomeType.NAGARI
     dealer = nxt.dealer if nagari else next_dealer(seating.players, nxt.dealer, winners)
     carry = min(nxt.nagari_carry + 1, MAX_NAGARI_CARRY) if nagari else 0  # a run of nagari never locks the table
     fixed = seating.players if nagari and config.gwangpalli else None
     new_next = NextDeal(dealer, carry, fixed, _choosers(config, dealer, fixed), pending)
-    deal = Deal(index, number, nxt.dealer, seating, nxt.nagari_carry, outcome, winners, tuple(entries), {}, result)
+    deal = Deal(index, number, nxt.dealer, seating, nxt.nagari_carry, outcome, winners, tuple(entries), {}, result.json)
     return deal, new_next, 1
-
-
-def _winners(outcome: dict) -> tuple[str, ...]:
-    return tuple(outcome.get("winners") or ([outcome["winner"]] if outcome.get("winner") else []))
 
 
 def seating_of(config: SeriesConfig, nxt: NextDeal, record: dict, path: str) -> Seating:
@@ -166,7 +160,7 @@ def _compensation(
     nxt: NextDeal,
     seating: Seating,
     claims: tuple[Claim, ...],
-    kind: str,
+    kind: OutcomeType,
     winners: tuple[str, ...],
     index: int,
     number: int,
@@ -174,18 +168,12 @@ def _compensation(
     """Gwangpalli compensation of this hand, and what is still owed after it."""
     rules = config.rules
     if not rules.sitter_paid_at_end:
-        payers = [p for p in seating.players if p != nxt.dealer]
-        return [
-            Entry(index, number, GWANGPALLI, payer, c.sitter, c.points, GWANGPALLI, tuple(c.trail()))
-            for c in claims
-            for payer in payers
-            if c.points
-        ], nxt.pending
+        return _paid_now(seating, nxt.dealer, claims, index, number), nxt.pending
     owed = (*nxt.pending, *(Pending(index, c) for c in claims))
     losers = [p for p in seating.players if p not in winners]
-    if kind == "nagari" or not losers:
+    if kind is OutcomeType.NAGARI or not losers:
         return [], owed
-    entries = []
+    entries: list[Entry] = []
     for p in owed:
         factor = gwangpalli.nagari_factor(nxt.nagari_carry, rules) if p.index != index else 1
         points = p.claim.points * factor
@@ -196,3 +184,14 @@ def _compensation(
             if points
         ]
     return entries, ()
+
+
+def _paid_now(seating: Seating, dealer: str, claims: tuple[Claim, ...], index: int, number: int) -> list[Entry]:
+    """Each claim paid to its sitter as the hand ends, by every player but the dealer."""
+    payers = [p for p in seating.players if p != dealer]
+    return [
+        Entry(index, number, GWANGPALLI, payer, c.sitter, c.points, GWANGPALLI, tuple(c.trail()))
+        for c in claims
+        for payer in payers
+        if c.points
+    ]

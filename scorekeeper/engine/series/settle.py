@@ -14,19 +14,12 @@ transfers and reproduces the balances exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import EngineError
+from ..model import Transfer
 
 MAX_EXACT = 12  # above this many non-zero balances, plain greedy matching (still ≤ n − 1)
-
-
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    payer: str
-    payee: str
-    points: int
 
 
 def settle_up(balances: Mapping[str, int]) -> list[Transfer]:

@@ -83,13 +83,7 @@ def check_junk(
             out[p] = n
     if not out:
         return out
-    listed = {code for cards in captures.values() for code in cards}
-    room = sum(card.junk for card in DECK if card.kind == JUNK and card.code not in listed)
-    room += not rules.rain_ribbon_counts and "12r" not in listed  # then the rain ribbon is junk
-    room += rules.cup_junk_value if rules.cup_flexible and "9a" not in listed else 0
-    room += 2 if rules.bridge_flexible and "5a" not in listed else 0
-    room += sum(BONUS_CARDS[b].junk * rules.bonus_count(b) for b in ("b2", "b3"))
-    room -= sum(BONUS_CARDS[code].junk for cards in captures.values() for code in cards if code in ("b2", "b3"))
+    room = _junk_room(captures, rules)
     if sum(out.values()) > room:
         c.add(
             "too_many_cards",
@@ -97,6 +91,19 @@ def check_junk(
             "junk",
         )
     return out
+
+
+def _junk_room(captures: dict[str, tuple[str, ...]], rules: Rules) -> int:
+    """The junk the listed captures leave for the unlisted counts: the deck's junk, and the cards
+    the table's rules let count as junk, not listed."""
+    listed = {code for cards in captures.values() for code in cards}
+    room = sum(card.junk for card in DECK if card.kind == JUNK and card.code not in listed)
+    room += not rules.rain_ribbon_counts and "12r" not in listed  # then the rain ribbon is junk
+    room += rules.cup_junk_value if rules.cup_flexible and "9a" not in listed else 0
+    room += 2 if rules.bridge_flexible and "5a" not in listed else 0
+    room += sum(BONUS_CARDS[b].junk * rules.bonus_count(b) for b in ("b2", "b3"))
+    room -= sum(BONUS_CARDS[code].junk for cards in captures.values() for code in cards if code in ("b2", "b3"))
+    return room
 
 
 def month_lists(c: Checker, doc: dict, key: str, players: Players) -> dict[str, tuple[int, ...]]:
@@ -127,8 +134,18 @@ def check_months(
             for m in months:
                 if owner.setdefault(m, p) != p:
                     c.add("shake_twice", f"Month {m} is shown by both {owner[m]} and {p}.", f"{key}.{p}")
-    if not bombs:
-        return
+    if bombs:
+        _check_bombs(c, shakes, bombs, captures, rules)
+
+
+def _check_bombs(
+    c: Checker,
+    shakes: dict[str, tuple[int, ...]],
+    bombs: dict[str, tuple[int, ...]],
+    captures: dict[str, tuple[str, ...]],
+    rules: Rules,
+) -> None:
+    """Each bomb's month captured whole by its bomber, and not a month the table forbids after a shake."""
     # A flexible cup or bridge may since have left the bomber's pile as double junk (rules.md §13 reading 5),
     # and so may the rain ribbon where it counts as one junk.
     flexible = {

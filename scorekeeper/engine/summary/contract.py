@@ -19,11 +19,12 @@ from typing import Any
 from .. import checks
 from ..checks import MAX_NAME
 from ..errors import EngineError
-from ..payout import Settlement, money, settle
+from ..model import Outcome, OutcomeType, Settlement
+from ..payout import money, settle
 from ..rules import Rules, rules_from
 from . import cards, play
 from .checker import Checker
-from .facts import HandFacts, Outcome, OutcomeType
+from .facts import HandFacts
 
 try:  # a dependency; the engine still works on the standard library alone
     import orjson as _orjson
@@ -68,11 +69,8 @@ def _players(doc: dict) -> tuple[str, ...]:
     return tuple(players)
 
 
-def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
-    """Check a summary; answer the rules and the facts, or raise every problem found."""
-    if not isinstance(doc, dict):
-        raise EngineError("bad_summary", "A hand summary is a JSON object.", "")
-    c = Checker()
+def _rules_and_players(doc: dict, c: Checker) -> tuple[Rules, tuple[str, ...]]:
+    """The two fields every other check needs: both checked, every problem of the two raised at once."""
     try:
         rules: Rules | None = _rules(doc)
     except EngineError as err:
@@ -85,6 +83,28 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
         players = None
     if rules is None or players is None:
         raise EngineError.many(c.errors)
+    return rules, players
+
+
+def _dealer_chongtong(c: Checker, outcome: Outcome | None, dealer: str | None, rules: Rules) -> Outcome | None:
+    """rules.md §13 reading 8: under ``void_deal_chongtong`` a void deal is the dealer's chongtong,
+    reported as such, never a void deal that pays."""
+    if outcome is None or outcome.type is not OutcomeType.VOID_DEAL:
+        return outcome
+    if not (rules.void_deal_chongtong and rules.chongtong_played):
+        return outcome
+    if not dealer:
+        c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.", "dealer")
+        return outcome
+    return Outcome(OutcomeType.CHONGTONG, (dealer,), outcome.month)
+
+
+def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
+    """Check a summary; answer the rules and the facts, or raise every problem found."""
+    if not isinstance(doc, dict):
+        raise EngineError("bad_summary", "A hand summary is a JSON object.", "")
+    c = Checker()
+    rules, players = _rules_and_players(doc, c)
     masks: dict[str, int] = {}
     captures = cards.check_captures(c, doc, players, rules, masks)
     # A section that is absent or empty (most of them, in most summaries) is not looked into:
@@ -103,19 +123,7 @@ def parse_summary(doc: Any) -> tuple[Rules, HandFacts]:
     reverse_go = play.check_reverse_go(c, doc, players, gos, rules) if get("reverse_go") else ()
     extras = play.check_extras(c, doc, players, rules)
     dealer = extras.get("dealer")
-    if (
-        outcome is not None
-        and outcome.type is OutcomeType.VOID_DEAL
-        and rules.void_deal_chongtong
-        and rules.chongtong_played
-    ):
-        # rules.md §13 reading 8: the dealer's chongtong, reported as such, never a void deal that pays.
-        if not dealer:
-            c.add(
-                "missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.", "dealer"
-            )
-        else:
-            outcome = Outcome(OutcomeType.CHONGTONG, (dealer,), outcome.month)
+    outcome = _dealer_chongtong(c, outcome, dealer, rules)
     if c.errors:
         raise EngineError.many(c.errors)
     assert outcome is not None  # _outcome answers None only with an error
@@ -171,14 +179,7 @@ assert HandFacts._fields == (
 
 def result_json(s: Settlement, facts: HandFacts) -> dict:
     """The contract's result for a settlement."""
-    out = facts.outcome
-    outcome: dict = {"type": out.type.value}
-    if out.winners:
-        outcome["winner"] = out.winner
-        if len(out.winners) > 1:
-            outcome["winners"] = list(out.winners)
-    if out.month:
-        outcome["month"] = out.month
+    outcome = facts.outcome.to_json()
     net = s.net
     chip = facts.chip_value
     whole = type(chip) is int  # the common case: money is points × chip value, no rounding
@@ -200,7 +201,7 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
         ],
         "net": net,
         "net_money": {p: v * chip for p, v in net.items()} if whole else {p: money(v, chip) for p, v in net.items()},
-        "notes": list(s.notes),
+        "notes": [n.to_json() for n in s.notes],
     }
 
 

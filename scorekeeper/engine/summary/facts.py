@@ -11,20 +11,19 @@ from enum import Enum
 from types import MappingProxyType
 from typing import NamedTuple
 
+from ..model import Outcome, OutcomeType
 
-class OutcomeType(str, Enum):
-    """How a hand ended (rules.md §2)."""
-
-    STOP = "stop"
-    """스톱: a player with an eligible score stopped and wins."""
-    NAGARI = "nagari"
-    """나가리: no winner; the next hand pays double."""
-    CHONGTONG = "chongtong"
-    """총통: four of a month in hand at the deal, an instant win (fixed payment)."""
-    THREE_PPUK = "three_ppuk"
-    """삼뻑: a player's third ppuk of the hand, an instant win (fixed payment)."""
-    VOID_DEAL = "void_deal"
-    """Four of a month on the table at the deal: redeal, no payment."""
+__all__ = [
+    "FIXED_KINDS",
+    "PPUK_CHAIN_KINDS",
+    "Dokbak",
+    "DokbakReason",
+    "Fixed",
+    "HandFacts",
+    "Outcome",
+    "OutcomeType",
+    "Showdown",
+]
 
 
 class DokbakReason(str, Enum):
@@ -46,16 +45,6 @@ FIXED_KINDS = (
 )
 # The fixed payments of the ppuk chain, link by link (연뻑 and 삼연뻑 follow the first-turn ppuk).
 PPUK_CHAIN_KINDS = ("first_turn_ppuk", "consecutive_ppuk", "three_consecutive_ppuk")
-
-
-class Outcome(NamedTuple):
-    type: OutcomeType
-    winners: tuple[str, ...] = ()
-    month: int | None = None
-
-    @property
-    def winner(self) -> str | None:
-        return self.winners[0] if self.winners else None
 
 
 class Dokbak(NamedTuple):

@@ -6,9 +6,10 @@ from typing import Any
 
 from .. import checks
 from ..checks import is_month, is_whole
+from ..model import Outcome, OutcomeType
 from ..rules import Rules
 from .checker import Checker, Players, known_player, per_player
-from .facts import FIXED_KINDS, PPUK_CHAIN_KINDS, Dokbak, DokbakReason, Fixed, Outcome, OutcomeType, Showdown
+from .facts import FIXED_KINDS, PPUK_CHAIN_KINDS, Dokbak, DokbakReason, Fixed, Showdown
 
 
 def check_gos(c: Checker, doc: dict, players: Players) -> dict[str, int]:
@@ -62,13 +63,26 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
     if not isinstance(spec, dict):
         c.add("unknown_outcome", "outcome must be an object with a type.", "outcome")
         return None
-    type_: Any = spec.get("type")
+    type_ = spec.get("type")
     kind = _OUTCOME_TYPES.get(type_) if isinstance(type_, str) else None
     if kind is None:
         c.add(
             "unknown_outcome", f"outcome.type must be one of {', '.join(t.value for t in OutcomeType)}.", "outcome.type"
         )
         return None
+    winners = _winners_of(c, spec, kind, players)
+    if winners is None:
+        return None
+    if not winners:
+        return Outcome(kind)
+    month = spec.get("month")
+    _check_instant_win(c, kind, month, rules)
+    return Outcome(kind, tuple(winners), month if month is not None and is_month(month) else None)
+
+
+def _winners_of(c: Checker, spec: dict, kind: OutcomeType, players: Players) -> list[str] | None:
+    """The outcome's winners, checked against its type (none in a nagari or a void deal, one or more
+    else, several only in chongtong); None after a problem."""
     winners = spec.get("winners")
     if winners is None:
         winners = [spec["winner"]] if spec.get("winner") is not None else []
@@ -78,7 +92,7 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
     if kind in (OutcomeType.NAGARI, OutcomeType.VOID_DEAL):
         if winners:
             c.add("winner_in_nagari", f"A {kind.value} has no winner.", "outcome.winner")
-        return Outcome(kind)
+        return []
     if not winners:
         c.add("missing_winner", f"A {kind.value} names its winner.", "outcome.winner")
         return None
@@ -88,9 +102,7 @@ def check_outcome(c: Checker, doc: dict, players: Players, rules: Rules) -> Outc
     if (len(winners) > 1 and kind is not OutcomeType.CHONGTONG) or len(set(winners)) != len(winners):
         c.add("bad_value", "Only chongtong may have several winners, each once.", "outcome.winners")
         return None
-    month = spec.get("month")
-    _check_instant_win(c, kind, month, rules)
-    return Outcome(kind, tuple(winners), month if month is not None and is_month(month) else None)
+    return winners
 
 
 def _check_instant_win(c: Checker, kind: OutcomeType, month: Any, rules: Rules) -> None:
@@ -122,7 +134,19 @@ def check_dokbak(
     player = known_player(c, spec.get("player"), players, f"{path}.player")
     if player is None or outcome is None:
         return None
-    if len(players) != 3 or outcome.type is not OutcomeType.STOP:
+    _check_dokbak_payer(c, player, reason, len(players), outcome, gos, rules)
+    last_card = spec.get("last_card", False)
+    if not isinstance(last_card, bool):
+        c.add("bad_value", "dokbak.last_card is true or false.", f"{path}.last_card")
+    return Dokbak(player, reason, last_card is True)
+
+
+def _check_dokbak_payer(
+    c: Checker, player: str, reason: DokbakReason, n: int, outcome: Outcome, gos: dict[str, int], rules: Rules
+) -> None:
+    """The first thing that forbids ``player`` to pay dok-bak for ``reason``, if any."""
+    path = "dokbak"
+    if n != 3 or outcome.type is not OutcomeType.STOP:
         c.add("dokbak_needs_three", "Dok-bak is paid only in a three-player hand won by a stop.", path)
     elif player == outcome.winner:
         c.add("dokbak_is_winner", f"{player} won the hand and cannot pay dok-bak.", f"{path}.player")
@@ -132,10 +156,6 @@ def check_dokbak(
         c.add("rule_off", "The table's rules double the go-bak loser's own amount instead.", f"{path}.reason")
     elif reason is DokbakReason.OE_MYEON and not rules.oe_myeon:
         c.add("rule_off", "The table's rules do not play oe-myeon.", f"{path}.reason")
-    last_card = spec.get("last_card", False)
-    if not isinstance(last_card, bool):
-        c.add("bad_value", "dokbak.last_card is true or false.", f"{path}.last_card")
-    return Dokbak(player, reason, last_card is True)
 
 
 def check_showdown(c: Checker, doc: dict, players: Players, outcome: Outcome | None) -> Showdown | None:
@@ -201,29 +221,7 @@ def _check_ppuk_chain(c: Checker, out: list[Fixed], rules: Rules, outcome: Outco
     for paid in out:
         if paid.kind not in PPUK_CHAIN_KINDS[1:]:
             continue
-        before = PPUK_CHAIN_KINDS[: PPUK_CHAIN_KINDS.index(paid.kind)]
-        if rules.ppuk_chain == "replace":
-            given = [k for k in before if Fixed(k, paid.player) in out]
-            if paid.kind == "consecutive_ppuk" and given:  # worded as it always was
-                c.add(
-                    "bad_value",
-                    f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: give only one.",
-                    "fixed",
-                )
-            elif given:
-                c.add(
-                    "bad_value",
-                    f"{paid.player}'s ppuk chain is paid for its longest link alone (ppuk_chain: replace): "
-                    f"give only {paid.kind}.",
-                    "fixed",
-                )
-        elif missing := [k for k in before if getattr(rules, k) and Fixed(k, paid.player) not in out]:
-            c.add(
-                "bad_value",
-                f"{paid.player}'s {paid.kind} follows the links before it, each paid as it happened "
-                f"(ppuk_chain: each): give {' and '.join(missing)} too.",
-                "fixed",
-            )
+        _check_link(c, paid, out, rules)
         won = outcome is None or (outcome.type is OutcomeType.THREE_PPUK and outcome.winner == paid.player)
         if paid.kind == "three_consecutive_ppuk" and rules.three_ppuk and not won:
             c.add(
@@ -232,6 +230,33 @@ def _check_ppuk_chain(c: Checker, out: list[Fixed], rules: Rules, outcome: Outco
                 "(three_ppuk).",
                 "outcome",
             )
+
+
+def _check_link(c: Checker, paid: Fixed, out: list[Fixed], rules: Rules) -> None:
+    """A later link of the chain against the links before it, as ``ppuk_chain`` pays them."""
+    before = PPUK_CHAIN_KINDS[: PPUK_CHAIN_KINDS.index(paid.kind)]
+    if rules.ppuk_chain == "replace":
+        given = [k for k in before if Fixed(k, paid.player) in out]
+        if paid.kind == "consecutive_ppuk" and given:  # worded as it always was
+            c.add(
+                "bad_value",
+                f"{paid.player}'s consecutive ppuk is paid instead of the first-turn ppuk: give only one.",
+                "fixed",
+            )
+        elif given:
+            c.add(
+                "bad_value",
+                f"{paid.player}'s ppuk chain is paid for its longest link alone (ppuk_chain: replace): "
+                f"give only {paid.kind}.",
+                "fixed",
+            )
+    elif missing := [k for k in before if getattr(rules, k) and Fixed(k, paid.player) not in out]:
+        c.add(
+            "bad_value",
+            f"{paid.player}'s {paid.kind} follows the links before it, each paid as it happened "
+            f"(ppuk_chain: each): give {' and '.join(missing)} too.",
+            "fixed",
+        )
 
 
 def _check_mission(c: Checker, mission: Any, players: Players, rules: Rules, out: dict) -> None:

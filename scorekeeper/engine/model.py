@@ -1,0 +1,166 @@
+"""The engine's domain types: what its parts hand one another, typed, and JSON only at the edges.
+
+A hand's outcome, a line of a payment's trail (``Step``), a payment, a settled hand, a hand's
+result as a series reads it, a transfer that settles up. The contract
+(``summary/contract.py``) is the JSON edge of scoring: it reads a summary into ``HandFacts``
+and writes a ``Settlement`` out; a series reads each hand's result into a ``HandResult``.
+
+The types on the scoring path (``Outcome``, ``Step``, ``Payment``, ``Note``, ``Settlement``) are
+named tuples: immutable and typed like a frozen dataclass, but several times cheaper to build
+and unpack, and a summary builds dozens of steps (the engine benchmark counts them).
+
+>>> Step("base", value=5).to_json()
+{'id': 'base', 'label': '점수 score', 'value': 5}
+>>> Step.from_json(Step("go_bonus", value=1, detail=(("gos", 1),)).to_json())
+Step(id='go_bonus', value=1, factor=None, detail=(('gos', 1),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import NamedTuple
+
+from .scoring import Score
+from .trail import NOTE_LABELS, STEP_LABELS, net_of
+
+Card = str  # a card's code: "1g", "9a", "12jd", "b2"
+Player = str  # a player's name, as the summary gives it
+Month = int  # 1 to 12
+
+
+class OutcomeType(str, Enum):
+    """How a hand ended (rules.md §2)."""
+
+    STOP = "stop"
+    """스톱: a player with an eligible score stopped and wins."""
+    NAGARI = "nagari"
+    """나가리: no winner; the next hand pays double."""
+    CHONGTONG = "chongtong"
+    """총통: four of a month in hand at the deal, an instant win (fixed payment)."""
+    THREE_PPUK = "three_ppuk"
+    """삼뻑: a player's third ppuk of the hand, an instant win (fixed payment)."""
+    VOID_DEAL = "void_deal"
+    """Four of a month on the table at the deal: redeal, no payment."""
+
+
+_OUTCOME_TYPES = {t.value: t for t in OutcomeType}
+
+
+class Outcome(NamedTuple):
+    type: OutcomeType
+    winners: tuple[Player, ...] = ()
+    month: Month | None = None
+
+    @property
+    def winner(self) -> Player | None:
+        return self.winners[0] if self.winners else None
+
+    def to_json(self) -> dict:
+        """The contract's outcome: type, the winner (and every winner when several), the month."""
+        out: dict = {"type": self.type.value}
+        if self.winners:
+            out["winner"] = self.winners[0]
+            if len(self.winners) > 1:
+                out["winners"] = list(self.winners)
+        if self.month:
+            out["month"] = self.month
+        return out
+
+    @classmethod
+    def from_json(cls, doc: Mapping) -> Outcome:
+        """The contract's outcome read back (as ``to_json`` writes it, or a live hand's)."""
+        winners = doc.get("winners") or ([doc["winner"]] if doc.get("winner") else [])
+        return cls(_OUTCOME_TYPES[doc["type"]], tuple(winners), doc.get("month"))
+
+
+class Step(NamedTuple):
+    """One line of a payment's trail: an amount added (``value``) or a double (``factor``)."""
+
+    id: str
+    value: int | None = None
+    factor: int | None = None
+    detail: tuple[tuple[str, object], ...] = ()
+
+    def to_json(self) -> dict:
+        id, value, factor, detail = self  # one unpacking: quicker than field lookups
+        out: dict = {"id": id, "label": STEP_LABELS[id]}
+        if value is not None:
+            out["value"] = value
+        if factor is not None:
+            out["factor"] = factor
+        for key, val in detail:
+            out[key] = val
+        return out
+
+    @classmethod
+    def from_json(cls, doc: Mapping) -> Step:
+        """A step read back from the contract's JSON: every key but id, label, value and factor is
+        its detail, in order (so ``to_json`` writes it again byte for byte)."""
+        detail = tuple((k, v) for k, v in doc.items() if k not in _STEP_KEYS)
+        return cls(doc["id"], doc.get("value"), doc.get("factor"), detail)
+
+
+_STEP_KEYS = frozenset({"id", "label", "value", "factor"})
+
+
+class Payment(NamedTuple):
+    payer: Player
+    payee: Player
+    points: int
+    kind: str  # "stop", or the fixed payment's id
+    trail: tuple[Step, ...]
+
+    @classmethod
+    def from_json(cls, doc: Mapping) -> Payment:
+        """A payment of the contract's result read back (its money is the chip value's, not kept)."""
+        return cls(doc["from"], doc["to"], doc["points"], doc["kind"], tuple(map(Step.from_json, doc["trail"])))
+
+
+class Note(NamedTuple):
+    """Why a rule did not apply, or applied to another player: a settlement's notes."""
+
+    id: str
+    player: Player | None = None
+
+    def to_json(self) -> dict:
+        out = {"id": self.id, "label": NOTE_LABELS[self.id]}
+        if self.player is not None:
+            out["player"] = self.player
+        return out
+
+
+class Settlement(NamedTuple):
+    scores: dict[Player, Score]
+    payments: tuple[Payment, ...]
+    notes: tuple[Note, ...] = ()
+    target: int = 0
+
+    @property
+    def net(self) -> dict[Player, int]:
+        return net_of(self.scores, self.payments)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand as a series reads it, from the contract's result (a quick-entry summary's, or
+    the one a live hand answers): how it ended and what was paid; ``json`` is that result as the
+    pages and the API show it."""
+
+    outcome: Outcome
+    payments: tuple[Payment, ...]
+    json: dict
+
+    @classmethod
+    def from_json(cls, result: dict) -> HandResult:
+        return cls(Outcome.from_json(result["outcome"]), tuple(map(Payment.from_json, result["payments"])), result)
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One payment that settles up balances."""
+
+    payer: Player
+    payee: Player
+    points: int
