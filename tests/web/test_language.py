@@ -20,7 +20,9 @@ from scorekeeper.web.catalogue.messages import MESSAGES
 from .visible import HANGUL_WORD, problems
 
 NAMES = ("민수", "지영", "현우", "서연")
-LATIN_OK = frozenset({"QR", "CSV", "JSON", "VIP", "OGB", "Pagat"})
+LATIN_OK = frozenset(
+    {"QR", "CSV", "JSON", "VIP", "OGB", "Pagat", "UTC"}
+)  # UTC: the history's times before the phone's script shows them local
 # English mode shows the Korean word of the game's terms, and nothing else in Korean.
 HANGUL_OK = frozenset(
     w

@@ -34,7 +34,8 @@ LINES = [
         "A: pine bright (crane), iris red plain ribbon",
     ),
     ("ko", {"type": "mission", "multiplier": 2}, "미션 ×2", "미션 ×2"),
-    ("en", {"type": "mission", "multiplier": 3}, "mission ×3", "mission ×3"),
+    # English says the game's Korean word beside its gloss, on the live line as in the log
+    ("en", {"type": "mission", "multiplier": 3}, "mission ×3", "미션 mission ×3"),
 ]
 
 

@@ -100,6 +100,7 @@ class Scene:
             "table_id": self.table.id,
             "table": self.table.id,
             "name": "A",
+            "size": "big",  # 큰 글씨 (/text/<size>)
         }
 
 
