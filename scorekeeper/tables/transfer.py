@@ -76,7 +76,9 @@ def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
 
 def title_of(settings: dict[str, Any]) -> str:
     """The table's name from its settings (absent or null: none), refused when too long."""
-    title = settings.get("name") or ""
+    title = settings.get("name")
+    if title is None:
+        title = ""
     if not isinstance(title, str) or len(title) > 120:
         raise EngineError("bad_value", "name is the table's name, at most 120 characters.", "name")
     # C0 controls are dropped where the title is stored; a C1 control or a bidi override would
