@@ -20,7 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..engine.summary.contract import loads
 from .db import begin_write
 from .models import EveningFacts, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
-from .rows import CONTROL, PUBLIC_ID, new_secret
+from .rows import CONTROL, PUBLIC_ID, new_secret, renewed
 
 log = logging.getLogger(__name__)
 
@@ -111,16 +111,10 @@ def rotate_secrets(
     the old ones open nothing: pages, API, share links, the picture, phones' sessions."""
     assert which in ("edit", "view", "both"), which
     lock_group(session, group)
-    edit, view = (
-        session.connection().execute(select(Group.edit_secret, Group.view_secret).where(Group.id == group.id)).one()
+    edit, view = renewed(
+        *session.connection().execute(select(Group.edit_secret, Group.view_secret).where(Group.id == group.id)).one(),
+        which,
     )
-    while True:
-        if which in ("edit", "both"):
-            edit = new_secret()
-        if which in ("view", "both"):
-            view = new_secret()
-        if edit != view:
-            break
     session.connection().execute(update(Group).where(Group.id == group.id).values(edit_secret=edit, view_secret=view))
     touch(session, group)
     if note is not None:  # the history's entry, in the same transaction

@@ -307,6 +307,18 @@ _NEW_SECRETS = (
 ROTATABLE = ("edit", "view", "both")
 
 
+def renewed(edit: str, view: str, which: str) -> tuple[str, str]:
+    """The (edit, view) secrets with ``which`` (edit, view or both) made anew, the two kept
+    different from each other: a table's and a group's rotation alike."""
+    while True:
+        if which in ("edit", "both"):
+            edit = new_secret()
+        if which in ("view", "both"):
+            view = new_secret()
+        if edit != view:
+            return edit, view
+
+
 def rotate_secrets(
     session: Session, table: Table, which: str, note: Callable[[], None] | None = None
 ) -> tuple[str, str]:
@@ -317,14 +329,7 @@ def rotate_secrets(
     assert which in ROTATABLE, which
     table = lock_table(session, table)
     row = session.connection().execute(_POLL, {"public_id": table.public_id}).one()
-    edit, view = row.edit_secret, row.view_secret
-    while True:
-        if which in ("edit", "both"):
-            edit = new_secret()
-        if which in ("view", "both"):
-            view = new_secret()
-        if edit != view:
-            break
+    edit, view = renewed(row.edit_secret, row.view_secret, which)
     session.connection().execute(_NEW_SECRETS, {"table_id": table.id, "edit": edit, "view": view})
     touch(session, table)
     if note is not None:  # the history's entry, in the same transaction
