@@ -1,7 +1,8 @@
-"""The API's answers (as the views serialise them) and its OpenAPI 3 document.
+"""The API's OpenAPI 3 document.
 
-The document's schemas are generated from the models (``models.components``); the answers below are
-built as they always were, byte for byte, and the tests validate them against those models.
+Its schemas are generated from the models (``models.components``); the answers it describes are
+built in ``web.views.tablejson`` (tables, hands, logs) and the views, and the tests validate them
+against those models.
 """
 
 from __future__ import annotations
@@ -10,57 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...store.rows import hand_version
-from ...tables.service import TableState
 from . import models, preconditions
-
-
-def table_json(state: TableState) -> dict:
-    out = state.series.to_json()
-    out.update(
-        id=state.table.public_id,
-        name=state.table.title,
-        version=state.table.version,
-        live_hand=state.live.hand.id if state.live else None,
-        problem=state.problem,
-    )
-    out["hands"] = [hand_json(state, h, brief=True) for h in state.hands]
-    return out
-
-
-def hand_json(state: TableState, hand, brief: bool = False) -> dict:
-    index = state.hands.index(hand)
-    deal = state.series.deals[index] if index < len(state.series.deals) else None
-    live = state.live_of(hand.id)
-    out: dict[str, Any] = {
-        "ok": True,
-        "id": hand.id,
-        "index": index,
-        "kind": hand.kind,
-        "live": live is not None,
-        "deal": deal.to_json(state.config.chip_value) if deal else None,
-        "etag": hand_version(hand),  # the ETag to send back in If-Match with an edit or delete
-    }
-    if hand.kind == "summary":
-        out["summary"] = hand.summary
-    if hand.seating:
-        out.update(hand.seating)
-    if not brief:
-        out["result"] = deal.result if deal else None
-        if hand.kind == "log":
-            out.update(events_json(state, hand))
-    return out
-
-
-def events_json(state: TableState, hand) -> dict:
-    live = state.live_of(hand.id)
-    events = live.events if live else state.logs.get(hand.id, [])
-    return events_document(hand.id, events, live.state.to_json() if live else None, state.table.version)
-
-
-def events_document(hand_id: int, events: list, view: dict | None, version: int) -> dict:
-    """The events document of a hand: its log, its live view (None once over) and the version."""
-    return {"ok": True, "hand": hand_id, "seq": len(events), "events": events, "state": view, "version": version}
 
 
 def _json(model: type[BaseModel]) -> dict:

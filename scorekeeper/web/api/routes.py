@@ -27,6 +27,7 @@ from ..server.limits import created
 from ..server.security import KEY_HEADER, csrf, presented_key
 from ..tables import push
 from ..tables.routes import keep_access
+from ..views import tablejson
 from . import answers, bp, models, openapi, preconditions
 
 
@@ -175,7 +176,7 @@ def get_table(public_id: str):
     if kept is not None:  # a heavy table's answer: the same bytes at this version (``answers``)
         return current_app.response_class(kept, mimetype="application/json")
     state = service.load(db(), table)
-    response = jsonify(openapi.table_json(state))
+    response = jsonify(tablejson.table_json(state))
     answers.keep_table(state.table, response.get_data())
     return response
 
@@ -224,7 +225,7 @@ def stream(public_id: str):
 @bp.get("/tables/<table_id:public_id>/hands")
 def list_hands(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return jsonify(ok=True, hands=[openapi.hand_json(state, h) for h in state.hands])
+    return jsonify(ok=True, hands=[tablejson.hand_json(state, h) for h in state.hands])
 
 
 @bp.post("/tables/<table_id:public_id>/hands")
@@ -238,7 +239,7 @@ def add_hand(public_id: str):
     except Conflict as err:
         raise _Refusal(409, "conflict", err.message, "count", {"count": err.current}) from None
     state = service.load(db(), state.table)
-    return jsonify(openapi.hand_json(state, state.hand(hand.id))), 201
+    return jsonify(tablejson.hand_json(state, state.hand(hand.id))), 201
 
 
 def _hand(state, hand_id: int):
@@ -252,7 +253,7 @@ def _hand(state, hand_id: int):
 def get_hand(public_id: str, hand_id: int):
     state = service.load(db(), open_table(public_id))
     hand = _hand(state, hand_id)
-    return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
+    return _with_etag(jsonify(tablejson.hand_json(state, hand)), hand)
 
 
 def _with_etag(response, hand):
@@ -295,7 +296,7 @@ def _stale(state, err: Stale):
             "conflict",
             "Someone else changed this hand first: here it is now.",
             "",
-            {"hand": openapi.hand_json(fresh, hand)},
+            {"hand": tablejson.hand_json(fresh, hand)},
         ),
         hand,
     )
@@ -316,7 +317,7 @@ def replace_hand(public_id: str, hand_id: int):
         return _stale(state, err)
     state = service.load(db(), state.table)
     hand = _hand(state, hand_id)
-    return _with_etag(jsonify(openapi.hand_json(state, hand)), hand)
+    return _with_etag(jsonify(tablejson.hand_json(state, hand)), hand)
 
 
 @bp.delete("/tables/<table_id:public_id>/hands/<int:hand_id>")
@@ -339,7 +340,7 @@ def get_events(public_id: str, hand_id: int):
     if kept is not None:  # another phone fetched (or tapped) it at this version
         return current_app.response_class(kept, mimetype="application/json")
     state = service.load(db(), table)
-    response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    response = jsonify(tablejson.events_json(state, _hand(state, hand_id)))
     answers.keep(state.table, hand_id, response.get_data())
     return response
 
@@ -354,7 +355,7 @@ def append_event(public_id: str, hand_id: int):
     live = state.live_of(hand.id)
     if live is None:
         raise _Refusal(
-            409, "hand_over", "This hand is not being played: no more events.", "", openapi.events_json(state, hand)
+            409, "hand_over", "This hand is not being played: no more events.", "", tablejson.events_json(state, hand)
         )
     seat = seats.seat_in(public_id, live.state.order)
     answers_for_another = seat is not None and event.get("type") in ("go", "stop") and event.get("player") != seat
@@ -364,7 +365,7 @@ def append_event(public_id: str, hand_id: int):
             "not_your_answer",
             f"This phone is seated as {seat}: answering for {event.get('player')} needs for_them.",
             "for_them",
-            openapi.events_json(state, hand),
+            tablejson.events_json(state, hand),
         )
     try:
         if seat == event.get("player"):
@@ -378,16 +379,16 @@ def append_event(public_id: str, hand_id: int):
                     "waiting_decision",
                     f"{waiting} must first say go or stop: send this tap again after the answer.",
                     "player",
-                    openapi.events_json(service.load(db(), state.table), hand),
+                    tablejson.events_json(service.load(db(), state.table), hand),
                 )
         else:
             state = writes.append_event(db(), state, hand.id, seq, event)
     except Conflict:
         state = service.load(db(), state.table)
         raise _Refusal(
-            409, "conflict", "Someone else added an event first.", "seq", openapi.events_json(state, hand)
+            409, "conflict", "Someone else added an event first.", "seq", tablejson.events_json(state, hand)
         ) from None
-    response = jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    response = jsonify(tablejson.events_json(state, _hand(state, hand_id)))
     body = response.get_data()
     answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
     if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
@@ -419,7 +420,7 @@ def undo(public_id: str, hand_id: int):
                 "confirm_takeback",
                 f"This phone is seated as {seat}: taking back {whose}'s event needs confirm.",
                 "confirm",
-                openapi.events_json(state, hand),
+                tablejson.events_json(state, hand),
             )
         if whose is not None:
             writes.take_back_own(db(), state, hand, whose, asked.at)
@@ -431,10 +432,10 @@ def undo(public_id: str, hand_id: int):
             "conflict",
             "Someone else changed the log first.",
             "seq",
-            openapi.events_json(service.load(db(), state.table), hand),
+            tablejson.events_json(service.load(db(), state.table), hand),
         ) from None
     state = service.load(db(), state.table)
-    return jsonify(openapi.events_json(state, _hand(state, hand_id)))
+    return jsonify(tablejson.events_json(state, _hand(state, hand_id)))
 
 
 @bp.get("/openapi.json")

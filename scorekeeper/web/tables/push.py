@@ -49,6 +49,7 @@ from ...store import rows as store
 from ...tables import service
 from ..access.tables import open_poll_row
 from ..server.security import presented_key
+from ..views.tablejson import events_document, events_json
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
@@ -211,8 +212,6 @@ class Watcher:
 
     def _load(self, public_id: str) -> tuple[int, str]:
         """The events document of the table's last hand (a log), else its version alone."""
-        from ..api.openapi import events_document, events_json
-
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
             maker = self.app.extensions["sk_sessionmaker"]
