@@ -113,21 +113,36 @@ def render_options(
     out: list[str] = []
     for group in dict.fromkeys(f.metadata["group"] for f in fields):
         members = [f for f in fields if f.metadata["group"] == group]
-        head = ["option", "한국어 · English", "values", "default", *(f"`{p}`" for p in presets)]
-        out += [f"### {GROUP_TITLES[group]}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for f in members:
-            values = []
-            for rules in presets.values():
-                value = getattr(rules, f.name, f.default)
-                values.append(f"**{_value(value)}**" if value != f.default else _value(value))
-            cells = [f"`{f.name}`", f"{f.metadata['ko']} · {f.metadata['en']}", _allowed(f), _value(f.default), *values]
-            out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-        choices = [f for f in members if f.metadata.get("choices")]
-        for f in choices:
-            out += ["", f"`{f.name}`:", ""]
-            out += [f"- `{c}` — {CHOICE_LABELS.get(c, c)}" for c in f.metadata["choices"]]
+        out += _options_table(group, members, presets)
+        out += _choices(members)
         out.append("")
     return "\n".join(out).rstrip("\n")
+
+
+def _options_table(group: str, members: list[dataclasses.Field], presets: Mapping[str, Rules]) -> list[str]:
+    """A group's options as a table: one row each, a column per preset."""
+    head = ["option", "한국어 · English", "values", "default", *(f"`{p}`" for p in presets)]
+    out = [f"### {GROUP_TITLES[group]}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for f in members:
+        values = [_preset_value(getattr(rules, f.name, f.default), f.default) for rules in presets.values()]
+        cells = [f"`{f.name}`", f"{f.metadata['ko']} · {f.metadata['en']}", _allowed(f), _value(f.default), *values]
+        out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return out
+
+
+def _preset_value(value: object, default: object) -> str:
+    """A preset's value of an option, bold where it differs from the default."""
+    return f"**{_value(value)}**" if value != default else _value(value)
+
+
+def _choices(members: list[dataclasses.Field]) -> list[str]:
+    """What each choice of the group's options with choices means."""
+    out: list[str] = []
+    for f in members:
+        if f.metadata.get("choices"):
+            out += ["", f"`{f.name}`:", ""]
+            out += [f"- `{c}` — {CHOICE_LABELS.get(c, c)}" for c in f.metadata["choices"]]
+    return out
 
 
 SECTIONS: dict[str, Callable[[], str]] = {

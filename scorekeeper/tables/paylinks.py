@@ -8,7 +8,7 @@ the group's members somewhere they did not mean to go, so the hosts are named ex
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from .refusals import CodedRefusal
 
@@ -27,26 +27,35 @@ def checked(value: object, path: str = "pay_link") -> str | None:
     """The link as kept (its host lower-cased, no trailing slash), None to remove it; else ``bad_pay_link``."""
     if value is None or value == "":
         return None
+    parts, port = _split(value, path)
+    host = (parts.hostname or "").lower()
+    found = _id_of(parts, port, host)
+    if found is None:
+        raise CodedRefusal("bad_pay_link", MESSAGE, path)
+    return f"https://{host}/{found}"
+
+
+def _split(value: object, path: str) -> tuple[SplitResult, int | None]:
+    """A link's parts and port, when it is printable text of a link's length."""
     if not isinstance(value, str) or len(value) > MAX_LINK or not value.isprintable() or " " in value:
         raise CodedRefusal("bad_pay_link", MESSAGE, path)
     try:
         parts = urlsplit(value.strip())
-        port = parts.port
+        return parts, parts.port
     except ValueError:
         raise CodedRefusal("bad_pay_link", MESSAGE, path) from None
-    host = (parts.hostname or "").lower()
+
+
+def _id_of(parts: SplitResult, port: int | None, host: str) -> str | None:
+    """The Toss id or KakaoPay code the link names, when it is an https link of that host and
+    nothing else (no user, password, port, query or fragment); else None."""
     shape = HOSTS.get(host)
-    if (
-        parts.scheme.lower() != "https"
-        or shape is None
-        or parts.netloc.lower() != host  # no user, password or port
-        or port is not None
-        or parts.query
-        or parts.fragment
-        or not (found := shape.fullmatch(parts.path))
-    ):
-        raise CodedRefusal("bad_pay_link", MESSAGE, path)
-    return f"https://{host}/{found.group(1)}"
+    if parts.scheme.lower() != "https" or shape is None or parts.netloc.lower() != host or port is not None:
+        return None
+    if parts.query or parts.fragment:
+        return None
+    found = shape.fullmatch(parts.path)
+    return found.group(1) if found else None
 
 
 def with_amount(link: str, money: float, currency: str) -> str:

@@ -66,25 +66,11 @@ class FastPath:
     def _answer(self, environ: dict) -> tuple[list[tuple[str, str]], bytes] | None:
         path = environ.get("PATH_INFO", "")
         poll = _VERSION.fullmatch(path)
-        events = None if poll else _EVENTS.fullmatch(path)
-        key = environ.get("HTTP_X_TABLE_KEY")
-        if (poll is None and events is None) or not key or environ.get("QUERY_STRING"):
+        match = poll or _EVENTS.fullmatch(path)
+        if match is None or not self._plain(environ):
             return None
-        if any(name in environ for name in _NOT_PLAIN):
-            return None
-        config = self.app.config
-        if config["TRUSTED_HOSTS"] is not None:
-            try:
-                get_host(environ, config["TRUSTED_HOSTS"])
-            except SecurityError:
-                return None
-        if not self._within_budget(environ):
-            return None
-        match = poll or events
-        assert match is not None
-        public_id = match.group(1)
-        row = store.poll_row_bare(self.app.extensions["sk_engine"], public_id)
-        if row is None or store.access_level(row, key) is None:
+        row = store.poll_row_bare(self.app.extensions["sk_engine"], match.group(1))
+        if row is None or store.access_level(row, environ["HTTP_X_TABLE_KEY"]) is None:
             return None
         if poll is not None:
             return self._headers(environ, None), b'{"version":%d}\n' % row.version
@@ -93,6 +79,21 @@ class FastPath:
         if kept is None:
             return None
         return self._events(environ, row, hand_id, kept)
+
+    def _plain(self, environ: dict) -> bool:
+        """Whether the request is the plain case answered here: the key in its header, no query
+        string, no header that changes the answer, a trusted host and the guessing budget left."""
+        if not environ.get("HTTP_X_TABLE_KEY") or environ.get("QUERY_STRING"):
+            return False
+        if any(name in environ for name in _NOT_PLAIN):
+            return False
+        hosts = self.app.config["TRUSTED_HOSTS"]
+        if hosts is not None:
+            try:
+                get_host(environ, hosts)
+            except SecurityError:
+                return False
+        return self._within_budget(environ)
 
     def _within_budget(self, environ: dict) -> bool:
         """What ``limits.Budgets.check`` asks before any request: is the address's guessing

@@ -368,9 +368,7 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
         yield f"retry: {RETRY_MS}\n"
         while True:
             if follower.version > sent:
-                if changes and sent and gone(sock):  # a change loaded for nobody
-                    return
-                if sent and not watcher.admits(follower):  # its secret was replaced: no more
+                if sent and not _still_open(watcher, follower, changes, sock):
                     return
                 if changes:
                     version, data = watcher.delta(follower.public_id, follower.version)
@@ -382,20 +380,35 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
                 else:
                     sent = follower.version
                     yield _event(sent)
-            left = ends - time.monotonic()
-            if left <= 0:
+            if ends - time.monotonic() <= 0:
                 return
-            quiet_until = min(time.monotonic() + HEARTBEAT_S, ends)
-            rang = False
-            while not rang and time.monotonic() < quiet_until:
-                rang = follower.bell.wait(min(GONE_CHECK_S, max(0.0, quiet_until - time.monotonic())))
-                if not rang and gone(sock):  # the phone closed it: free the connection now
-                    return
+            rang = _wait(follower, min(time.monotonic() + HEARTBEAT_S, ends), sock)
+            if rang is None:  # the phone closed it: free the connection now
+                return
             if not rang:
                 yield ": still here\n\n"
             follower.bell.clear()
     finally:
         watcher.leave(follower)
+
+
+def _still_open(watcher: Watcher, follower: Follower, changes: bool, sock) -> bool:
+    """Whether a stream that has sent something goes on to the next change: not when a change
+    would be loaded for nobody (its phone gone) or its secret was replaced."""
+    if changes and gone(sock):
+        return False
+    return watcher.admits(follower)
+
+
+def _wait(follower: Follower, until: float, sock) -> bool | None:
+    """Wait for the follower's bell until ``until``, looking every ``GONE_CHECK_S`` whether the
+    phone has closed the stream: True when it rang, False when nothing came, None when gone."""
+    while time.monotonic() < until:
+        if follower.bell.wait(min(GONE_CHECK_S, max(0.0, until - time.monotonic()))):
+            return True
+        if gone(sock):
+            return None
+    return False
 
 
 @bp.get("/t/<public_id>/stream")
