@@ -7,12 +7,11 @@ A table's history is its own entries; a group's is its own and those of its even
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from .models import HistoryEntry, Table, utcnow
+from .models import HistoryEntry, JSONObject, Table, utcnow
 
 MAX_READ = 2000  # the newest this many, oldest first: a page or an answer never grows without end
 
@@ -21,7 +20,7 @@ def add(
     session: Session,
     kind: str,
     by: str,
-    data: dict[str, Any],
+    data: JSONObject,
     group_id: int | None = None,
     table_id: int | None = None,
     at: datetime | None = None,

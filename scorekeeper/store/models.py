@@ -18,13 +18,20 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+# A JSON object as a JSON column keeps it: a table's settings, a hand's summary (the engine's
+# contract) and seating, an event of a live hand, a history entry's facts. The engine checks each on
+# the way in and reads it back whole; the store neither looks inside nor changes it.
+JSONObject = dict[str, Any]
+Log = list[JSONObject]  # a live hand's events, oldest first
+Logs = dict[int, Log]  # the logs of several hands, by hand id
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
 class Base(DeclarativeBase):
-    type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+    type_annotation_map: ClassVar = {JSONObject: JSON, list[Any]: JSON}
 
 
 class Table(Base):
@@ -37,7 +44,7 @@ class Table(Base):
     edit_secret: Mapped[str] = mapped_column(String(64))
     view_secret: Mapped[str] = mapped_column(String(64))
     title: Mapped[str] = mapped_column(String(120), default="")
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    config: Mapped[JSONObject] = mapped_column(JSON)
     # Bumped by every change of the table, its hands or their logs: what phones poll.
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -70,9 +77,9 @@ class Hand(Base):
     kind: Mapped[str] = mapped_column(String(10))
     # kind "summary": the hand summary of the engine contract (quick entry);
     # kind "log": a live hand, its events in sk_events, its setup from the series.
-    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    summary: Mapped[JSONObject | None] = mapped_column(JSON, nullable=True)
     # Four to seven at the table: {"choices": {player: play|sit}, "shown": {...}}.
-    seating: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    seating: Mapped[JSONObject | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -94,7 +101,7 @@ class Event(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("sk_hands.id", ondelete="CASCADE"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
-    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    event: Mapped[JSONObject] = mapped_column(JSON)
     # The table's version that appending this event made (``append_event``); NULL for events
     # stored any other way (an imported or replaced log). Lets a process that kept the table's
     # rows at an older version take just the appends since (``store.appended_since``).
@@ -133,7 +140,7 @@ class Group(Base):
     view_secret: Mapped[str] = mapped_column(String(64))
     name: Mapped[str] = mapped_column(String(120), default="")
     # What a new evening starts from: {"chip_value", "currency", "rules", "length"}.
-    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    settings: Mapped[JSONObject] = mapped_column(JSON)
     # Bumped by every change of the group itself (a player, a payment, an evening joined).
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -192,7 +199,7 @@ class HistoryEntry(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     kind: Mapped[str] = mapped_column(String(32))
     by: Mapped[str] = mapped_column(String(40))
-    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    data: Mapped[JSONObject] = mapped_column(JSON)
 
 
 class EveningFacts(Base):
@@ -203,4 +210,4 @@ class EveningFacts(Base):
 
     table_id: Mapped[int] = mapped_column(ForeignKey("sk_tables.id", ondelete="CASCADE"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer)
-    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    facts: Mapped[JSONObject] = mapped_column(JSON)

@@ -23,7 +23,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .models import Hand, Table, utcnow
+from .models import Hand, Log, Table, utcnow
 from .rows import NOTIFY_CHANNEL, TOUCHED, Collision
 
 _APPEND = """
@@ -58,7 +58,7 @@ def append_at(
     hand: Hand,
     expected: int,
     start: int,
-    new: list[dict[str, Any]],
+    new: Log,
     kept: tuple[str, str] | None,
     version_each: bool = True,
 ) -> int | None:

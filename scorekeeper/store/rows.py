@@ -27,7 +27,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from . import snapshots
 from .db import AUTOCOMMIT, begin_write
-from .models import Event, Hand, Table, utcnow
+from .models import Event, Hand, JSONObject, Log, Logs, Table, utcnow
 
 EDIT, VIEW = "edit", "view"
 
@@ -95,7 +95,7 @@ def new_secret(nbytes: int = 16) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
+def create_table(session: Session, title: str, config: JSONObject) -> Table:
     """A new table with a fresh public id and two different secrets; committed."""
     edit, view = new_secret(), new_secret()
     while view == edit:  # pragma: no cover - 128 random bits each
@@ -110,11 +110,11 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
 def insert_table(
     session: Session,
     title: str,
-    config: dict[str, Any],
-    records: list[dict[str, Any]],
+    config: JSONObject,
+    records: list[JSONObject],
     group_id: int | None = None,
     when: datetime | None = None,
-) -> tuple[Table, list[Hand], dict[int, list[dict[str, Any]]]]:
+) -> tuple[Table, list[Hand], Logs]:
     """A new table (fresh id and secrets) holding ``records``: hand rows and their event logs,
     flushed, not committed (the caller checks them, then ``commit`` or rolls back). An evening of
     a group's import names its group and the day it was played (``when``).
@@ -188,9 +188,8 @@ def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None
     sql, names = _bare_poll(engine.dialect)
-    params: Any = {"public_id": public_id}
-    if names is not None:
-        params = [params[name] for name in names]
+    named = {"public_id": public_id}
+    params = named if names is None else [named[name] for name in names]
     raw = engine.raw_connection()
     try:
         dbapi: Any = raw.driver_connection
@@ -340,7 +339,7 @@ def rotate_secrets(
     return edit, view
 
 
-def update_config(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
+def update_config(session: Session, table: Table, title: str, config: JSONObject) -> None:
     table = lock_table(session, table)
     session.connection().execute(_RETITLE, {"table_id": table.id, "title": title, "config": config})
     set_committed_value(table, "title", title)
@@ -354,7 +353,7 @@ def hands(session: Session, table: Table, fresh: bool = False) -> list[Hand]:
 
 
 def new_hand(
-    table: Table, existing: list[Hand], kind: str, summary: dict[str, Any] | None, seating: dict[str, Any] | None
+    table: Table, existing: list[Hand], kind: str, summary: JSONObject | None, seating: JSONObject | None
 ) -> Hand:
     """A hand row after ``existing`` (not yet in the session: ``save_hand`` adds it)."""
     position = (existing[-1].position + 1) if existing else 0
@@ -384,7 +383,7 @@ def commit(session: Session) -> None:
         raise Collision from None
 
 
-def events(session: Session, hand: Hand) -> list[dict[str, Any]]:
+def events(session: Session, hand: Hand) -> Log:
     return list(session.scalars(_EVENTS, {"hand_id": hand.id}))
 
 
@@ -392,9 +391,7 @@ def event_count(session: Session, hand: Hand) -> int:
     return session.scalar(select(func.count()).select_from(Event).where(Event.hand_id == hand.id)) or 0
 
 
-def add_events(
-    session: Session, table: Table, hand: Hand, start: int, new: list[dict[str, Any]], version_each: bool = False
-) -> None:
+def add_events(session: Session, table: Table, hand: Hand, start: int, new: Log, version_each: bool = False) -> None:
     """Store ``new`` as events ``start …`` of the hand's log, in the write begun by ``lock_table``.
 
     The table's version moves once, and each row is marked with it; with ``version_each``, once per
@@ -414,7 +411,7 @@ def add_events(
     conn.execute(_HAND_CHANGED, {"hand_id": hand.id, "now": now})
 
 
-def replace_last_event(session: Session, table: Table, hand: Hand, seq: int, event: dict[str, Any]) -> None:
+def replace_last_event(session: Session, table: Table, hand: Hand, seq: int, event: JSONObject) -> None:
     """Put ``event`` in place of event ``seq``, the log's last, in the write begun by ``lock_table``.
 
     The new row carries no version of its own (not an append: a process that kept the log reads
@@ -435,7 +432,7 @@ def drop_last_event(session: Session, table: Table, hand: Hand, seq: int) -> Non
     touch(session, table)
 
 
-def drop_event(session: Session, table: Table, hand: Hand, seq: int, later: list[dict[str, Any]]) -> None:
+def drop_event(session: Session, table: Table, hand: Hand, seq: int, later: Log) -> None:
     """Remove event ``seq`` from the middle of the log (a player's own take-back), in the write begun
     by ``lock_table``: the ``later`` events move one place up.
 
@@ -461,9 +458,7 @@ def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
     return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))
 
 
-def appended_since(
-    session: Session, hand_id: int, known_version: int, known_length: int, version: int
-) -> list[dict[str, Any]] | None:
+def appended_since(session: Session, hand_id: int, known_version: int, known_length: int, version: int) -> Log | None:
     """The events appended to the hand's log after ``known_version``, up to ``version``, when
     every change of the table between them was such an append; else None (read it all again).
 
@@ -484,9 +479,7 @@ def appended_since(
 _VERSION_OF = select(Table.version).where(Table.id == bindparam("table_id"))
 
 
-def rows_at_one_version(
-    session: Session, table: Table
-) -> tuple[list[Hand], dict[int, list[dict[str, Any]]], snapshots.Kept | None]:
+def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], Logs, snapshots.Kept | None]:
     """The table's hand rows and logs, and its version set to the one they were read at.
 
     The version labels every answer made from them: a phone waits for the next one. SQLite
@@ -524,9 +517,9 @@ def _kept(conn: Connection, found: list[Hand]) -> snapshots.Kept | None:
     return snapshots.of_hand(conn, last.id) if last is not None and last.kind == "log" else None
 
 
-def events_by_hand(session: Session, hand_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+def events_by_hand(session: Session, hand_ids: list[int]) -> Logs:
     """The logs of several hands in one query."""
-    out: dict[int, list[dict[str, Any]]] = {h: [] for h in hand_ids}
+    out: Logs = {h: [] for h in hand_ids}
     if not hand_ids:
         return out
     rows = session.execute(_EVENTS_OF, {"hand_ids": list(hand_ids)})

@@ -9,12 +9,12 @@ leave it behind, whatever their kind) and the engine's code that wrote it is thi
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from sqlalchemy import and_, bindparam, select, text
 from sqlalchemy.engine import Connection
 
-from .models import Event, Hand, HandSnapshot, Table
+from .models import Event, Hand, HandSnapshot, Log, Table
 
 _KEEP = text(
     "INSERT INTO sk_hand_states (hand_id, version, seq, setup, state) "
@@ -74,7 +74,7 @@ def last_hand(conn: Connection, table_id: int) -> LastHand | None:
     return LastHand(row[0], row[1], None if row[2] is None else Kept(*row[2:]))
 
 
-def log_at(conn: Connection, table_id: int, hand_id: int) -> tuple[int | None, list[dict[str, Any]]]:
+def log_at(conn: Connection, table_id: int, hand_id: int) -> tuple[int | None, Log]:
     """The hand's log and the table's version, read together (None: the table is gone)."""
     rows = conn.execute(_LOG_AT, {"table_id": table_id, "hand_id": hand_id}).all()
     if not rows:

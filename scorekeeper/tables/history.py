@@ -7,15 +7,15 @@ page, or the pages' scripts riding on the phone's cookie) or "api" (a key sent i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy.orm import Session
 
 from ..store import history as store
-from ..store.models import Group, HistoryEntry, Table
+from ..store.models import Group, HistoryEntry, JSONObject, Table
 
 KINDS = (
     "group_created",
@@ -48,9 +48,7 @@ def actor(table: Table | None = None) -> str:
     return who(table)[:MAX_BY] if who is not None else "api"
 
 
-def note(
-    session: Session, kind: str, data: dict[str, Any], table: Table | None = None, group: Group | None = None
-) -> None:
+def note(session: Session, kind: str, data: JSONObject, table: Table | None = None, group: Group | None = None) -> None:
     """Note a change in the writer's transaction (not committed here)."""
     assert kind in KINDS, kind
     doc = dict(data)
@@ -66,7 +64,15 @@ def note(
     )
 
 
-def changes(before: dict[str, int], after: dict[str, int]) -> list[dict[str, Any]]:
+class Change(TypedDict):
+    """A player whose standing a change moved (a history entry's ``changes``)."""
+
+    player: str
+    before: int
+    after: int
+
+
+def changes(before: Mapping[str, int], after: Mapping[str, int]) -> list[Change]:
     """The players whose standing moved, with it before and after (a player new or gone counts 0)."""
     names = list(dict.fromkeys([*before, *after]))
     return [
@@ -81,13 +87,13 @@ def iso(when: datetime) -> str:
     return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
 
 
-def entry_json(entry: HistoryEntry) -> dict[str, Any]:
+def entry_json(entry: HistoryEntry) -> JSONObject:
     return {"at": iso(entry.at), "kind": entry.kind, "by": entry.by, **entry.data}
 
 
-def of_table(session: Session, table: Table) -> list[dict[str, Any]]:
+def of_table(session: Session, table: Table) -> list[JSONObject]:
     return [entry_json(e) for e in store.of_table(session, table.id)]
 
 
-def of_group(session: Session, group: Group) -> list[dict[str, Any]]:
+def of_group(session: Session, group: Group) -> list[JSONObject]:
     return [entry_json(e) for e in store.of_group(session, group.id)]

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine.errors import EngineError
+from ..store.models import JSONObject, Log
 
 MAX_SEQ = 100_000  # events in one hand's log, and the highest seq a phone may name
 SEATING = ("choices", "shown")
@@ -29,17 +29,17 @@ class RecordLog(BaseModel):
     """A live hand's log in an export: its events, each an object the engine replays."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    events: list[dict[str, Any]] = Field(max_length=MAX_SEQ)
+    events: Log = Field(max_length=MAX_SEQ)
 
 
 class HandRecord(BaseModel):
     """One hand of an export, as ``service.record_of`` writes it: a summary or a log, never both."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    summary: dict[str, Any] = Field(default_factory=dict, description="A quick-entry hand's summary.")
+    summary: JSONObject = Field(default_factory=dict, description="A quick-entry hand's summary.")
     log: RecordLog = Field(default_factory=lambda: RecordLog(events=[]), description="A live hand's log.")
-    choices: dict[str, Any] = Field(default_factory=dict, description="Who plays and who sits, by player.")
-    shown: dict[str, Any] = Field(default_factory=dict, description="Gwangpalli cards shown, by player.")
+    choices: JSONObject = Field(default_factory=dict, description="Who plays and who sits, by player.")
+    shown: JSONObject = Field(default_factory=dict, description="Gwangpalli cards shown, by player.")
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,9 @@ class Row:
     """A hand record as a hand row keeps it."""
 
     kind: str  # "summary" or "log"
-    summary: dict[str, Any] | None
-    seating: dict[str, Any] | None
-    events: list[dict[str, Any]]
+    summary: JSONObject | None
+    seating: JSONObject | None
+    events: Log
     count: int | None = None  # the hands a phone has seen (the API's new hand only)
 
 
@@ -73,7 +73,7 @@ class Door:
     empty_seating_is_none: bool = False
 
 
-def problems(raw: Any, model: type[BaseModel]) -> list[Problem]:
+def problems(raw: object, model: type[BaseModel]) -> list[Problem]:
     """Everything wrong with ``raw`` as a record of ``model``, each problem once."""
     if not isinstance(raw, dict):
         return [("shape", "")]
@@ -93,7 +93,7 @@ def problems(raw: Any, model: type[BaseModel]) -> list[Problem]:
     return found
 
 
-def read_record(raw: Any, door: Door, at: str = "") -> Row:
+def read_record(raw: object, door: Door, at: str = "") -> Row:
     """``raw`` as a hand row, or the door's refusal (``EngineError``) for its first problem."""
     if door.empty_seating_is_none and isinstance(raw, dict):
         raw = {k: v for k, v in raw.items() if k not in SEATING or v}
@@ -101,6 +101,7 @@ def read_record(raw: Any, door: Door, at: str = "") -> Row:
     if found:
         what, key = min(found, key=lambda p: (door.order.index(p[0]), p[1]))
         raise EngineError(*door.words[what](key, at))
+    assert isinstance(raw, dict), "problems() refuses anything but an object"
     seating = {k: raw[k] for k in SEATING if raw.get(k)}
     if "summary" in raw:
         return Row("summary", raw["summary"], seating or None, [], raw.get("count"))

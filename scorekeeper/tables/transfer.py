@@ -14,6 +14,7 @@ from typing import Any
 
 from ..engine.errors import EngineError
 from ..engine.series import config_from
+from ..store.models import JSONObject
 from . import jsonbody, names
 from .jsonbody import JSONRefused
 from .records import Door, HandRecord, read_record
@@ -56,13 +57,13 @@ EXPORT_DOOR = Door(
 )
 
 
-def _row(record: Any, path: str) -> dict[str, Any]:
+def _row(record: object, path: str) -> JSONObject:
     """One hand record → what a hand row holds; refuses any shape the rows cannot keep."""
     row = read_record(record, EXPORT_DOOR, path)
     return {"kind": row.kind, "summary": row.summary, "seating": row.seating, "events": row.events}
 
 
-def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+def read_document(doc: object) -> tuple[str, JSONObject, list[JSONObject]]:
     """An export → (title, settings, hand rows); the settings checked by the engine."""
     if not isinstance(doc, dict):
         raise EngineError("bad_series", "A table export is a JSON object.", "")
@@ -74,7 +75,7 @@ def read_document(doc: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
     return title_of(settings), settings, [_row(r, f"hands[{i}]") for i, r in enumerate(hands)]
 
 
-def title_of(settings: dict[str, Any]) -> str:
+def title_of(settings: JSONObject) -> str:
     """The table's name from its settings (absent or null: none), refused when too long."""
     title = settings.get("name")
     if title is None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -24,7 +23,7 @@ from ..engine.series import config_from
 from ..engine.series.ending import end_early
 from ..store import oneshot, snapshots
 from ..store import rows as store
-from ..store.models import Hand, Table
+from ..store.models import Hand, JSONObject, Table
 from . import history, service, transfer
 from .refusals import WEB_ERROR_CODES, Conflict, NotLive, Refused, Stale, WriteRefused
 from .service import Live, TableState
@@ -47,7 +46,7 @@ __all__ = [
     "undo",
 ]
 
-Event = dict[str, Any]
+Event = JSONObject  # an event of a live hand, as stored and as the engine reads it
 
 
 class _Keep:
@@ -93,7 +92,7 @@ def _live(state: TableState, hand_id: int) -> Live:
 # -- tables ------------------------------------------------------------------------------------
 
 
-def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
+def create_table(session: Session, title: str, config: JSONObject) -> Table:
     """A new table with fresh secrets, its settings checked by the engine; committed."""
     try:
         config_from(config)
@@ -102,7 +101,7 @@ def create_table(session: Session, title: str, config: dict[str, Any]) -> Table:
     return store.create_table(session, title, config)
 
 
-def import_table(session: Session, doc: Any) -> Table:
+def import_table(session: Session, doc: object) -> Table:
     """A new table (new id and secrets) from a table's export: its hands and live logs replayed as
     a change of hands is (``service.replay_rows``); nothing stored when refused. A group's export
     is refused with ``group_file``, naming the import that takes it."""
@@ -122,7 +121,7 @@ def import_table(session: Session, doc: Any) -> Table:
     return table
 
 
-def configure(session: Session, table: Table, title: str, config: dict[str, Any]) -> None:
+def configure(session: Session, table: Table, title: str, config: JSONObject) -> None:
     """A table's new title and settings, checked by the engine."""
     try:
         config_from(config)
@@ -165,8 +164,8 @@ def add_hand(
     session: Session,
     state: TableState,
     kind: str,
-    summary: dict[str, Any] | None,
-    seating: dict[str, Any] | None = None,
+    summary: JSONObject | None,
+    seating: JSONObject | None = None,
     expected_count: int | None = None,
 ) -> Hand:
     """Append a hand record (a quick-entry summary, or a live hand started: ``kind`` "log"), if the
@@ -212,8 +211,8 @@ def edit_hand(
     session: Session,
     state: TableState,
     hand: Hand,
-    summary: dict[str, Any] | _Keep | None = KEEP,
-    seating: dict[str, Any] | _Keep | None = KEEP,
+    summary: JSONObject | _Keep | None = KEEP,
+    seating: JSONObject | _Keep | None = KEEP,
     expected_version: str | Collection[str] | None = None,
 ) -> Hand:
     """Change a hand record's summary or seating (its events stay); the series after it must replay.
