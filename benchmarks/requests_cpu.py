@@ -115,7 +115,7 @@ def forget() -> None:
     from scorekeeper.tables import service
     from scorekeeper.web.api import answers
 
-    service._memo.clear()
+    service.forget()
     answers._answers.clear()
 
 

@@ -9,13 +9,13 @@ computes a score or a payment.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NamedTuple
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from ..caching import Bounded
 from ..engine import series as series_engine
 from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
@@ -24,7 +24,7 @@ from ..engine.live.hand import HandSetup, HandState
 from ..engine.series import Series, SeriesConfig
 from ..store import rows as store
 from ..store import snapshots
-from ..store.models import Hand, Table
+from ..store.models import Hand, JSONObject, Log, Logs, Table
 
 
 @dataclass
@@ -33,8 +33,8 @@ class Live:
 
     hand: Hand
     index: int
-    setup: dict[str, Any]
-    events: list[dict[str, Any]]
+    setup: JSONObject  # the hand's setup document (``Series.setup``)
+    events: Log
     state: HandState
 
     @property
@@ -50,7 +50,7 @@ class TableState:
     series: Series  # every finished record (all of them when no hand is live)
     live: Live | None = None
     problem: list[dict] | None = None  # a stored record the engine now refuses
-    logs: dict[int, list[dict]] = field(default_factory=dict)
+    logs: Logs = field(default_factory=dict)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -73,9 +73,9 @@ class TableState:
         return self.live is None and self.problem is None and not self.series.finished
 
 
-def record_of(hand: Hand, events: list[dict] | None) -> dict[str, Any]:
-    """A hand row as the series module's record."""
-    record: dict[str, Any] = {"summary": hand.summary} if hand.kind == "summary" else {"log": {"events": events or []}}
+def record_of(hand: Hand, events: Log | None) -> JSONObject:
+    """A hand row as the series module's record (and an export's: the JSON the engine reads)."""
+    record: JSONObject = {"summary": hand.summary} if hand.kind == "summary" else {"log": {"events": events or []}}
     for key in ("choices", "shown"):
         if hand.seating and hand.seating.get(key):
             record[key] = hand.seating[key]
@@ -86,9 +86,7 @@ def config_of(table: Table) -> SeriesConfig:
     return series_engine.config_from(table.config)
 
 
-def replay(
-    table: Table, hands: list[Hand], logs: dict[int, list[dict]], kept: snapshots.Kept | None = None
-) -> TableState:
+def replay(table: Table, hands: list[Hand], logs: Logs, kept: snapshots.Kept | None = None) -> TableState:
     """The series of ``hands``; the last one may be a live hand still being played (its state
     read from ``kept``, the stored snapshot, when that is of this very log at this version)."""
     config = config_of(table)
@@ -121,44 +119,61 @@ def replay(
 # (compared whole, every time: nothing can be stale); a log that grew is replayed on from its
 # prefix. It is a cache of work, not a copy of the store: several app servers stay stateless.
 
-# Entries of each kind (series, live hand ~20 KB, rows ~15 KB), the least recently stored
-# dropped first: a thousand busy tables per process, some 40 MB.
+# Entries of each kind (series, live hand ~20 KB, rows ~15 KB), each kind a ``Bounded``: a
+# thousand busy tables per process, some 40 MB.
 _MEMO_SIZE = 1000
-_KINDS = 3
-_memo: dict[tuple, tuple[Any, Any]] = {}
-_memo_lock = threading.Lock()
 
 
-def _remember(key: tuple, inputs: Any, answer: Any) -> None:
-    with _memo_lock:
-        _memo.pop(key, None)
-        _memo[key] = (inputs, answer)
-        if len(_memo) > _KINDS * _MEMO_SIZE:
-            del _memo[next(iter(_memo))]
+class _SeriesKept(NamedTuple):
+    config: SeriesConfig
+    records: list[JSONObject]
+    series: Series
 
 
-def _play_series(table: Table, config: SeriesConfig, records: list[dict]) -> Series:
+class _HandKept(NamedTuple):
+    setup: JSONObject
+    events: Log
+    state: HandState
+
+
+class _RowsKept(NamedTuple):
+    version: int  # the table's, as the rows were read at
+    hands: list[Hand]
+    logs: Logs
+
+
+_series: Bounded[int, _SeriesKept] = Bounded(_MEMO_SIZE)  # by table id
+_hands: Bounded[int, _HandKept] = Bounded(_MEMO_SIZE)  # by hand id
+_rows: Bounded[tuple[int, str], _RowsKept] = Bounded(_MEMO_SIZE)  # ``_rows_key``
+
+
+def forget() -> None:
+    """Forget every replay kept, as a process that never saw a table (tests, benchmarks)."""
+    for kept in (_series, _hands, _rows):
+        kept.clear()
+
+
+def _play_series(table: Table, config: SeriesConfig, records: list[JSONObject]) -> Series:
     """``series_engine.play``, reused while the table's config and records are the same."""
-    key = ("series", table.id)
-    hit = _memo.get(key)
-    if hit is not None and hit[0] == (config, records):
-        return hit[1]
+    hit = _series.get(table.id)
+    if hit is not None and hit.config == config and hit.records == records:
+        return hit.series
     series = series_engine.play(config, records)
-    _remember(key, (config, list(records)), series)
+    _series.put(table.id, _SeriesKept(config, list(records), series))
     return series
 
 
 def _replay_hand(
-    hand: Hand, setup: dict[str, Any], events: list[dict], kept: snapshots.Kept | None = None, version: int = 0
+    hand: Hand, setup: JSONObject, events: Log, kept: snapshots.Kept | None = None, version: int = 0
 ) -> HandState:
     """``hand_engine.replay``, continued from the last replay of this hand's log when it grew, or
     read from the stored snapshot ``kept`` when it is of this log at the table's ``version``."""
-    key = ("hand", hand.id)
-    hit = _memo.get(key)
-    if hit is not None and hit[0][0] == setup and events[: len(hit[0][1])] == hit[0][1]:
-        state = hit[1]
+    hit = _hands.get(hand.id)
+    state: HandState | None
+    if hit is not None and hit.setup == setup and events[: len(hit.events)] == hit.events:
+        state = hit.state
         try:
-            for event in events[len(hit[0][1]) :]:
+            for event in events[len(hit.events) :]:
                 state = hand_engine.apply(state, event)
         except EngineError:
             state = None  # replayed whole below, for the refusal's path
@@ -170,7 +185,7 @@ def _replay_hand(
     return state
 
 
-def _read_kept(kept: snapshots.Kept, version: int, setup: dict[str, Any], events: list[dict]) -> HandState | None:
+def _read_kept(kept: snapshots.Kept, version: int, setup: JSONObject, events: Log) -> HandState | None:
     """The state stored with the table's ``version``, when it is still that version's (every change
     moves the version: an undo, a replaced event or an edited hand leave the snapshot behind) and
     is of this log and setup; None otherwise, and the log is replayed."""
@@ -184,21 +199,21 @@ def _read_kept(kept: snapshots.Kept, version: int, setup: dict[str, Any], events
         return None
 
 
-def snapshot_of(live_setup: dict[str, Any], state: HandState) -> tuple[str, str]:
+def snapshot_of(live_setup: JSONObject, state: HandState) -> tuple[str, str]:
     """(setup, state) as ``store.snapshots`` keeps them: what ``_read_kept`` reads back."""
     return json.dumps(live_setup, separators=(",", ":")), json.dumps(hand_snapshot.dump(state), separators=(",", ":"))
 
 
-def _remember_hand(hand: Hand, setup: dict[str, Any], events: list[dict], state: HandState) -> None:
-    _remember(("hand", hand.id), (setup, list(events)), state)
+def _remember_hand(hand: Hand, setup: JSONObject, events: Log, state: HandState) -> None:
+    _hands.put(hand.id, _HandKept(setup, list(events), state))
 
 
 def _replay_live(
     table: Table,
     config: SeriesConfig,
     hands: list[Hand],
-    logs: dict[int, list[dict]],
-    records: list[dict],
+    logs: Logs,
+    records: list[JSONObject],
     kept: snapshots.Kept | None = None,
 ) -> TableState | None:
     """The usual case, a live hand last at a table of two or three: each record replayed once.
@@ -221,7 +236,15 @@ def _replay_live(
     return TableState(table, config, hands, before, Live(hand, len(hands) - 1, setup, events, state), logs=logs)
 
 
-def kept_live_hand(conn: Connection, table: Table) -> tuple[int, list[dict], HandState] | None:
+class KeptHand(NamedTuple):
+    """A live hand read from its kept snapshot (``kept_live_hand``)."""
+
+    hand_id: int
+    events: Log
+    state: HandState
+
+
+def kept_live_hand(conn: Connection, table: Table) -> KeptHand | None:
     """The table's last hand as (id, log, state) read from its kept snapshot, without the series
     or the log replayed: what a push stream sends first, after a restart for every table at once.
 
@@ -243,20 +266,20 @@ def kept_live_hand(conn: Connection, table: Table) -> tuple[int, list[dict], Han
     if state is None:
         return None
     # The next load in this process goes on from it (the hand's kept replay), as from a replay.
-    _remember(("hand", last.id), (setup, list(events)), state)
-    return last.id, events, state
+    _hands.put(last.id, _HandKept(setup, list(events), state))
+    return KeptHand(last.id, events, state)
 
 
 def knows(table: Table) -> bool:
     """Whether this process keeps the table's rows (at any version): a load then reads only what
     changed since (``_caught_up``), cheaper than reading the whole log for the kept state."""
-    return _rows_key(table) in _memo
+    return _rows_key(table) in _rows
 
 
-def _rows_key(table: Table) -> tuple:
+def _rows_key(table: Table) -> tuple[int, str]:
     # The random public id too: two databases in one process (tests, a restored copy beside
     # the live one) may both have a table 1 at version 7.
-    return ("rows", table.id, table.public_id)
+    return (table.id, table.public_id)
 
 
 def load(session: Session, table: Table) -> TableState:
@@ -266,13 +289,13 @@ def load(session: Session, table: Table) -> TableState:
     version are the stored ones: phones that refresh after each tap cost one row, not the
     table's whole history. The engine still answers from those inputs (``replay``).
     """
-    hit = _memo.get(_rows_key(table))
+    hit = _rows.get(_rows_key(table))
     kept = None
-    if hit is not None and hit[0] == table.version:
-        hands, logs = hit[1]
-    elif hit is not None and hit[0] < table.version and (caught_up := _caught_up(session, table, hit)) is not None:
+    if hit is not None and hit.version == table.version:
+        hands, logs = hit.hands, hit.logs
+    elif hit is not None and hit.version < table.version and (caught_up := _caught_up(session, table, hit)) is not None:
         hands, logs = caught_up
-        _remember(_rows_key(table), table.version, (hands, logs))
+        _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs))
     else:
         hands, logs, kept = store.rows_at_one_version(session, table)  # table.version: theirs
         # Shared with other requests from now on: out of this session, so that its rollback
@@ -281,15 +304,15 @@ def load(session: Session, table: Table) -> TableState:
         for hand in hands:
             if hand in session:
                 session.expunge(hand)
-        _remember(_rows_key(table), table.version, (hands, logs))
+        _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs))
     return replay(table, hands, logs, kept)
 
 
-def _caught_up(session: Session, table: Table, hit: tuple) -> tuple[list[Hand], dict] | None:
+def _caught_up(session: Session, table: Table, hit: _RowsKept) -> tuple[list[Hand], Logs] | None:
     """The rows kept at an older version, with the events appended since to the last hand:
     what another process's taps changed, read as those events alone (a tap's refresh on the
     other worker read every hand and log of the table again). None when anything else changed."""
-    known_version, (hands, logs) = hit
+    known_version, hands, logs = hit
     last = hands[-1] if hands else None
     if last is None or last.kind != "log":
         return None
@@ -300,7 +323,7 @@ def _caught_up(session: Session, table: Table, hit: tuple) -> tuple[list[Hand], 
     return hands, logs | {last.id: log + appended}
 
 
-def appended(session: Session, state: TableState, events: list[dict], hand_state: HandState) -> TableState:
+def appended(session: Session, state: TableState, events: Log, hand_state: HandState) -> TableState:
     """``state`` once the live hand's stored log is ``events``, leading to ``hand_state``.
 
     Nothing is replayed again unless the hand has just ended (the series then counts it).
@@ -310,7 +333,7 @@ def appended(session: Session, state: TableState, events: list[dict], hand_state
     live = Live(state.live.hand, state.live.index, state.live.setup, events, hand_state)
     _remember_hand(live.hand, live.setup, events, hand_state)
     logs = state.logs | {live.hand.id: events}
-    _remember(_rows_key(state.table), state.table.version, (state.hands, logs))  # the version stored with it
+    _rows.put(_rows_key(state.table), _RowsKept(state.table.version, state.hands, logs))  # the version stored with it
     return TableState(state.table, state.config, state.hands, state.series, live, state.problem, logs)
 
 
@@ -324,7 +347,7 @@ def check_rows(session: Session, table: Table, rows: list[Hand]) -> TableState:
     return replay_rows(table, rows, logs)
 
 
-def replay_rows(table: Table, rows: list[Hand], logs: dict[int, list[dict]]) -> TableState:
+def replay_rows(table: Table, rows: list[Hand], logs: Logs) -> TableState:
     state = replay(table, rows, logs)
     if state.problem:
         raise EngineError.many(state.problem)
@@ -355,14 +378,21 @@ def preview(state: TableState, record: dict, index: int | None = None) -> tuple[
     return deal.result, []
 
 
-def last_log_setup(state: TableState) -> tuple[Hand, dict] | None:
+class LastLog(NamedTuple):
+    """The last hand row, a live log, with its setup document."""
+
+    hand: Hand
+    setup: JSONObject
+
+
+def last_log_setup(state: TableState) -> LastLog | None:
     """The last hand row, when it is a live log (finished or not), with its setup."""
     if state.live is not None:
-        return state.live.hand, state.live.setup
+        return LastLog(state.live.hand, state.live.setup)
     if not state.hands or state.hands[-1].kind != "log" or state.problem:
         return None
     hand = state.hands[-1]
     records = [record_of(h, state.logs.get(h.id)) for h in state.hands[:-1]]
     before = series_engine.play(state.config, records)
     choices = (hand.seating or {}).get("choices")
-    return hand, before.setup(choices if before.config.gwangpalli and choices else None)
+    return LastLog(hand, before.setup(choices if before.config.gwangpalli and choices else None))

@@ -3,7 +3,7 @@ document and a process's first load read it instead of replaying the log, and gi
 replay gives; any change other than an append (an undo, a replaced event, an edited earlier hand,
 new settings, a hand deleted) leaves it behind, and the hand is replayed until the next append.
 
-"A fresh process" is one whose kept replays (``service._memo``) are empty, as after a restart.
+"A fresh process" is one whose kept replays (``service.forget``) are gone, as after a restart.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Replays:
 
 def restart() -> None:
     """What a process that has never seen the table knows: nothing kept."""
-    service._memo.clear()
+    service.forget()
     answers._answers.clear()
 
 

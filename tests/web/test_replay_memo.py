@@ -166,7 +166,7 @@ def test_another_processs_change_is_seen_exactly(app, change):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(store, "events_by_hand", lambda *a: full_reads.append(a) or real(*a))
         seen = _events(table, hand)
-    service._memo.clear()
+    service.forget()
     answers._answers.clear()
     fresh = _events(table, hand)
     assert seen == fresh != before
@@ -176,6 +176,6 @@ def test_another_processs_change_is_seen_exactly(app, change):
     r = table.api("POST", f"/hands/{hand}/events", json={"seq": fresh["seq"], "event": {"type": "end_turn"}})
     assert r.status_code in (201, 409), r.get_json()
     if r.status_code == 201:
-        service._memo.clear()
+        service.forget()
         answers._answers.clear()
         assert r.get_json()["state"] == _events(table, hand)["state"]

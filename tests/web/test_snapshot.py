@@ -126,7 +126,7 @@ def test_the_version_and_the_log_are_of_one_snapshot(app, table, elsewhere, monk
     table.append(hand, A_JUNK[:2])
     before = table.api("GET", f"/hands/{hand}/events").get_json()["version"]
     answers._answers.clear()
-    service._memo.clear()  # a full read of the rows, as on a process that never saw the table
+    service.forget()  # a full read of the rows, as on a process that never saw the table
     read_hands, injected = store.hands, []
 
     def hands_after_a_tap_elsewhere(session, t, fresh=False):
@@ -164,7 +164,7 @@ def test_a_whole_read_takes_one_connection_of_the_pool(app, table, database_url)
     try:
         with Session(bind=stored.reader(engine)) as session:
             row = store.read_table(session.connection(), table.id)
-            service._memo.clear()
+            service.forget()
             state = service.load(session, row)
         assert state.live is not None and state.live.seq == 2
     finally:
