@@ -105,9 +105,6 @@ CUP, BRIDGE, RAIN_BRIGHT, RAIN_ANIMAL, RAIN_RIBBON = "9a", "5a", "12g", "12a", "
 GODORI = frozenset({"2a", "4a", "8a"})
 DOUBLE_JUNK = frozenset({"11jd", "12jd"})
 
-# Junk value the 48-card deck can hold at most: every junk card plus the cup as double junk.
-DECK_JUNK_VALUE = sum(c.junk for c in DECK) + 2
-
 
 def month_cards(month: int) -> tuple[Card, ...]:
     """The four cards of a month."""

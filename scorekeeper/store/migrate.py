@@ -64,7 +64,3 @@ def upgrade(engine: Engine, revision: str = "head") -> str | None:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
     return current_revision(engine)
-
-
-def needs_upgrade(engine: Engine) -> bool:
-    return current_revision(engine) != head_revision(engine)

@@ -22,7 +22,7 @@ def test_factory_testing_flag(app):
 def test_migrated_on_first_start(app):
     engine = app.extensions["sk_engine"]
     assert {"sk_tables", "sk_hands", "sk_events"} <= set(inspect(engine).get_table_names())
-    assert not migrate.needs_upgrade(engine)
+    assert migrate.current_revision(engine) == migrate.head_revision(engine)
 
 
 def test_db_upgrade_command(runner):
