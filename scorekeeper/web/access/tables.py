@@ -6,14 +6,14 @@ Every unknown id and wrong secret is counted against the client's guessing budge
 
 from __future__ import annotations
 
-from flask import abort, g
+from flask import abort, g, request
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ...store import rows as store
 from ...store.models import Table
 from ..server.database import db, reader_engine
 from ..server.limits import refused_key
-from ..server.security import EDIT, level_for
+from ..server.security import EDIT, level_for, presented_key, remember_key
 
 
 def table_or_404(public_id: str) -> Table:
@@ -64,3 +64,10 @@ def open_poll_row(public_id: str):
 
 def can_edit() -> bool:
     return g.get("table_level") == EDIT
+
+
+def keep_access(public_id: str, edit: str) -> None:
+    """The phone that made new secrets keeps the table: its session holds the new edit secret
+    (an API client with the key in its header has its answer instead)."""
+    if presented_key(public_id) and not request.headers.get("X-Table-Key"):
+        remember_key(public_id, edit)

@@ -20,13 +20,12 @@ from ...tables import jsonbody, names, service, transfer, writes
 from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
-from ..access.tables import open_poll_row, open_table
+from ..access.tables import keep_access, open_poll_row, open_table
 from ..server.database import db
 from ..server.errors import error_response
 from ..server.limits import created
 from ..server.security import KEY_HEADER, csrf, presented_key
 from ..tables import push
-from ..tables.routes import keep_access
 from ..views import tablejson
 from . import answers, bp, models, openapi, preconditions
 

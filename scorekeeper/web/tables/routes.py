@@ -19,13 +19,13 @@ from ...store import rows as store
 from ...tables import service, transfer, writes
 from ...tables.refusals import WriteRefused
 from ..access import seats
-from ..access.tables import open_poll_row, open_table, table_or_404
+from ..access.tables import keep_access, open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
 from ..home import routes as home
 from ..server.database import db
 from ..server.limits import created, refused_key
-from ..server.security import EDIT, presented_key, remember_key
+from ..server.security import EDIT, remember_key
 from ..views import export, joincode, rulesheet, sharing, tableview
 from ..views.forms import attach_errors
 from . import bp, pagecache
@@ -226,13 +226,6 @@ def new_keys(public_id: str):
     keep_access(public_id, edit)
     flash(_("new_keys_made"), "ok")
     return redirect(url_for("tables.show", public_id=public_id, _anchor="share"), 303)
-
-
-def keep_access(public_id: str, edit: str) -> None:
-    """The phone that made new secrets keeps the table: its session holds the new edit secret
-    (an API client with the key in its header has its answer instead)."""
-    if presented_key(public_id) and not request.headers.get("X-Table-Key"):
-        remember_key(public_id, edit)
 
 
 @bp.post("/t/<public_id>/forget")
