@@ -49,8 +49,6 @@ function poll() {
 }
 
 export function startPolling() {
-  // push.js (a classic script) reaches the refresh through this.
-  window.skLive = { refresh: refresh, busy: function () { return state.busy; }, heard: heard };
   document.addEventListener("sk:idle", catchUp);
   var region = state.region;
   if (region && region.dataset.poll) {
