@@ -1,6 +1,6 @@
 /* The script's state, in one place: what the page shows and what is on its way. */
 
-export var state = {
+export const state = {
   region: document.getElementById("region"),  // the part of the page the server's partials replace
   served: "",        // the region as the server last sent it
   busy: false,       // a post is on its way
