@@ -9,7 +9,7 @@ export const state = {
   nextSeq: null,     // while a post is on its way: the log length once it is stored
   following: null,   // a seat-bound phone: the hand its table follows into
   queue: null,       // the offline queue (queue.js), or its stand-in when the page has none
-  // The offline queue's own (queue.js):
+  // The offline queue's own (queue-send.js sends, queue-view.js shows):
   sending: null,            // the item on its way to the server
   waitingDecision: false,   // the first tap waits for a go or stop (the server said waiting_decision)
   retryTimer: null,         // the next try, while the server is unreachable or in trouble
