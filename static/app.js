@@ -15,10 +15,14 @@ import { keepRecent } from "./js/recent.js";
 import { startCopying } from "./js/copy.js";
 import { showLocalTimes } from "./js/times.js";
 import { goOnFromShareLink } from "./js/enter.js";
+import { startPushing } from "./js/push.js";
+import { showChosenFileNames, openResultsAtTop } from "./js/screens.js";
+import { startQuickEntry } from "./js/quick.js";
+import { startGroupPage } from "./js/group.js";
 
 startLive();       // swap and post; the sheets and the player chips
 startFollowing();  // a seat-bound phone follows its table into the next hand
-startPolling();    // live updates (push.js, when its stream is open)
+startPolling();    // live updates (startPushing below, when its stream is open)
 state.queue = startQueue();  // the offline queue (a stand-in that takes nothing when the page has none)
 startKeeping();    // the service worker and the kept copy of this page
 showWaiting();     // links to taps still waiting for another hand
@@ -28,3 +32,8 @@ keepRecent();
 startCopying();
 showLocalTimes();  // the history's times in the phone's time zone
 goOnFromShareLink();  // a group's share link goes on to its page
+startPushing();    // changes pushed by the server as they are stored
+showChosenFileNames();
+openResultsAtTop();  // a hand that ends on the live screen
+startQuickEntry();  // the quick entry page: one card picker, the payment previewed
+startGroupPage();  // the group page: the share sheet, one tap on "sent it"

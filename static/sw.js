@@ -9,12 +9,12 @@
    - everything else (the API, polls, posts) goes to the network untouched. */
 "use strict";
 
-var SK = /*SK_CONFIG*/{};
-var SHELL = "sk-shell-" + SK.version;
-var PAGES = "sk-pages";           // shared with static/js/keep.js, which refreshes the kept live hand page
-var KEEP_PAGES = 24;              // the most recently visited pages kept
-var NETWORK_WAIT_MS = 4000;       // a page from the network, or the kept copy after this long
-var pages = new RegExp(SK.pages);
+const SK = /*SK_CONFIG*/{};
+const SHELL = "sk-shell-" + SK.version;
+const PAGES = "sk-pages";           // shared with static/js/keep.js, which refreshes the kept live hand page
+const KEEP_PAGES = 24;              // the most recently visited pages kept
+const NETWORK_WAIT_MS = 4000;       // a page from the network, or the kept copy after this long
+const pages = new RegExp(SK.pages);
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL).then(function (cache) {
@@ -40,10 +40,10 @@ self.addEventListener("message", function (event) {
 // The offline page's words come from the message catalogue (SK.text, both languages):
 // the phone's language picks them, as the app's pages do when no choice was made.
 function offlinePage() {
-  var lang = (self.navigator.language || "ko").toLowerCase().indexOf("ko") === 0 ? "ko" : "en";
-  var t = SK.text[lang] || SK.text.ko;
-  var esc = function (s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
-  var html = '<!doctype html><html lang="' + lang + '"><head><meta charset="utf-8">' +
+  const lang = (self.navigator.language || "ko").toLowerCase().indexOf("ko") === 0 ? "ko" : "en";
+  const t = SK.text[lang] || SK.text.ko;
+  const esc = function (s) { return String(s).replace(/[&<>"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
+  const html = '<!doctype html><html lang="' + lang + '"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + esc(t.offline_title) + '</title>' +
     '<link rel="stylesheet" href="' + SK.css + '"></head><body>' +
     '<header class="top"><a class="brand" href="' + SK.home + '">' + esc(t.app_name) + '</a></header><main>' +
@@ -59,11 +59,11 @@ function trim(cache) {
 }
 
 function page(event) {
-  var request = event.request;
-  var keep = pages.test(new URL(request.url).pathname);
-  var network = fetch(request).then(function (response) {
+  const request = event.request;
+  const keep = pages.test(new URL(request.url).pathname);
+  const network = fetch(request).then(function (response) {
     if (keep && response.ok && !response.redirected && response.type === "basic") {
-      var copy = response.clone();
+      const copy = response.clone();
       event.waitUntil(caches.open(PAGES).then(function (cache) {
         return cache.delete(request.url).then(function () { return cache.put(request.url, copy); })
           .then(function () { return trim(cache); });
@@ -71,8 +71,8 @@ function page(event) {
     }
     return response;
   });
-  var kept = caches.open(PAGES).then(function (cache) { return cache.match(request.url); });
-  var late = new Promise(function (resolve) { setTimeout(resolve, NETWORK_WAIT_MS); });
+  const kept = caches.open(PAGES).then(function (cache) { return cache.match(request.url); });
+  const late = new Promise(function (resolve) { setTimeout(resolve, NETWORK_WAIT_MS); });
   // The network first; the kept copy when it fails, or when it is slow and a copy exists.
   return Promise.race([network, late.then(function () { return kept.then(function (hit) { return hit || network; }); })])
     .catch(function () { return kept.then(function (hit) { return hit || offlinePage(); }); });
@@ -104,9 +104,9 @@ function shell(request) {
 }
 
 self.addEventListener("fetch", function (event) {
-  var request = event.request;
+  const request = event.request;
   if (request.method !== "GET") { return; }
-  var url = new URL(request.url);
+  const url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
   if (request.mode === "navigate") {
     event.respondWith(page(event));

@@ -2,7 +2,7 @@
 
 export function startCopying() {
   document.addEventListener("click", function (ev) {
-    var btn = ev.target.closest("[data-copy]");
+    const btn = ev.target.closest("[data-copy]");
     if (!btn || !navigator.clipboard) { return; }
     navigator.clipboard.writeText(btn.dataset.copy).then(function () { btn.classList.add("copied"); });
   });

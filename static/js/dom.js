@@ -5,6 +5,6 @@ export function $$(sel, root) { return Array.prototype.slice.call((root || docum
 
 // A copy of a server-rendered <template id="..."> (its words are the catalogue's): its first element.
 export function tpl(id) {
-  var t = document.getElementById(id);
+  const t = document.getElementById(id);
   return t.content.firstElementChild.cloneNode(true);
 }

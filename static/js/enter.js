@@ -4,6 +4,6 @@
    it does not run: it stays on this page and its Open Graph tags. */
 
 export function goOnFromShareLink() {
-  var next = document.querySelector("[data-go-on]");
+  const next = document.querySelector("[data-go-on]");
   if (next) { window.location.replace(next.getAttribute("href")); }
 }

@@ -2,10 +2,10 @@
 
 export function startForgetting() {
   document.addEventListener("submit", function (ev) {
-    var form = ev.target, action = form.getAttribute("action") || "";
+    const form = ev.target, action = form.getAttribute("action") || "";
     if (!window.caches || !/\/t\/[^/]+\/forget$/.test(action)) { return; }
     ev.preventDefault();
-    var pages = action.replace(/forget$/, "");
+    const pages = action.replace(/forget$/, "");
     caches.open("sk-pages").then(function (cache) {
       return cache.keys().then(function (keys) {
         return Promise.all(keys.filter(function (r) { return new URL(r.url).pathname.indexOf(pages) === 0; })

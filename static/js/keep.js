@@ -2,22 +2,22 @@
 import { $, $$ } from "./dom.js";
 import { state } from "./state.js";
 
-var keepTimer = null;
+let keepTimer = null;
 function keepCopy() {
   // The worker keeps the page as it was loaded; taps since have changed the region. Put
   // the server's latest region into the kept copy, so an offline reload shows it.
   if (!window.caches || !state.region) { return; }
   clearTimeout(keepTimer);
   keepTimer = setTimeout(function () {
-    var url = location.origin + location.pathname + location.search;
+    const url = location.origin + location.pathname + location.search;
     caches.open("sk-pages").then(function (cache) {
       return cache.match(url).then(function (hit) {
         return hit && hit.text().then(function (text) {
-          var doc = new DOMParser().parseFromString(text, "text/html");
-          var old = doc.getElementById("region");
-          var t = document.createElement("template");
+          const doc = new DOMParser().parseFromString(text, "text/html");
+          const old = doc.getElementById("region");
+          const t = document.createElement("template");
           t.innerHTML = state.served;
-          var fresh = t.content.getElementById("region");
+          const fresh = t.content.getElementById("region");
           if (!old || !fresh) { return null; }
           $$(".refusal, #held, [data-confirm]", fresh).forEach(function (e) { e.remove(); });
           $$(".flash[role=status]", doc).forEach(function (e) { e.remove(); });
@@ -32,8 +32,8 @@ function keepCopy() {
 
 export function startKeeping() {
   // The worker's URL is on the entry script's tag (a module has no document.currentScript).
-  var script = $("script[data-sw]");
-  var worker = script && script.dataset.sw;
+  const script = $("script[data-sw]");
+  const worker = script && script.dataset.sw;
   if (worker && "serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register(worker).catch(function () { /* the app works without it */ });
     navigator.serviceWorker.ready.then(function (registration) {

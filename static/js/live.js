@@ -7,7 +7,7 @@ import { swap, toast, setBusy, showOffline, closeSheets, markOwners, markActor, 
 
 // tap: the event the form makes, queued if the post never reaches the server
 function post(url, data, tap, say) {
-  var queue = state.queue;
+  const queue = state.queue;
   setBusy(true);
   return fetch(url, {
     method: "POST", body: data, credentials: "same-origin",
@@ -31,17 +31,17 @@ function post(url, data, tap, say) {
 
 export function startLive() {
   document.addEventListener("toggle", function (ev) {
-    var d = ev.target;
+    const d = ev.target;
     if (d.matches && d.matches("details.sheet") && d.open) { closeSheets(d); }
   }, true);
   document.addEventListener("click", function (ev) {
-    var region = state.region;
-    var close = ev.target.closest("[data-close-sheet]");
+    const region = state.region;
+    const close = ev.target.closest("[data-close-sheet]");
     if (close) { closeSheets(null); return; }
-    var opens = ev.target.closest("[data-open-piles]");
-    if (opens) { var piles = document.getElementById("piles"); if (piles) { piles.open = true; } }
+    const opens = ev.target.closest("[data-open-piles]");
+    if (opens) { const piles = document.getElementById("piles"); if (piles) { piles.open = true; } }
     if (ev.target.closest("[data-close-confirm]")) { $$("[data-confirm]").forEach(function (e) { e.remove(); }); return; }
-    var chip = ev.target.closest("[data-actor]");
+    const chip = ev.target.closest("[data-actor]");
     if (chip && region && region.contains(chip)) {
       state.actor = chip.dataset.actor === region.dataset.current ? null : chip.dataset.actor;
       markActor();
@@ -50,31 +50,31 @@ export function startLive() {
   });
 
   document.addEventListener("submit", function (ev) {
-    var form = ev.target, region = state.region, queue = state.queue;
+    const form = ev.target, region = state.region, queue = state.queue;
     if (!form.matches("form[data-live]") || !window.fetch || !region) { return; }
     ev.preventDefault();
-    var data = new FormData(form, ev.submitter || undefined);
+    const data = new FormData(form, ev.submitter || undefined);
     // The controls outside the region were drawn once: the log length and the player on
     // turn are the region's, as of now.
     data.set("seq", region.dataset.seq || "0");
     // A seat-bound phone taps for its own player (the turn before passes on the server).
     if (form.hasAttribute("data-actor")) { data.set("player", state.actor || region.dataset.seat || region.dataset.now || region.dataset.current || ""); }
     closeSheets(null);
-    var undoing = form.hasAttribute("data-undo");
-    var events = undoing || form.hasAttribute("data-give") ? [] : queue.events(data);  // as the server will read the form
-    var card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
+    const undoing = form.hasAttribute("data-undo");
+    const events = undoing || form.hasAttribute("data-give") ? [] : queue.events(data);  // as the server will read the form
+    const card = ev.submitter && ev.submitter.dataset.card;  // a card of the picker: taken by the player
     if (card) { queue.mark(card, data.get("player")); }  // shown taken at once; the answer confirms
     if (undoing && queue.undo()) { return; }
     // Naming the junk given replaces the last stored event: only with the server's log in view.
-    var giving = form.hasAttribute("data-give");
+    const giving = form.hasAttribute("data-give");
     if (giving && queue.takes()) { return; }
     if (!undoing && queue.takes()) { events.forEach(function (e) { queue.add(e, data.get("skip") === "1"); }); return; }
     if (state.busy) { return; }
-    var seq = parseInt(data.get("seq"), 10);
+    const seq = parseInt(data.get("seq"), 10);
     state.nextSeq = undoing ? null : seq + events.length;  // what the log will be once this post is stored
-    var tap = undoing || giving || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
+    const tap = undoing || giving || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
     // An undo's answer names what it took back (the seated phone's own event may not be the last).
-    var say = card ? null : function (last) { return undoing ? (state.region.dataset.undone || queue.text("live_undone")) : last; };
+    const say = card ? null : function (last) { return undoing ? (state.region.dataset.undone || queue.text("live_undone")) : last; };
     post(form.getAttribute("action"), data, tap, say);
   });
   markOwners();

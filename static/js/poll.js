@@ -4,14 +4,14 @@ import { state } from "./state.js";
 import { swap, showOffline, versionOf } from "./region.js";
 
 export function refresh() {
-  var region = state.region;
+  const region = state.region;
   if (!region || !region.dataset.refresh) { return Promise.resolve(false); }
   return fetch(region.dataset.refresh, { credentials: "same-origin", headers: { "X-Partial": "1" } })
     .then(function (r) { return r.ok ? r.text() : null; })
     .then(function (text) {
       // An answer that left the server before a tap's answer came back is older than the
       // page: keep the page (the next poll asks again if the table moved on).
-      var v = text && /data-version="(\d+)"/.exec(text);
+      const v = text && /data-version="(\d+)"/.exec(text);
       if (v && state.region && parseInt(v[1], 10) < versionOf(state.region)) { return false; }
       return text ? swap(text) : false;
     })
@@ -31,7 +31,7 @@ export function catchUp() {
 }
 
 function poll() {
-  var region = state.region;
+  const region = state.region;
   // data-push: push.js has a stream open, which tells of each change at once.
   if (!region || !region.dataset.poll || state.busy || document.hidden || document.documentElement.dataset.push) { return; }
   fetch(region.dataset.poll, {
@@ -49,10 +49,8 @@ function poll() {
 }
 
 export function startPolling() {
-  // push.js (a classic script) reaches the refresh through this.
-  window.skLive = { refresh: refresh, busy: function () { return state.busy; }, heard: heard };
   document.addEventListener("sk:idle", catchUp);
-  var region = state.region;
+  const region = state.region;
   if (region && region.dataset.poll) {
     setInterval(poll, parseInt(region.dataset.interval || "1500", 10));
     document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });

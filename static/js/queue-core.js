@@ -18,18 +18,19 @@ function present(v) { return !!v && !(typeof v === "object" && !Object.keys(v).l
 function show(v, table) {
   if (Array.isArray(v)) { return v.map(function (x) { return show(x, table); }).join(", "); }
   if (v && typeof v === "object") { return Object.keys(v).map(function (k) { return k + " " + show(v[k]); }).join(", "); }
-  var text = String(v);
-  var named = table && own(table, text);
+  const text = String(v);
+  const named = table && own(table, text);
   return named != null ? named : text;
 }
 function template(cfg, text, values) {
-  var re = /\{(\w+)(?::(\w+))?\}/g, m;
+  const re = /\{(\w+)(?::(\w+))?\}/g;
+  let m;
   while ((m = re.exec(text))) { if (!present(values[m[1]])) { return null; } }
   return text.replace(re, function (all, name, table) { return show(values[name], table ? cfg[table] : null); });
 }
 function first(cfg, alternatives, values) {
-  for (var i = 0; i < alternatives.length; i++) {
-    var text = template(cfg, alternatives[i], values);
+  for (let i = 0; i < alternatives.length; i++) {
+    const text = template(cfg, alternatives[i], values);
     if (text !== null) { return text; }
   }
   return null;
@@ -37,21 +38,21 @@ function first(cfg, alternatives, values) {
 
 export function describe(cfg, ev) {
   // The line the server's log will show for this event (eventlines.write, the same templates).
-  var L = cfg.lines, values = Object.assign({ type: "?" }, ev);
-  var parts = (own(L.types, values.type) || L.types["*"]).map(function (alts) { return first(cfg, alts, values); })
+  const L = cfg.lines, values = Object.assign({ type: "?" }, ev);
+  const parts = (own(L.types, values.type) || L.types["*"]).map(function (alts) { return first(cfg, alts, values); })
     .filter(function (p) { return p !== null; });
   return first(cfg, L.line, Object.assign({}, values, { pieces: parts.join(L.join) })) || "";
 }
 
 export function canonical(rules, ev) {
-  var keys = Object.keys(ev || {}).filter(function (k) { return rules.ignored.indexOf(k) < 0; }).sort();
+  const keys = Object.keys(ev || {}).filter(function (k) { return rules.ignored.indexOf(k) < 0; }).sort();
   return JSON.stringify(keys.map(function (k) {
     return [k, k === "cards" && Array.isArray(ev[k]) ? ev[k].slice().sort() : ev[k]];
   }));
 }
 
 export function refusalText(cfg, body, status) {
-  var e = body && body.errors && body.errors[0];
+  const e = body && body.errors && body.errors[0];
   if (!e) { return "HTTP " + status; }
   // Korean phones read the catalogue's sentence (the engine's own is English), as refusal() on the server.
   return cfg.refuse[e.code] || cfg.refuse.generic || e.message;
@@ -62,7 +63,7 @@ export function mine(seat, ev) { return !!seat && !!ev && ev.player === seat; }
 
 export function isStored(rules, seat, events, item) {
   // At its seq, or (a seat's tap) after the turn ends the server stored before it.
-  for (var i = item.seq; i < events.length && i <= item.seq + 3; i++) {
+  for (let i = item.seq; i < events.length && i <= item.seq + 3; i++) {
     if (canonical(rules, events[i]) === canonical(rules, item.event)) { return true; }
     if (!mine(seat, item.event) || !is(rules, "asks", events[i])) { return false; }
   }
@@ -84,7 +85,7 @@ export function renumber(q, from) {
 // put back one at a time in the post's order (a turn's end and its go or stop are one post): each
 // after those of the same post already put back, not before them.
 export function putBack(q, item) {
-  var at = 0;
+  let at = 0;
   while (at < q.length && q[at].lost && q[at].seq < item.seq) { at++; }
   q.splice(at, 0, Object.assign({}, item, { lost: true }));
   return renumber(q, q[0].seq);
@@ -94,11 +95,11 @@ export function eventsOf(data, form) {
   // The form's fields as the server's event_from() reads them: only those the event's type takes
   // (form.fields, the engine's), each read as form.kinds says. "then" (Go or Stop on the End
   // turn bar) is the player's answer: a second event.
-  var ev = {}, type = data.get("type");
+  const ev = {}, type = data.get("type");
   if (type) { ev.type = type; }
   (own(form.fields, type) || []).forEach(function (name) {
-    var kind = own(form.kinds, name);
-    var values = data.getAll(name).filter(function (v) { return v !== ""; });
+    const kind = own(form.kinds, name);
+    const values = data.getAll(name).filter(function (v) { return v !== ""; });
     if (!kind || !values.length) { return; }
     if (kind === "list") {
       ev[name] = values.filter(function (v, i) { return values.indexOf(v) === i; });
@@ -106,7 +107,7 @@ export function eventsOf(data, form) {
       ev[name] = true;
     } else { ev[name] = values[0]; }
   });
-  var then = data.get("then");
+  const then = data.get("then");
   return then ? [ev, { type: then, player: ev.player }] : [ev];
 }
 
@@ -117,7 +118,8 @@ export function eventsOf(data, form) {
 // asked only of one the engine would ask or who took cards it has not scored yet: never of one who
 // took nothing.
 export function predict(rules, events, current, deciding, mayDecide) {
-  var asked = null, over = false, took = {};
+  let asked = null, over = false;
+  const took = {};
   events.forEach(function (e) {
     if (e.cards) { took[e.player] = true; }  // the cards an event names are its player's (a capture)
     if (is(rules, "asks", e) && !deciding && current) {
@@ -130,7 +132,7 @@ export function predict(rules, events, current, deciding, mayDecide) {
     } else { asked = null; }
     if (is(rules, "ends", e)) { over = true; }
   });
-  var last = events[events.length - 1];
-  var ask = asked && is(rules, "asks", last) && (mayDecide.indexOf(asked) >= 0 || own(took, asked)) ? asked : null;
+  const last = events[events.length - 1];
+  const ask = asked && is(rules, "asks", last) && (mayDecide.indexOf(asked) >= 0 || own(took, asked)) ? asked : null;
   return { current: current, deciding: deciding, asked: asked, over: over, ask: ask };
 }

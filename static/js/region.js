@@ -6,22 +6,22 @@ import { $, $$ } from "./dom.js";
 import { state } from "./state.js";
 
 export function markOwners() {
-  var region = state.region;
+  const region = state.region;
   if (!region || !region.hasAttribute("data-live")) { return; }
-  var owners = {};
+  let owners = {};
   try { owners = JSON.parse(region.dataset.owners || "{}"); } catch (e) { owners = {}; }
   $$(".picker [data-card]").forEach(function (card) {
-    var o = owners[card.dataset.card];
+    const o = owners[card.dataset.card];
     card.className = card.className.replace(/\s*\b(taken|shown|pend|p\d)\b/g, "");
     if (o) { card.classList.add("taken", o[1]); if (o[2]) { card.classList.add("shown"); } }
-    var label = $(".owner", card);
+    const label = $(".owner", card);
     if (label) { label.textContent = o ? o[0] : ""; }
     if (card.tagName === "BUTTON") { card.disabled = !!o; }
   });
 }
 
 export function markActor() {
-  var region = state.region;
+  const region = state.region;
   if (!region) { return; }
   if (state.actor && state.actor === region.dataset.current) { state.actor = null; }
   $$(".scores .score", region).forEach(function (s) {
@@ -31,25 +31,25 @@ export function markActor() {
 
 // quiet: a redraw of what the server sent last (to lay the pending taps over it again)
 export function swap(html, quiet) {
-  var t = document.createElement("template");
+  const t = document.createElement("template");
   t.innerHTML = html;
-  var fresh = t.content.getElementById("region");
-  var region = state.region;
+  const fresh = t.content.getElementById("region");
+  let region = state.region;
   if (!fresh || !region) { return false; }
   state.served = fresh.outerHTML;
   state.newest = Math.max(state.newest, versionOf(fresh));
-  var open = $$("details[id][open]", region).map(function (d) { return d.id; });
-  var turnBefore = region.dataset.turn;
+  const open = $$("details[id][open]", region).map(function (d) { return d.id; });
+  const turnBefore = region.dataset.turn;
   region.replaceWith(fresh);
   region = state.region = fresh;
-  open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+  open.forEach(function (id) { const d = document.getElementById(id); if (d) { d.open = true; } });
   if (region.dataset.turn !== turnBefore) { state.actor = null; }
   markOwners();
   markActor();
   // The hand is over: the cards and events go, the result shows.
   $$(".live-static").forEach(function (s) { s.hidden = !region.hasAttribute("data-live"); });
   document.body.classList.toggle("live-page", region.hasAttribute("data-live"));
-  var prompt = region.querySelector(".refusal");
+  const prompt = region.querySelector(".refusal");
   if (!quiet && prompt && prompt.getBoundingClientRect().top < 0) { prompt.scrollIntoView({ block: "start" }); }
   if (!region.hasAttribute("data-live") && !quiet) {
     window.scrollTo(0, 0);
@@ -64,15 +64,15 @@ export function versionOf(region) { return parseInt((region && region.dataset.ve
 
 // An answer's region older than the one on the page (another phone's change was shown meanwhile).
 export function older(html) {
-  var v = /data-version="(\d+)"/.exec(html || "");
+  const v = /data-version="(\d+)"/.exec(html || "");
   return !!v && parseInt(v[1], 10) < versionOf(state.region);
 }
 
-var toastTimer = null;
+let toastTimer = null;
 export function toast(text) {
   // The confirmation is said on the turn bar's last-event line, in its place: a message
   // floating over the page covered the event buttons and swallowed the next tap.
-  var line = state.region && $("[data-last-line]", state.region);
+  const line = state.region && $("[data-last-line]", state.region);
   if (!line) { return; }
   line.id = "toast";
   line.setAttribute("role", "status");
@@ -85,14 +85,14 @@ export function toast(text) {
 export function setBusy(on) {
   state.busy = on;
   document.documentElement.classList.toggle("busy", on);
-  var note = $("#pending");
+  const note = $("#pending");
   if (note) { note.hidden = !on; }
   // A newer version heard of while the post was on its way was not fetched then: now it is (poll.js).
   if (!on) { document.dispatchEvent(new CustomEvent("sk:idle")); }
 }
 
 export function showOffline(on) {
-  var off = $("#offline");
+  const off = $("#offline");
   if (off) { off.hidden = !on; }
 }
 

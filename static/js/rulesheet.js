@@ -10,12 +10,13 @@ function fold(text) { return (text || "").toLowerCase().replace(/\s+/g, ""); }
    text size are metres of scrolling: 상한가 was 2,250 px down. */
 export function startRuleSearch() {
   $$("[data-rule-search]").forEach(function (box) {
-    var sheet = box.closest("[data-rule-sheet]") || document;
-    var none = $("[data-rule-none]", sheet);
-    var filter = function () {
-      var q = fold(box.value), shown = 0;
+    const sheet = box.closest("[data-rule-sheet]") || document;
+    const none = $("[data-rule-none]", sheet);
+    const filter = function () {
+      const q = fold(box.value);
+      let shown = 0;
       $$("[data-search]", sheet).forEach(function (row) {
-        var hit = !q || fold(row.getAttribute("data-search")).indexOf(q) >= 0;
+        const hit = !q || fold(row.getAttribute("data-search")).indexOf(q) >= 0;
         row.hidden = !hit;
         if (hit) { shown += 1; }
       });
@@ -33,31 +34,31 @@ export function startRuleSearch() {
 
 export function startRulesSheet() {
   startRuleSearch();
-  var presetData = $("#preset-data");
+  const presetData = $("#preset-data");
   if (!presetData) { return; }
-  var presets = JSON.parse(presetData.textContent);
-  var presetSelect = $("select[name=preset]");
+  const presets = JSON.parse(presetData.textContent);
+  const presetSelect = $("select[name=preset]");
   // An option's value: a checkbox's state, a number, a select's or a radio group's choice.
-  var valueOf = function (input) {
+  const valueOf = function (input) {
     if (input.type === "checkbox") { return input.checked; }
     if (input.type === "number") { return Number(input.value); }
     if (input.type === "radio") {
-      var on = $("input[name='" + input.name + "']:checked", input.form);
+      const on = $("input[name='" + input.name + "']:checked", input.form);
       return on ? on.value : null;
     }
     return input.value;
   };
-  var mark = function () {
-    var base = presets[presetSelect.value] || {};
+  const mark = function () {
+    const base = presets[presetSelect.value] || {};
     $$(".opt [name^=opt_]").forEach(function (input) {
-      var name = input.name.slice(4);
+      const name = input.name.slice(4);
       input.closest(".opt").classList.toggle("changed", valueOf(input) !== base[name]);
     });
   };
   presetSelect.addEventListener("change", function () {
-    var base = presets[presetSelect.value] || {};
+    const base = presets[presetSelect.value] || {};
     $$(".opt [name^=opt_]").forEach(function (input) {
-      var v = base[input.name.slice(4)];
+      const v = base[input.name.slice(4)];
       if (input.type === "checkbox") { input.checked = !!v; }
       else if (input.type === "radio") { input.checked = input.value === v; }
       else { input.value = v; }
@@ -67,6 +68,6 @@ export function startRulesSheet() {
   document.addEventListener("input", function (ev) { if (ev.target.name && ev.target.name.indexOf("opt_") === 0) { mark(); } });
   document.addEventListener("change", function (ev) { if (ev.target.name && ev.target.name.indexOf("opt_") === 0) { mark(); } });
   mark();
-  var apply = $("#apply-preset");
+  const apply = $("#apply-preset");
   if (apply) { apply.hidden = true; }
 }

@@ -6,7 +6,7 @@ import { state } from "./state.js";
 export function startFollowing() {
   state.following = state.region && state.region.dataset.follow;
   document.addEventListener("sk:swapped", function () {
-    var follow = state.region && state.region.dataset.follow;
+    const follow = state.region && state.region.dataset.follow;
     if (follow && follow !== state.following) { window.location.assign(follow); }
     state.following = follow;
   });

@@ -1,6 +1,6 @@
 /* The script's state, in one place: what the page shows and what is on its way. */
 
-export var state = {
+export const state = {
   region: document.getElementById("region"),  // the part of the page the server's partials replace
   served: "",        // the region as the server last sent it
   busy: false,       // a post is on its way
@@ -9,7 +9,7 @@ export var state = {
   nextSeq: null,     // while a post is on its way: the log length once it is stored
   following: null,   // a seat-bound phone: the hand its table follows into
   queue: null,       // the offline queue (queue.js), or its stand-in when the page has none
-  // The offline queue's own (queue.js):
+  // The offline queue's own (queue-send.js sends, queue-view.js shows):
   sending: null,            // the item on its way to the server
   waitingDecision: false,   // the first tap waits for a go or stop (the server said waiting_decision)
   retryTimer: null,         // the next try, while the server is unreachable or in trouble

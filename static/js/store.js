@@ -1,7 +1,7 @@
 /* This phone's storage (localStorage), in one place: lists kept under a key. When the browser
    refuses storage (private mode), the lists live in this page's memory instead. */
 
-var memory = {};
+const memory = {};
 
 export function load(key) {
   try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return memory[key] || []; }
@@ -17,10 +17,10 @@ export function save(key, list) {
 
 // The keys that start with prefix (the part after it), [] when storage is refused.
 export function keys(prefix) {
-  var found = [];
+  const found = [];
   try {
-    for (var i = 0; i < localStorage.length; i++) {
-      var k = localStorage.key(i);
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
       if (k.indexOf(prefix) === 0) { found.push(k.slice(prefix.length)); }
     }
   } catch (e) { return []; }

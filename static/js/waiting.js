@@ -4,17 +4,17 @@ import { state } from "./state.js";
 import { keys, load } from "./store.js";
 
 export function showWaiting() {
-  var tableId = document.body.dataset.table;
+  const tableId = document.body.dataset.table;
   if (!tableId) { return; }
-  var queue = state.queue;
-  var onScreen = queue.on ? "sk.q." + queue.key : null;
-  var queues = "sk.q." + tableId + ".";
-  var waiting = keys(queues).filter(function (hand) {
+  const queue = state.queue;
+  const onScreen = queue.on ? "sk.q." + queue.key : null;
+  const queues = "sk.q." + tableId + ".";
+  const waiting = keys(queues).filter(function (hand) {
     return queues + hand !== onScreen && load(queues + hand).length;
   });
   waiting.forEach(function (hand) {
-    var p = tpl("tpl-waiting");  // its words (the catalogue's) are on the page
-    var root = location.pathname.slice(0, location.pathname.indexOf("/t/" + tableId));
+    const p = tpl("tpl-waiting");  // its words (the catalogue's) are on the page
+    const root = location.pathname.slice(0, location.pathname.indexOf("/t/" + tableId));
     $("a", p).href = root + "/t/" + tableId + "/hands/" + encodeURIComponent(hand);
     $("main").insertBefore(p, $("main").firstChild);
   });

@@ -452,7 +452,7 @@ def test_worker_keeps_the_shell_under_its_version_and_drops_old_ones(new_context
     worker_ready(page)
     with urllib.request.urlopen(live_server + "/sw.js", timeout=5) as response:
         script = response.read().decode()
-    version = json.loads(script.split("var SK = ", 1)[1].split(";\n", 1)[0])["version"]
+    version = json.loads(script.split("const SK = ", 1)[1].split(";\n", 1)[0])["version"]
     page.reload()  # now through the worker, which keeps the page
     until(page, "() => caches.keys().then(k => k.includes('sk-pages'))")
     assert f"sk-shell-{version}" in page.evaluate("() => caches.keys()")

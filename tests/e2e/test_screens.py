@@ -190,7 +190,7 @@ def test_offline_page_speaks_the_phones_language(new_context, live_server, lang,
     sw = page.request.get(live_server + "/sw.js").text()
     start = sw.index("function offlinePage")
     fn = sw[start : sw.index("\n}\n", start) + 2]
-    config = re.search(r"var SK = (\{.*?\});\n", sw).group(1)
+    config = re.search(r"const SK = (\{.*?\});\n", sw).group(1)
     html = page.evaluate(f"""async () => {{ var SK = {config}; var self = {{navigator: {{language: '{locale}'}}}};
         {fn}; return await offlinePage().text(); }}""")
     assert f'<html lang="{lang}">' in html

@@ -181,7 +181,7 @@ def test_offline_page_and_manifest_come_from_the_catalogue(client):
     # The page's words arrive in the worker's configuration, in both languages.
     assert not HANGUL_WORD.search(body), body
     assert not re.search(r">[^<'\"]*[A-Za-z]{3,}[^<'\"]*<", body), body
-    config = json.loads(re.search(r"var SK = (\{.*?\});\n", script).group(1))
+    config = json.loads(re.search(r"const SK = (\{.*?\});\n", script).group(1))
     assert config["text"]["ko"]["offline_body"] == MESSAGES["offline_body"][0]
     assert config["text"]["en"]["offline_body"] == MESSAGES["offline_body"][1]
     for lang, expect in (("ko", "고스톱 점수판"), ("en", "Go-Stop scorekeeper")):

@@ -50,7 +50,7 @@ def test_service_worker_is_served_from_the_root(client):
     assert r.headers["Cache-Control"] == "no-cache"
     script = r.get_data(as_text=True)
     assert pwa.CONFIG_MARK not in script
-    config = json.loads(re.search(r"var SK = (\{.*?\});", script).group(1))
+    config = json.loads(re.search(r"const SK = (\{.*?\});", script).group(1))
     assert re.fullmatch(r"[0-9a-f]{12}", config["version"])
     assert "/manifest.webmanifest" in config["shell"]
     # The shell is cached at the URLs the pages ask for: with each file's content digest.

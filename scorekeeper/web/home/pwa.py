@@ -24,7 +24,7 @@ bp = Blueprint("pwa", __name__)
 THEME = "#2a2420"  # the top bar
 BACKGROUND = "#f6f3ec"  # the page
 # What a phone needs to open the app with no connection (pages are kept as they are visited).
-SHELL_FILES = ("app.css", "screens.css", "app.js", "push.js", "screens.js", "icon.svg", "icon-192.png", "icon-512.png")
+SHELL_FILES = ("app.css", "screens.css", "app.js", "icon.svg", "icon-192.png", "icon-512.png")
 ICONS = (
     ("icon.svg", "any", "image/svg+xml"),
     ("icon-192.png", "192x192", "image/png"),
