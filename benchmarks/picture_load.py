@@ -168,7 +168,7 @@ async def run(args, db: str, url: str, workdir: str) -> dict:
     }
     server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
     try:
-        server.wait_ready("/api/v1/openapi.json")
+        server.wait_ready("/api/v1/openapi.json", timeout=180)  # a loaded machine starts slowly
         seeded = await seed(server.port, args.players)
         quiet = await phase(server, seeded, args, 0)
         loaded = await phase(server, seeded, args, args.clients)
