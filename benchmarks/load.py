@@ -109,11 +109,12 @@ def gunicorn_command(spec: str, port: int) -> list[str]:
         f"127.0.0.1:{port}",
         *model,
         "--pythonpath",
-        f"{ROOT},{HERE}",
+        f"{SOURCE},{HERE}",
     ]
 
 
 SERVER = "gevent"
+SOURCE = ROOT  # the source tree the server runs (picture_load.py's --source: main's, for a before)
 
 
 def free_port() -> int:
@@ -132,7 +133,7 @@ class Gunicorn:
             self.proc = subprocess.Popen(
                 gunicorn_command(spec, self.port),
                 env=os.environ | env,
-                cwd=ROOT,
+                cwd=SOURCE,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -211,12 +212,19 @@ class Conn:
         self.reader = self.writer = None
 
     async def request(
-        self, method: str, path: str, body: dict | None = None, key: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        key: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, bytes]:
         payload = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
         if key:
             head += f"X-Table-Key: {key}\r\n"
+        for name, value in (headers or {}).items():
+            head += f"{name}: {value}\r\n"
         if body is not None:
             head += "Content-Type: application/json\r\n"
         message = head.encode() + b"\r\n" + payload

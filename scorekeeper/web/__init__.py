@@ -37,12 +37,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import api, groups, hands, home, tables
     from .access import keyring
     from .catalogue import i18n
+    from .groups.gate import PictureGate
     from .home import pwa, rules_page
     from .server import assets, database, errors, fastpath, limits, redact, security
     from .tables import push
 
     redact.install()
     database.init_app(app)
+    app.wsgi_app = PictureGate(app, app.wsgi_app)  # type: ignore[method-assign]  # polls answered before it
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
     security.init_app(app)
     keyring.init_app(app)  # after security: its cookies are set before the default headers

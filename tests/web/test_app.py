@@ -28,9 +28,9 @@ def test_migrated_on_first_start(app):
 def test_db_upgrade_command(runner):
     result = runner.invoke(args=["db-upgrade"])
     assert result.exit_code == 0, result.output
-    assert "at revision 0006" in result.output
+    assert "at revision 0007" in result.output
     result = runner.invoke(args=["db-revision"])
-    assert "current 0006 head 0006" in result.output
+    assert "current 0007 head 0007" in result.output
 
 
 def test_no_auto_migrate_then_explicit(tmp_path):
@@ -39,7 +39,7 @@ def test_no_auto_migrate_then_explicit(tmp_path):
     engine = app.extensions["sk_engine"]
     assert migrate.current_revision(engine) is None
     assert app.test_cli_runner().invoke(args=["db-upgrade"]).exit_code == 0
-    assert migrate.current_revision(engine) == "0006"
+    assert migrate.current_revision(engine) == "0007"
     engine.dispose()
 
 
@@ -70,7 +70,7 @@ def test_default_database_in_instance_folder(tmp_path, monkeypatch):
     assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"]
     again.extensions["sk_engine"].dispose()
     with sqlite3.connect(db_file) as conn:
-        assert conn.execute("select version_num from alembic_version").fetchone() == ("0006",)
+        assert conn.execute("select version_num from alembic_version").fetchone() == ("0007",)
     conn.close()
 
 
@@ -129,7 +129,7 @@ def test_a_database_of_0001_is_upgraded_and_keeps_its_events(tmp_path):
         conn.execute(text("insert into sk_hands values (1, 1, 0, 'log', null, null, '2025-01-01', '2025-01-01')"))
         conn.execute(text("insert into sk_events values (1, 1, 0, '{\"type\": \"end_turn\"}', '2025-01-01')"))
     assert app.test_cli_runner().invoke(args=["db-upgrade"]).exit_code == 0
-    assert migrate.current_revision(engine) == "0006"
+    assert migrate.current_revision(engine) == "0007"
     with engine.connect() as conn:
         assert conn.execute(text("select hand_id, seq, event, version from sk_events")).one() == (
             1,

@@ -21,7 +21,7 @@ def test_migration_adds_the_group_tables_and_leaves_tables_rows(app):
     names = set(inspect(engine).get_table_names())
     assert {"sk_groups", "sk_group_players", "sk_group_payments", "sk_evening_facts"} <= names
     assert "group_id" in {c["name"] for c in inspect(engine).get_columns("sk_tables")}
-    assert migrate.current_revision(engine) == migrate.head_revision(engine) == "0006"
+    assert migrate.current_revision(engine) == migrate.head_revision(engine) == "0007"
 
 
 def test_a_0002_database_keeps_its_tables(database_url):

@@ -31,8 +31,8 @@ from ..access.groups import (
     open_group,
     remember_group_key,
 )
+from ..catalogue.i18n import current_lang, money_text, refusal
 from ..catalogue.i18n import gettext as _
-from ..catalogue.i18n import money_text, refusal
 from ..catalogue.terms import trail_text
 from ..server.database import db
 from ..server.limits import created, refused_key
@@ -345,17 +345,38 @@ def paid(public_id: str):
 @bp.get("/g/<public_id>/share.png")
 def share_png(public_id: str):
     """The picture shared: the group's standings, or one evening's (``?evening=<table>``); ``?key=``
-    opens it for a link preview, which has no cookie. Kept per version (``pictures``): an
-    ``If-None-Match`` naming it is a 304, drawn once for every phone and preview asking."""
-    state = service.load(db(), open_group(public_id, key=request.args.get("key") or None))
+    opens it for a link preview, which has no cookie. Kept per version (``pictures``): a version
+    seen before is answered from the group's versions alone, an ``If-None-Match`` naming it with
+    a 304; drawn once for every phone and preview asking; 503 when too many are being drawn."""
+    group = open_group(public_id, key=request.args.get("key") or None)
+    evening = request.args.get("evening") or None
+    evenings = store.evening_versions(db(), group)
+    if evening is not None and evening not in {public for public, _version in evenings}:
+        abort(404)
+    versions = (group.public_id, group.version, evenings, evening, current_lang())
+    try:
+        tag, png = pictures.answer(
+            versions, lambda: _picture_args(group, evening), request.if_none_match.__contains__, picture
+        )
+    except pictures.Busy:
+        return Response(status=503, headers={"Retry-After": "2", "Cache-Control": "no-store"})
+    headers = {"Cache-Control": "private, no-cache", "ETag": f'"{tag}"'}
+    if png is None:
+        return Response(status=304, headers=headers)
+    return Response(png, mimetype="image/png", headers=headers)
+
+
+def _picture_args(group, evening_id: str | None) -> tuple:
+    """What the picture draws (``picture``'s arguments), from the group's state."""
+    state = service.load(db(), group)
     money = _money(state)
-    shared = _shared(state, request.args.get("evening"))
+    shared = _shared(state, evening_id)
     standings = [
         (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", 1 if v > 0 else -1 if v < 0 else 0)
         for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])
     ]
     transfers = [(f"{t['from']} → {t['to']}", str(money(t["money"]))) for t in shared["transfers"]]
-    args = (
+    return (
         str(shared["title"]),
         str(shared["subtitle"]),
         standings,
@@ -364,11 +385,6 @@ def share_png(public_id: str):
         str(shared["transfers_heading"]),
         str(_("picture_more")),
     )
-    tag = pictures.etag(*args)
-    headers = {"Cache-Control": "private, no-cache", "ETag": f'"{tag}"'}
-    if tag in request.if_none_match:
-        return Response(status=304, headers=headers)
-    return Response(pictures.kept_or_drawn(tag, picture, *args), mimetype="image/png", headers=headers)
 
 
 def picture_version(state: service.GroupState) -> str:
