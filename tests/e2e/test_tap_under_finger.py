@@ -132,16 +132,23 @@ def test_a_tap_is_never_lost_while_the_what_if_line_appears(new_context, live_se
 
 @pytest.mark.parametrize(("percent", "phone"), SIZES)
 def test_the_cards_stay_put_when_the_what_if_line_appears(new_context, live_server, percent, phone, shot):
+    """Where the next card is, as the finger goes to it, while the tap before is answered: the same
+    place in the screen before and after the line and the badges are drawn (to the pixel: at 200 %
+    the page scrolls, and the browser keeps what is on screen in place as the line wraps above)."""
     page = open_hand(new_context, live_server, percent, phone)
-    centre(page, NEXT)  # the cards a finger is on, scrolled to as a player would
-    where = "() => [...document.querySelectorAll('.picker [data-card]')].map(c => Math.round(c.getBoundingClientRect().top))"
+    held = hold_next_answer(page)
+    page.locator(f".picker [data-card='{TWELFTH}']").click()
+    wait_until_held(page, held)
+    centre(page, NEXT)  # the next card, scrolled to as a player would
+    where = "() => [...document.querySelectorAll('.picker [data-card]')].map(c => c.getBoundingClientRect().top)"
     before = page.evaluate(where)
     shot(page, f"taps-{percent}-{phone}-before", full_page=False)
-    page.locator(f".picker [data-card='{TWELFTH}']").click()
+    held[0].continue_()
     expect(page.locator("#region .score .bak").first).to_be_visible()
     expect(page.locator(f".picker [data-card='{TWELFTH}']")).not_to_have_class(re.compile(r"\bpend\b"))
     shot(page, f"taps-{percent}-{phone}-after", full_page=False)
-    assert page.evaluate(where) == before
+    moved = [round(b - a, 1) for a, b in zip(before, page.evaluate(where), strict=True) if abs(b - a) > 1]
+    assert moved == []
 
 
 @pytest.mark.parametrize("kind", ["touch", "mouse"])
