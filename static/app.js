@@ -4,6 +4,8 @@
    it (post/redirect/get). This file is the entry point: it starts each behaviour in order. */
 import { state } from "./js/state.js";
 import { startLive } from "./js/live.js";
+import { keepTapsOnWhatWasPressed } from "./js/press.js";
+import { leaveRoomForTheBar } from "./js/bar.js";
 import { startFollowing } from "./js/seats.js";
 import { startPolling } from "./js/poll.js";
 import { startQueue } from "./js/queue.js";
@@ -21,6 +23,8 @@ import { startQuickEntry } from "./js/quick.js";
 import { startGroupPage } from "./js/group.js";
 
 startLive();       // swap and post; the sheets and the player chips
+keepTapsOnWhatWasPressed();  // a tap is the card pressed, even if the page moved it meanwhile
+leaveRoomForTheBar();  // the live page ends where the End turn bar begins
 startFollowing();  // a seat-bound phone follows its table into the next hand
 startPolling();    // live updates (startPushing below, when its stream is open)
 state.queue = startQueue();  // the offline queue (a stand-in that takes nothing when the page has none)
