@@ -18,8 +18,11 @@ from typing import Any
 from flask import current_app
 from sqlalchemy.orm import Session
 
-from ..engine import group as engine
 from ..engine.errors import EngineError
+from ..engine.group import facts as group_facts
+from ..engine.group import ledger as group_ledger
+from ..engine.group import stats as group_stats
+from ..engine.group import titles as group_titles
 from ..engine.series import MAX_NAME, config_from
 from ..store import groups as store
 from ..store.db import begin_write
@@ -200,10 +203,10 @@ def _facts(session: Session, tables: list[Table]) -> list[dict[str, Any]]:
     out = []
     for t in tables:
         hit = kept.get(t.id)
-        if hit is not None and hit[0] == t.version and hit[1].get("format") == engine.FACTS_FORMAT:
+        if hit is not None and hit[0] == t.version and hit[1].get("format") == group_facts.FACTS_FORMAT:
             out.append(hit[1])
             continue
-        facts = engine.evening_summary(engine.evening_facts(service.load(session, t).series))
+        facts = group_facts.evening_summary(group_facts.evening_facts(service.load(session, t).series))
         store.keep_facts(current_app.extensions["sk_engine"], t.id, t.version, facts)
         out.append(facts)
     return out
@@ -231,28 +234,30 @@ def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupP
 def _figures(state: GroupState) -> dict[str, Any]:
     """Balances, owed, statistics (all time and by month), titles, head to head, the ledger."""
     evs = [ev.to_json() for ev in state.evenings]
-    balances = engine.balances_of(state.players, evs)
+    balances = group_ledger.balances_of(state.players, evs)
     pays = [payment_json(p, state.chip_value) for p in state.payments]
     standing = [p for p in pays if not p["voided"]]  # a voided payment settles nothing
     # Each evening's statistics were summed up when its facts were kept: a month's and all time's
     # are those sums, never a pass over every hand.
-    stats = engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in evs)
+    stats = group_stats.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in evs)
     for p in state.players:
-        stats.setdefault(p, engine.empty_stats())
+        stats.setdefault(p, group_stats.empty_stats())
     by_month: dict[str, list[dict[str, Any]]] = {}
     for ev in evs:
         by_month.setdefault(ev["date"][:7], []).append(ev)
-    months = {m: engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month) for m, month in by_month.items()}
+    months = {
+        m: group_stats.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month) for m, month in by_month.items()
+    }
     return {
         "balances": balances,
         "payments": pays,
-        "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, standing)],
+        "owed": [t.to_json(state.chip_value) for t in group_ledger.owed(balances, standing)],
         "stats": stats,
-        "titles": engine.titles(stats),
-        "months": {m: {"stats": s, "titles": engine.titles(s)} for m, s in months.items()},
-        "evening_titles": {ev["id"]: engine.titles(ev["facts"]["stats"]) for ev in evs},
-        "head_to_head": engine.merge_head_to_head(ev["facts"]["head_to_head"] for ev in evs),
-        "ledger": engine.running_balances(state.players, evs, state.chip_value),
+        "titles": group_titles.titles(stats),
+        "months": {m: {"stats": s, "titles": group_titles.titles(s)} for m, s in months.items()},
+        "evening_titles": {ev["id"]: group_titles.titles(ev["facts"]["stats"]) for ev in evs},
+        "head_to_head": group_stats.merge_head_to_head(ev["facts"]["head_to_head"] for ev in evs),
+        "ledger": group_ledger.running_balances(state.players, evs, state.chip_value),
     }
 
 
@@ -296,7 +301,7 @@ def record_payment(
     balances = state.figures["balances"]
 
     def validate(stored: list[GroupPayment]) -> None:
-        engine.check_payment(
+        group_ledger.check_payment(
             state.players,
             balances,
             [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored if p.voided_at is None],
@@ -306,7 +311,7 @@ def record_payment(
             beyond,
         )
 
-    engine.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
+    group_ledger.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
     store.lock_group(session, state.group)
     try:
         # A key recorded already is that payment (a second phone's tap), checked against nothing.

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..engine import group as engine
 from ..engine.errors import EngineError
+from ..engine.group import ledger as group_ledger
 from ..store import groups as store
 from ..store import history as history_store
 from ..store import rows as rows_store
@@ -95,7 +95,9 @@ def import_group(session: Session, doc: Any) -> Group:
         for j, pay in enumerate(pays):
             if not isinstance(pay, dict):
                 raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
-            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), beyond=True)
+            group_ledger.check_payment(
+                players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), beyond=True
+            )
             checked.append(
                 {"payer": pay["from"], "payee": pay["to"], "points": pay["points"]} | _payment_extras(pay, j, keys)
             )

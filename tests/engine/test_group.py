@@ -1,4 +1,4 @@
-"""The group's statistics, balances and debts (engine/group.py): tables of cases and properties."""
+"""The group's statistics, balances and debts (engine/group/): tables of cases and properties."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine import group
 from scorekeeper.engine.errors import EngineError
+from scorekeeper.engine.group import facts as group_facts
+from scorekeeper.engine.group import ledger as group_ledger
+from scorekeeper.engine.group import stats as group_stats
+from scorekeeper.engine.group import titles as group_titles
 from scorekeeper.engine.series import config_from, play
 
 GO_PIBAK = [
@@ -37,7 +40,7 @@ NAGARI = {"outcome": {"type": "nagari"}}
 
 
 def evening(records, players=("A", "B", "C"), dealer="A", chip=100):
-    return group.evening_facts(
+    return group_facts.evening_facts(
         play(
             config_from({"players": list(players), "first_dealer": dealer, "chip_value": chip, "length": None}), records
         )
@@ -46,7 +49,7 @@ def evening(records, players=("A", "B", "C"), dealer="A", chip=100):
 
 def stats_of(*evenings):
     evs = [{"id": f"e{i}", "date": "2026-11-01", "facts": f} for i, f in enumerate(evenings)]
-    return group.player_stats(group.all_hands(evs), {e["id"]: e["facts"]["best"] for e in evs})
+    return group_stats.player_stats(group_stats.all_hands(evs), {e["id"]: e["facts"]["best"] for e in evs})
 
 
 def test_a_live_hand_counts_as_much_as_a_quick_entry():
@@ -86,7 +89,7 @@ def test_counters(records, player, expected):
 
 def test_head_to_head_is_antisymmetric_and_adds_up():
     ev = evening([{"log": {"events": GO_PIBAK}}, {"summary": BRIGHTS_B}])
-    h = group.head_to_head(group.all_hands([{"id": "x", "facts": ev}]))
+    h = group_stats.head_to_head(group_stats.all_hands([{"id": "x", "facts": ev}]))
     for p, row in h.items():
         for q, v in row.items():
             assert h[q][p] == -v
@@ -95,7 +98,7 @@ def test_head_to_head_is_antisymmetric_and_adds_up():
 
 def test_titles_with_reasons_and_no_title_for_a_tie():
     s = stats_of(evening([{"log": {"events": GO_PIBAK}}]))
-    got = {t["id"]: t for t in group.titles(s)}
+    got = {t["id"]: t for t in group_titles.titles(s)}
     assert got["pi_bak_king"]["player"] == "C" and got["pi_bak_king"]["reason"]["value"] == 1
     assert "gwang_bak_king" not in got  # B and C both suffered one: a tie earns it nobody
     assert got["most_wins"]["player"] == "A"
@@ -106,8 +109,8 @@ def test_titles_with_reasons_and_no_title_for_a_tie():
 def test_months_and_running_balances():
     one, two = evening([{"summary": BRIGHTS_B}]), evening([{"summary": BRIGHTS_B}], chip=50)
     evs = [{"id": "x", "date": "2026-10-31", "facts": one}, {"id": "y", "date": "2026-11-01", "facts": two}]
-    assert sorted(group.by_month(evs)) == ["2026-10", "2026-11"]
-    ledger = group.running_balances(["A", "B", "C"], evs, 100)
+    assert sorted(group_stats.by_month(evs)) == ["2026-10", "2026-11"]
+    ledger = group_ledger.running_balances(["A", "B", "C"], evs, 100)
     assert [row["balances"]["B"] for row in ledger] == [one["balances"]["B"], 2 * one["balances"]["B"]]
     b = one["balances"]["B"]
     assert ledger[1]["balances_money"]["B"] == b * 100 + b * 50  # each evening at its own chip value
@@ -129,24 +132,24 @@ def test_months_and_running_balances():
 )
 def test_refused_payments(payer, payee, points, beyond, code):
     with pytest.raises(EngineError) as err:
-        group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], payer, payee, points, beyond)
+        group_ledger.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], payer, payee, points, beyond)
     assert err.value.code == code
 
 
 def test_payments_taken():
-    group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], "A", "B", 10)
-    group.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], "A", "B", 99, beyond=True)
+    group_ledger.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], "A", "B", 10)
+    group_ledger.check_payment(["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [], "A", "B", 99, beyond=True)
     with pytest.raises(EngineError):  # once paid, nothing more is owed
-        group.check_payment(
+        group_ledger.check_payment(
             ["A", "B", "C"], {"A": -10, "B": 10, "C": 0}, [{"from": "A", "to": "B", "points": 10}], "A", "B", 1
         )
 
 
 def test_a_payment_never_changes_what_was_won():
     balances = {"A": -10, "B": 10}
-    assert group.owed(balances, [{"from": "A", "to": "B", "points": 4}]) == [group.Owed("A", "B", 6)]
+    assert group_ledger.owed(balances, [{"from": "A", "to": "B", "points": 4}]) == [group_ledger.Owed("A", "B", 6)]
     assert balances == {"A": -10, "B": 10}
-    assert group.owed(balances, [{"from": "A", "to": "B", "points": 10}]) == []
+    assert group_ledger.owed(balances, [{"from": "A", "to": "B", "points": 10}]) == []
 
 
 NAMES = st.lists(st.sampled_from("ABCDEFGHIJ"), min_size=2, max_size=10, unique=True)
@@ -170,13 +173,13 @@ def evenings_and_payments(draw):
 @given(evenings_and_payments())
 def test_balances_sum_to_zero_and_owed_settles_them_less_payments(case):
     players, evenings, payments = case
-    balances = group.balances_of(players, evenings)
+    balances = group_ledger.balances_of(players, evenings)
     assert sum(balances.values()) == 0
-    ledger = group.running_balances(players, evenings, 100)
+    ledger = group_ledger.running_balances(players, evenings, 100)
     assert all(sum(row["balances"].values()) == 0 for row in ledger)
-    transfers = group.owed(balances, payments)
+    transfers = group_ledger.owed(balances, payments)
     assert len(transfers) <= len(players) - 1
-    left = group.unsettled(balances, payments)
+    left = group_ledger.unsettled(balances, payments)
     for t in transfers:
         assert t.points > 0 and t.payer != t.payee
         left[t.payer] += t.points
@@ -217,7 +220,7 @@ def test_a_gwangpalli_evening_counts_who_played():
         (Path(__file__).resolve().parents[2] / "examples" / "replay" / "series-4p-gwangpalli.json").read_text()
     )
     series = series_from_document(doc)
-    facts = group.evening_facts(series)
+    facts = group_facts.evening_facts(series)
     s = stats_of(facts)
     assert sum(r["hands"] for r in s.values()) == 3 * len(facts["hands"])
     assert {p: r["net"] for p, r in s.items()} == {p: v for p, v in series.balances.items() if p in s}
@@ -250,7 +253,9 @@ def test_evenings_summed_up_are_their_hands_counted_together(evenings):
         {"id": f"e{i}", "date": "2026-11-01", "facts": evening([{"summary": s} for s in records])}
         for i, records in enumerate(evenings)
     ]
-    at_once = group.player_stats(group.all_hands(evs), {e["id"]: e["facts"]["best"] for e in evs})
-    summed = group.merge_stats((e["id"], e["facts"]["stats"]) for e in evs)
+    at_once = group_stats.player_stats(group_stats.all_hands(evs), {e["id"]: e["facts"]["best"] for e in evs})
+    summed = group_stats.merge_stats((e["id"], e["facts"]["stats"]) for e in evs)
     assert summed == at_once
-    assert group.merge_head_to_head(e["facts"]["head_to_head"] for e in evs) == group.head_to_head(group.all_hands(evs))
+    assert group_stats.merge_head_to_head(e["facts"]["head_to_head"] for e in evs) == group_stats.head_to_head(
+        group_stats.all_hands(evs)
+    )

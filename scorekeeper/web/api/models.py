@@ -20,7 +20,7 @@ from pydantic_core import core_schema
 
 from ...engine.checks import MAX_NAGARI_CARRY
 from ...engine.errors import ERROR_CODES, EngineError
-from ...engine.group import MAX_PAYMENT_POINTS
+from ...engine.group.ledger import MAX_PAYMENT_POINTS
 from ...engine.live.events import JUNK_REASONS, SOURCES
 from ...engine.live.hand import EVENTS
 from ...engine.rules import PRESETS
