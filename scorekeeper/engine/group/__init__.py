@@ -1,14 +1,13 @@
-"""모임 A group's evenings: each evening's hands as plain facts, statistics, balances, who still owes.
+"""모임 A group's evenings: each evening's facts, the players' statistics and titles, balances and debts.
 
-Pure functions over JSON-ready data, so that the web layer can keep each evening's facts
-(``facts.evening_facts``) with the table's version and never replay every hand on every view:
+Pure functions over typed facts, so that the table side can keep each evening's facts (their JSON)
+with the table's version and never replay every hand on every view:
 
-- ``facts.evening_facts(series)``: one evening (a series) → its balances and one small dict per hand
-  (who played, won, said go, shook, bombed; what each paid whom, with the doubles of the trail).
-  A quick-entry hand counts as much as a live one: both are read from their contract summary.
-- ``stats.player_stats(hands)``: per player, over any selection of those hands (an evening, a month,
-  all time), with the biggest hand won and its trail; ``stats.head_to_head``; ``titles.titles`` with reasons.
-- ``ledger.running_balances(evenings)``: the ledger of evenings with the balances after each.
-- ``ledger.owed(balances, payments)``: the fewest transfers settling the balances less what was paid.
-  A recorded payment never changes what was won and lost; it only settles.
+- ``facts.evening_facts(series)``: one evening (a series) → its balances, statistics, head to head
+  and best hands; its hands (``hands.PlayedHand``) are read from their contract summaries.
+- ``stats``: ``PlayerStats`` per player over any selection of hands, evenings summed up
+  (``merge_stats``); ``titles``: the titles of a scope with their reasons.
+- ``ledger``: the ledger of evenings (each with its result, its settle-up and the balances after
+  it) and what is still owed once payments are counted.
+- ``figures.figures(...)``: all of that for a group's page and API.
 """
