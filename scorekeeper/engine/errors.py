@@ -73,7 +73,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_shown": "Cards shown by a sitter out of turn, of the wrong shape, or not bright/11jd/12jd/9a/joker.",
     "unbalanced": "Balances that do not add up to zero.",
     "bad_replay_document": 'A replay document has "events" (a hand log) or "hands" (a series).',
-    # A group's payments (engine/group.py).
+    # A group's payments (engine/group/ledger.py).
     "bad_payment": "A payment's points are not a whole number above zero.",
     "payment_stranger": "A payment from or to someone who is not one of the group's players.",
     "payment_to_self": "A payment from a player to the same player.",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import Text, bindparam, delete, insert, select, type_coerce, update
 from sqlalchemy.engine import Engine
@@ -258,7 +259,14 @@ def add_payment(
 # -- each evening's facts, kept with its table's version -----------------------------------------
 
 
-def kept_facts(session: Session, table_ids: list[int]) -> dict[int, tuple[int, dict[str, Any]]]:
+class KeptFacts(NamedTuple):
+    """An evening's facts as kept (their JSON), with the table's version they were computed at."""
+
+    version: int
+    facts: dict[str, Any]
+
+
+def kept_facts(session: Session, table_ids: list[int]) -> dict[int, KeptFacts]:
     """The facts kept for these tables, with the version each was kept at.
 
     Read as text and parsed by orjson (``contract.loads``): the standard library's parser took
@@ -271,7 +279,10 @@ def kept_facts(session: Session, table_ids: list[int]) -> dict[int, tuple[int, d
             EveningFacts.table_id.in_(table_ids)
         )
     )
-    return {tid: (version, loads(facts) if isinstance(facts, str | bytes) else facts) for tid, version, facts in rows}
+    return {
+        tid: KeptFacts(version, loads(facts) if isinstance(facts, str | bytes) else facts)
+        for tid, version, facts in rows
+    }
 
 
 def keep_facts(engine: Engine, table_id: int, version: int, facts: dict[str, Any]) -> None:
@@ -319,10 +330,33 @@ def insert_group(
     return group
 
 
-def insert_payments(session: Session, group: Group, pays: list[dict[str, Any]]) -> None:
-    """Payments of a group being imported (``GroupPayment``'s fields: payer, payee, points and,
-    when known, key, created_at, voided_at); not committed."""
-    session.add_all([GroupPayment(group_id=group.id, **({"created_at": utcnow()} | p)) for p in pays])
+class NewPayment(NamedTuple):
+    """A payment of a group being imported: its key and date when known, and its void."""
+
+    payer: str
+    payee: str
+    points: int
+    key: str | None = None
+    created_at: datetime | None = None
+    voided_at: datetime | None = None
+
+
+def insert_payments(session: Session, group: Group, pays: list[NewPayment]) -> None:
+    """Payments of a group being imported; not committed."""
+    session.add_all(
+        [
+            GroupPayment(
+                group_id=group.id,
+                payer=p.payer,
+                payee=p.payee,
+                points=p.points,
+                key=p.key,
+                created_at=p.created_at or utcnow(),
+                voided_at=p.voided_at,
+            )
+            for p in pays
+        ]
+    )
 
 
 _EVENING_VERSIONS = (

@@ -1,31 +1,37 @@
 """Between the store and the engine for a group (모임): its evenings' facts, statistics and debts.
 
-Each evening's facts (``engine.group.evening_facts``) are kept in the store with the table's
+Each evening's facts (``engine.group.facts.evening_facts``) are kept in the store with the table's
 version they were computed at, and read back while the table is at that version: a group's page
-never replays every hand of every evening. The group's figures are then the engine's pure
-functions of those facts and the payments, kept per process for the group's inputs (the
-versions of its tables and of the group itself), compared whole at every view.
+never replays every hand of every evening. The group's figures (``engine.group.figures``) are then
+the engine's pure functions of those facts and the payments, kept per process for the group's
+inputs (the versions of its tables and of the group itself), compared whole at every view.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from ..engine import group as engine
 from ..engine.errors import EngineError
+from ..engine.group.facts import EveningFacts, evening_facts
+from ..engine.group.figures import Figures, figures
+from ..engine.group.ledger import Owed, check_payment
+from ..engine.model import Transfer
 from ..engine.series import MAX_NAME, config_from
 from ..store import groups as store
 from ..store.db import begin_write
-from ..store.models import Group, GroupPayment, Table, utcnow
-from . import history, names, paylinks, service
+from ..store.models import Group, GroupPayment, GroupPlayer, Table, utcnow
+from . import history, names, paylinks
 from .refusals import CodedRefusal, Conflict
+from .service import config_of
+from .service import load as load_table
 
 # One roster limit for a group, whether its players are named at its creation, join through an
 # evening or come with an import: a group's own export then always imports back (issue 29: 16
@@ -36,33 +42,43 @@ SETTINGS = ("chip_value", "currency", "rules", "length")
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Evening:
     table: Table
     date: str  # YYYY-MM-DD, the day the table was started
-    facts: dict[str, Any]
+    facts: EveningFacts
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.table.public_id, "date": self.date, "facts": self.facts}
+    @property
+    def id(self) -> str:
+        return self.table.public_id
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class GroupState:
     group: Group
     players: list[str]
     colours: dict[str, str]
     evenings: list[Evening]
     payments: list[GroupPayment]
-    figures: dict[str, Any] = field(default_factory=dict)
-    pay_links: dict[str, str] = field(default_factory=dict)
+    figures: Figures
+    pay_links: dict[str, str]
 
     @property
     def chip_value(self) -> float:
-        return float(self.group.settings.get("chip_value", 100))
+        return _chip_value(self.group)
 
     @property
     def currency(self) -> str:
         return str(self.group.settings.get("currency", "₩"))
+
+
+def _chip_value(group: Group) -> float:
+    return float(group.settings.get("chip_value", 100))
+
+
+def standing(payments: Iterable[GroupPayment]) -> list[Transfer]:
+    """The payments that settle (a voided one settles nothing)."""
+    return [Transfer(p.payer, p.payee, p.points) for p in payments if p.voided_at is None]
 
 
 # -- creating ---------------------------------------------------------------------------------
@@ -155,67 +171,68 @@ def create(session: Session, doc: dict[str, Any], default_preset: str = "pagat")
 # -- reading ----------------------------------------------------------------------------------
 
 
-def load(session: Session, group: Group) -> GroupState:
+def load(session: Session, group: Group, facts_writer: Engine) -> GroupState:
+    """The group, its evenings' facts (those not kept yet are kept through ``facts_writer``, in a
+    transaction of their own) and its figures."""
     roster = store.players(session, group)
     tables = store.evenings(session, group)
     pays = store.payments(session, group)
     key, inputs = _memo_key(group, roster, tables, pays)
     hit = _memo.get(key)
-    facts: list[dict[str, Any]]
-    figures: dict[str, Any] | None
+    kept: Figures | None = None
     if hit is not None and hit[0] == inputs:  # nothing changed since: not even the kept facts are read
-        facts, figures = hit[1]
+        facts, kept = hit[1]
     else:
-        facts, figures = _facts(session, tables), None
+        facts = _facts(session, tables, facts_writer)
     evenings = [Evening(t, _date(t.created_at), f) for t, f in zip(tables, facts, strict=True)]
-    names_ = [p.name for p in roster]
+    players = [p.name for p in roster]
     for ev in evenings:  # a name at an evening but not (any more) in the roster still counts
-        names_ += [p for p in ev.facts["players"] if p not in names_]
-    state = GroupState(
+        players += [p for p in ev.facts.players if p not in players]
+    if kept is None:
+        kept = figures(players, evenings, standing(pays), _chip_value(group))
+        with _memo_lock:
+            _memo.pop(key, None)
+            _memo[key] = (inputs, (facts, kept))
+            if len(_memo) > _MEMO_SIZE:
+                del _memo[next(iter(_memo))]
+    return GroupState(
         group,
-        names_,
+        players,
         {p.name: p.colour for p in roster},
         evenings,
         pays,
-        pay_links={p.name: p.pay_link for p in roster if p.pay_link},
+        kept,
+        {p.name: p.pay_link for p in roster if p.pay_link},
     )
-    if figures is None:
-        figures = _figures(state)
-        with _memo_lock:
-            _memo.pop(key, None)
-            _memo[key] = (inputs, (facts, figures))
-            if len(_memo) > _MEMO_SIZE:
-                del _memo[next(iter(_memo))]
-    state.figures = figures
-    return state
 
 
 def _date(when: datetime) -> str:
     return when.strftime("%Y-%m-%d")
 
 
-def _facts(session: Session, tables: list[Table]) -> list[dict[str, Any]]:
+def _facts(session: Session, tables: list[Table], facts_writer: Engine) -> list[EveningFacts]:
     """Each evening's facts: kept at the table's version, or computed now and kept."""
     kept = store.kept_facts(session, [t.id for t in tables])
     out = []
     for t in tables:
         hit = kept.get(t.id)
-        if hit is not None and hit[0] == t.version and hit[1].get("format") == engine.FACTS_FORMAT:
-            out.append(hit[1])
-            continue
-        facts = engine.evening_summary(engine.evening_facts(service.load(session, t).series))
-        store.keep_facts(current_app.extensions["sk_engine"], t.id, t.version, facts)
+        facts = EveningFacts.from_json(hit.facts) if hit is not None and hit.version == t.version else None
+        if facts is None:
+            facts = evening_facts(load_table(session, t).series).kept()
+            store.keep_facts(facts_writer, t.id, t.version, facts.to_json())
         out.append(facts)
     return out
 
 
 # (group id, public id) -> (inputs, (each evening's facts, the group's figures))
-_memo: dict[tuple, tuple[Any, Any]] = {}
+_memo: dict[tuple[int, str], tuple[tuple, tuple[list[EveningFacts], Figures]]] = {}
 _memo_lock = threading.Lock()
 _MEMO_SIZE = 200
 
 
-def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupPayment]) -> tuple[tuple, tuple]:
+def _memo_key(
+    group: Group, roster: list[GroupPlayer], tables: list[Table], pays: list[GroupPayment]
+) -> tuple[tuple[int, str], tuple]:
     """The group's key in the memo, and its inputs: every change of the group, of one of its
     tables (the table's version) or of its payments makes other inputs."""
     inputs = (
@@ -228,56 +245,12 @@ def _memo_key(group: Group, roster: list, tables: list[Table], pays: list[GroupP
     return (group.id, group.public_id), inputs
 
 
-def _figures(state: GroupState) -> dict[str, Any]:
-    """Balances, owed, statistics (all time and by month), titles, head to head, the ledger."""
-    evs = [ev.to_json() for ev in state.evenings]
-    balances = engine.balances_of(state.players, evs)
-    pays = [payment_json(p, state.chip_value) for p in state.payments]
-    standing = [p for p in pays if not p["voided"]]  # a voided payment settles nothing
-    # Each evening's statistics were summed up when its facts were kept: a month's and all time's
-    # are those sums, never a pass over every hand.
-    stats = engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in evs)
-    for p in state.players:
-        stats.setdefault(p, engine.empty_stats())
-    by_month: dict[str, list[dict[str, Any]]] = {}
-    for ev in evs:
-        by_month.setdefault(ev["date"][:7], []).append(ev)
-    months = {m: engine.merge_stats((ev["id"], ev["facts"]["stats"]) for ev in month) for m, month in by_month.items()}
-    return {
-        "balances": balances,
-        "payments": pays,
-        "owed": [t.to_json(state.chip_value) for t in engine.owed(balances, standing)],
-        "stats": stats,
-        "titles": engine.titles(stats),
-        "months": {m: {"stats": s, "titles": engine.titles(s)} for m, s in months.items()},
-        "evening_titles": {ev["id"]: engine.titles(ev["facts"]["stats"]) for ev in evs},
-        "head_to_head": engine.merge_head_to_head(ev["facts"]["head_to_head"] for ev in evs),
-        "ledger": engine.running_balances(state.players, evs, state.chip_value),
-    }
-
-
-def payment_json(p: GroupPayment, chip_value: float) -> dict[str, Any]:
-    from ..engine.payout import money
-
-    return {
-        "id": p.id,
-        "from": p.payer,
-        "to": p.payee,
-        "points": p.points,
-        "money": money(p.points, chip_value),
-        "key": p.key,
-        "at": history.iso(p.created_at) if p.created_at else None,
-        "voided": p.voided_at is not None,
-        "voided_at": history.iso(p.voided_at) if p.voided_at else None,
-    }
-
-
-def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
+def transfer_key(state: GroupState, transfer: Owed) -> str:
     """The key of marking one transfer of ``owed`` paid, as the group stands now: two phones that
     saw the same debts send the same key, so the transfer is recorded once."""
     # A voided payment stays counted: after a void, the same transfer marked paid again has a key
     # of its own (a new payment), never the voided one's.
-    return f"owed:{len(state.payments)}:{transfer['from']}>{transfer['to']}:{transfer['points']}"[:80]
+    return f"owed:{len(state.payments)}:{transfer.payer}>{transfer.payee}:{transfer.points}"[:80]
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -286,27 +259,19 @@ def transfer_key(state: GroupState, transfer: dict[str, Any]) -> str:
 def record_payment(
     session: Session,
     state: GroupState,
-    payer: Any,
-    payee: Any,
-    points: Any,
+    payer: object,
+    payee: object,
+    points: object,
     key: str | None = None,
     beyond: bool = False,
 ) -> tuple[GroupPayment, bool]:
-    """Record a payment (coded refusals: ``engine.group.check_payment``); (payment, newly recorded)."""
-    balances = state.figures["balances"]
+    """Record a payment (coded refusals: ``engine.group.ledger.check_payment``); (payment, newly recorded)."""
+    balances = state.figures.balances
+    pay = check_payment(state.players, balances, (), payer, payee, points, True)  # the shape first
 
     def validate(stored: list[GroupPayment]) -> None:
-        engine.check_payment(
-            state.players,
-            balances,
-            [{"from": p.payer, "to": p.payee, "points": p.points} for p in stored if p.voided_at is None],
-            payer,
-            payee,
-            points,
-            beyond,
-        )
+        check_payment(state.players, balances, standing(stored), payer, payee, points, beyond)
 
-    engine.check_payment(state.players, balances, [], payer, payee, points, True)  # the shape first
     store.lock_group(session, state.group)
     try:
         # A key recorded already is that payment (a second phone's tap), checked against nothing.
@@ -324,7 +289,7 @@ def record_payment(
         history.note(session, "payment_recorded", {"payment": _brief(payment)}, group=state.group)
 
     try:
-        return store.add_payment(session, state.group, payer, payee, points, key, note), True
+        return store.add_payment(session, state.group, pay.payer, pay.payee, pay.points, key, note), True
     except store.Duplicate as dup:
         return dup.payment, False
 
@@ -419,7 +384,7 @@ def _when(iso: str) -> datetime:
 
 def seating_from_last(state: GroupState, came: list[str]) -> list[str]:
     """Who came tonight, seated as at the last evening; newcomers after them in the order given."""
-    last = state.evenings[-1].facts["players"] if state.evenings else []
+    last = state.evenings[-1].facts.players if state.evenings else ()
     return [p for p in last if p in came] + [p for p in came if p not in last]
 
 
@@ -455,7 +420,7 @@ def _evening_note(session: Session, state: GroupState, table: Table, players: li
 
 def attach(session: Session, state: GroupState, table: Table) -> None:
     """An existing table joins the group after the fact (its players join too)."""
-    players = list(service.config_of(table).players)
+    players = list(config_of(table).players)
     store.join_table(
         session, state.group, table, checked_newcomers(state, players), _evening_note(session, state, table, players)
     )

@@ -11,30 +11,29 @@ table); a refusal stores nothing.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
-from ..engine import group as engine
 from ..engine.errors import EngineError
+from ..engine.group.ledger import check_payment
 from ..store import groups as store
 from ..store import history as history_store
 from ..store import rows as rows_store
-from ..store.models import Group
-from . import groups as service
-from . import history, paylinks, transfer
+from ..store.groups import NewPayment
+from ..store.models import Group, Table
+from . import groups, history, paylinks, transfer
+from .service import load as load_table
 from .service import record_of, replay_rows
 
 MAX_EVENINGS = 1000
 FORMAT = "scorekeeper-group/1"
 
 
-def export(session: Session, state: service.GroupState) -> dict[str, Any]:
-    from . import service as tables
-
+def export(session: Session, state: groups.GroupState) -> dict[str, Any]:
     evenings = []
     for ev in state.evenings:
-        t = tables.load(session, ev.table)
+        t = load_table(session, ev.table)
         doc = dict(ev.table.config)
         doc["hands"] = [record_of(h, t.logs.get(h.id)) for h in t.hands]
         evenings.append({"id": ev.table.public_id, "date": ev.table.created_at.isoformat(), **doc})
@@ -64,12 +63,40 @@ def export(session: Session, state: service.GroupState) -> dict[str, Any]:
     }
 
 
-def import_group(session: Session, doc: Any) -> Group:
+class Head(NamedTuple):
+    """The group of an export: its name, players (with their colours) and settings."""
+
+    name: str
+    players: list[str]
+    colours: list[str]
+    settings: dict[str, Any]
+
+
+class ImportedEvening(NamedTuple):
+    """An evening of an export, read as a table's export is, with its date."""
+
+    title: str
+    config: dict[str, Any]
+    rows: list[dict[str, Any]]
+    when: datetime | None
+
+
+class Entry(NamedTuple):
+    """An entry of an export's history: when, what kind, by whom, and what changed."""
+
+    at: datetime
+    kind: str
+    by: str
+    data: dict[str, Any]
+
+
+def import_group(session: Session, doc: object) -> Group:
     if not isinstance(doc, dict) or not isinstance(doc.get("group"), dict):
         raise EngineError(
             "bad_series", 'A group export is {"group": {...}, "evenings": [...], "payments": [...]}.', "group"
         )
-    name, players, colours, settings = _head(doc["group"])
+    head = _head(doc["group"])
+    players = head.players
     evenings = _evenings(doc.get("evenings", []), players)
     links = _pay_links(doc["group"])
     entries = _history(doc.get("history", []))
@@ -78,28 +105,24 @@ def import_group(session: Session, doc: Any) -> Group:
     if not isinstance(pays, list):
         raise EngineError("bad_payment", "payments lists {from, to, points}.", "payments")
     # Payments are checked against the balances once every evening is replayed (each as a change
-    # of hands is, ``service.replay_rows``), in the import's one transaction: the payment doors are
+    # of hands is, ``tables.service.replay_rows``), in the import's one transaction: the payment doors are
     # the API's, a payment larger than owed is taken as it was. Any refusal stores nothing at all.
     try:
-        group = store.insert_group(session, name, settings, list(zip(players, colours, strict=True)), links)
-        tables = {}
-        for i, (title, config, rows, when) in enumerate(evenings):
-            table, hands, logs = rows_store.insert_table(session, title, config, rows, group_id=group.id, when=when)
+        group = store.insert_group(
+            session, head.name, head.settings, list(zip(players, head.colours, strict=True)), links
+        )
+        tables: dict[str, Table] = {}
+        for i, ev in enumerate(evenings):
+            table, hands, logs = rows_store.insert_table(
+                session, ev.title, ev.config, ev.rows, group_id=group.id, when=ev.when
+            )
             old = doc["evenings"][i].get("id")
             if isinstance(old, str):
                 tables[old] = table
             for p, v in replay_rows(table, hands, logs).series.balances.items():
                 balances[p] += v
-        checked: list[dict[str, Any]] = []
         keys: set[str] = set()
-        for j, pay in enumerate(pays):
-            if not isinstance(pay, dict):
-                raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
-            engine.check_payment(players, balances, [], pay.get("from"), pay.get("to"), pay.get("points"), beyond=True)
-            checked.append(
-                {"payer": pay["from"], "payee": pay["to"], "points": pay["points"]} | _payment_extras(pay, j, keys)
-            )
-        store.insert_payments(session, group, checked)
+        store.insert_payments(session, group, [_payment(pay, j, players, balances, keys) for j, pay in enumerate(pays)])
         _insert_history(session, group, entries, tables)
         session.commit()
     except BaseException:
@@ -113,7 +136,7 @@ def import_group(session: Session, doc: Any) -> Group:
 FIRST_YEAR, LAST_YEAR = 1900, 2999
 
 
-def _date(value: Any, path: str) -> datetime | None:
+def _date(value: object, path: str) -> datetime | None:
     if value is None:
         return None
     try:
@@ -129,24 +152,24 @@ def _date(value: Any, path: str) -> datetime | None:
     return when
 
 
-def _head(head: dict[str, Any]) -> tuple[str, list[str], list[str], dict[str, Any]]:
+def _head(head: dict[str, Any]) -> Head:
     """The group's name, players, their colours and its settings, each checked as creation checks
     them (``groups.checked_name``, ``checked_players``)."""
-    name = service.checked_name(head.get("name"), "group.name")
+    name = groups.checked_name(head.get("name"), "group.name")
     roster_doc = head.get("players")
     if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
         raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
-    players = service.checked_players([p.get("name") for p in roster_doc], "group.players")
+    players = groups.checked_players([p.get("name") for p in roster_doc], "group.players")
     colours = [
         store.colour_for(i)
         if p.get("colour") is None
-        else service.checked_colour(p["colour"], f"group.players[{i}].colour")
+        else groups.checked_colour(p["colour"], f"group.players[{i}].colour")
         for i, p in enumerate(roster_doc)
     ]
-    return name, players, colours, service.checked_settings(head.get("settings") or {}, players)
+    return Head(name, players, colours, groups.checked_settings(head.get("settings") or {}, players))
 
 
-def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any], list[dict[str, Any]], Any]]:
+def _evenings(evs_doc: object, players: list[str]) -> list[ImportedEvening]:
     """Each evening's table export read (title, config, records) with its date; every player one
     of the group's."""
     if not isinstance(evs_doc, list) or len(evs_doc) > MAX_EVENINGS:
@@ -164,7 +187,7 @@ def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any
                 f"{unknown[0]!r} played an evening but is not in the group.",
                 f"evenings[{i}].players",
             )
-        evenings.append((title, config, rows, when))
+        evenings.append(ImportedEvening(title, config, rows, when))
     return evenings
 
 
@@ -173,9 +196,12 @@ def _evenings(evs_doc: Any, players: list[str]) -> list[tuple[str, dict[str, Any
 MAX_HISTORY = 20000
 
 
-def _payment_extras(pay: dict[str, Any], j: int, keys: set[str]) -> dict[str, Any]:
-    """A payment's key, date and void as exported (each may be absent: a file of an older version)."""
-    out: dict[str, Any] = {}
+def _payment(pay: object, j: int, players: list[str], balances: dict[str, int], keys: set[str]) -> NewPayment:
+    """A payment as exported, checked as the API checks one (larger than owed is taken), with its key,
+    date and void (each may be absent: a file of an older version)."""
+    if not isinstance(pay, dict):
+        raise EngineError("bad_payment", "A payment is {from, to, points}.", f"payments[{j}]")
+    paid = check_payment(players, balances, (), pay.get("from"), pay.get("to"), pay.get("points"), beyond=True)
     key = pay.get("key")
     if key is not None:
         if not isinstance(key, str) or not 1 <= len(key) <= 80 or key in keys:
@@ -183,12 +209,9 @@ def _payment_extras(pay: dict[str, Any], j: int, keys: set[str]) -> dict[str, An
                 "bad_payment", "key is a short text (1–80 characters), once a group.", f"payments[{j}].key"
             )
         keys.add(key)
-        out["key"] = key
     at = _date(pay.get("at"), f"payments[{j}].at")
-    if at is not None:
-        out["created_at"] = at
-    out["voided_at"] = _date(pay.get("voided_at"), f"payments[{j}].voided_at")
-    return out
+    voided_at = _date(pay.get("voided_at"), f"payments[{j}].voided_at")
+    return NewPayment(paid.payer, paid.payee, paid.points, key, at, voided_at)
 
 
 def _pay_links(head: dict[str, Any]) -> list[str | None]:
@@ -198,7 +221,7 @@ def _pay_links(head: dict[str, Any]) -> list[str | None]:
     ]
 
 
-def _history(doc: Any) -> list[tuple[datetime, str, str, dict[str, Any]]]:
+def _history(doc: object) -> list[Entry]:
     """The history's entries as exported: each an ``at``, a ``kind`` it knows and a ``by``; the rest kept."""
     if not isinstance(doc, list) or len(doc) > MAX_HISTORY:
         raise EngineError("bad_value", f"history lists at most {MAX_HISTORY} entries.", "history")
@@ -213,14 +236,15 @@ def _history(doc: Any) -> list[tuple[datetime, str, str, dict[str, Any]]]:
         at = _date(e.get("at"), f"{path}.at")
         if at is None:
             raise EngineError("bad_value", "at is an ISO date and time.", f"{path}.at")
-        out.append((at, e["kind"], by, {k: v for k, v in e.items() if k not in ("at", "kind", "by")}))
+        out.append(Entry(at, e["kind"], by, {k: v for k, v in e.items() if k not in ("at", "kind", "by")}))
     return out
 
 
-def _insert_history(session: Session, group: Group, entries: list, tables: dict[str, Any]) -> None:
+def _insert_history(session: Session, group: Group, entries: list[Entry], tables: dict[str, Table]) -> None:
     """The imported history, an evening's entries naming (and linked to) its new table; then the import's own."""
     for at, kind, by, data in entries:
-        table = tables.get(data.get("table")) if isinstance(data.get("table"), str) else None
+        named = data.get("table")
+        table = tables.get(named) if isinstance(named, str) else None
         if table is not None:
             data = data | {"table": table.public_id}
         history_store.add(session, kind, by, data, group_id=group.id, table_id=table.id if table else None, at=at)

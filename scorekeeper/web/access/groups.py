@@ -8,12 +8,13 @@ guessing budget, as a table's do.
 
 from __future__ import annotations
 
-from flask import abort, g, request, session
+from flask import abort, current_app, g, request, session
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ...store import groups as store
 from ...store.models import Group
 from ...store.rows import EDIT, access_level
+from ...tables import groups
 from ..server.database import db
 from ..server.limits import refused_key
 from . import keyring
@@ -62,6 +63,12 @@ def open_group(public_id: str, need: str = "view", key: str | None = None) -> Gr
         raise Forbidden()
     g.group_level = level
     return group
+
+
+def group_state(group: Group) -> groups.GroupState:
+    """The group as this request reads it; an evening's facts computed now are kept through the
+    app's database engine, in a transaction of their own."""
+    return groups.load(db(), group, current_app.extensions["sk_engine"])
 
 
 def can_edit_group() -> bool:

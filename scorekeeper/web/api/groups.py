@@ -6,16 +6,21 @@ it). ``POST /tables`` with ``"group"`` makes a new evening of the group (``route
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import abort, jsonify, url_for
 
 from ...engine.errors import EngineError
+from ...engine.group.ledger import LedgerRow
+from ...engine.group.stats import PlayerStats
+from ...engine.group.titles import Title
 from ...engine.payout import money
-from ...engine.series.settle import settle_up
+from ...store.models import GroupPayment
 from ...tables import groups as service
 from ...tables import grouptransfer, history, paylinks
-from ..access.groups import keep_group_access, open_group
+from ...tables.groups import Evening, GroupState
+from ..access.groups import group_state, keep_group_access, open_group
 from ..server.database import db
 from ..server.errors import error_response
 from ..server.limits import created
@@ -43,51 +48,50 @@ def group_links(group) -> dict[str, str]:
     }
 
 
-def group_json(state: service.GroupState) -> dict[str, Any]:
+def group_json(state: GroupState) -> dict[str, Any]:
     f = state.figures
-    chip = state.chip_value
-    ledger = {row["id"]: row for row in f["ledger"]}
-    tables = []
-    for ev in state.evenings:
-        row = ledger[ev.table.public_id]
-        ev_chip = ev.facts.get("chip_value", chip)
-        tables.append(
-            {
-                "id": ev.table.public_id,
-                "name": ev.table.title,
-                "date": ev.date,
-                "players": ev.facts["players"],
-                "played": ev.facts.get("played", 0),
-                "result": row["result"],
-                "result_money": row["result_money"],
-                "settle_up": [
-                    {"from": t.payer, "to": t.payee, "points": t.points, "money": money(t.points, ev_chip)}
-                    for t in settle_up(ev.facts["balances"])
-                ],
-                "balances": row["balances"],
-                "balances_money": row["balances_money"],
-                "titles": f["evening_titles"].get(ev.table.public_id, []),
-            }
-        )
+    ledger = {row.id: row for row in f.ledger}
     return {
         "ok": True,
         "id": state.group.public_id,
         "name": state.group.name,
         "version": state.group.version,
-        "chip_value": float(chip),
+        "chip_value": float(state.chip_value),
         "currency": state.currency,
         "players": state.players,
         "colours": state.colours,
         "pay_links": state.pay_links,
-        "tables": tables,
-        "balances": f["balances"],
-        "payments": f["payments"],
+        "tables": [_evening_json(ev, ledger[ev.id], f.evening_titles.get(ev.id, ())) for ev in state.evenings],
+        "balances": f.balances,
+        "payments": [payment_json(p, state.chip_value) for p in state.payments],
         "owed": owed_json(state),
-        "stats": f["stats"],
-        "titles": f["titles"],
-        "months": f["months"],
-        "head_to_head": f["head_to_head"],
+        "stats": _stats_json(f.stats),
+        "titles": [t.to_json() for t in f.titles],
+        "months": {
+            m: {"stats": _stats_json(s.stats), "titles": [t.to_json() for t in s.titles]} for m, s in f.months.items()
+        },
+        "head_to_head": f.head_to_head,
     }
+
+
+def _evening_json(ev: Evening, row: LedgerRow, titles: Sequence[Title]) -> dict[str, object]:
+    return {
+        "id": ev.id,
+        "name": ev.table.title,
+        "date": ev.date,
+        "players": list(ev.facts.players),
+        "played": ev.facts.played,
+        "result": row.result,
+        "result_money": row.result_money,
+        "settle_up": [t.to_json() for t in row.settle_up],
+        "balances": row.balances,
+        "balances_money": row.balances_money,
+        "titles": [t.to_json() for t in titles],
+    }
+
+
+def _stats_json(stats: Mapping[str, PlayerStats]) -> dict[str, dict[str, object]]:
+    return {p: s.to_json() for p, s in stats.items()}
 
 
 def _body():
@@ -119,7 +123,7 @@ def import_group():
 
 @bp.get("/groups/<group_id:public_id>")
 def get_group(public_id: str):
-    return jsonify(group_json(service.load(db(), open_group(public_id))))
+    return jsonify(group_json(group_state(open_group(public_id))))
 
 
 @bp.post("/groups/<group_id:public_id>/keys")
@@ -144,7 +148,7 @@ def new_group_keys(public_id: str):
 @bp.post("/groups/<group_id:public_id>/payments")
 def add_group_payment(public_id: str):
     """Record money handed over (edit key only): 201, or 200 when its key was recorded already."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     body = _body()
     unknown = sorted(set(body) - PAYMENT_FIELDS)
     if unknown:
@@ -158,23 +162,40 @@ def add_group_payment(public_id: str):
     payment, new = service.record_payment(
         db(), state, body.get("from"), body.get("to"), body.get("points"), key, beyond
     )
-    state = service.load(db(), state.group)
+    state = group_state(state.group)
     answer = {
         "ok": True,
         "recorded": new,
-        "payment": service.payment_json(payment, state.chip_value),
+        "payment": payment_json(payment, state.chip_value),
         "owed": owed_json(state),
     }
     return jsonify(answer), 201 if new else 200
 
 
-def owed_json(state: service.GroupState) -> list[dict[str, Any]]:
+def payment_json(p: GroupPayment, chip_value: float) -> dict[str, object]:
+    return {
+        "id": p.id,
+        "from": p.payer,
+        "to": p.payee,
+        "points": p.points,
+        "money": money(p.points, chip_value),
+        "key": p.key,
+        "at": history.iso(p.created_at) if p.created_at else None,
+        "voided": p.voided_at is not None,
+        "voided_at": history.iso(p.voided_at) if p.voided_at else None,
+    }
+
+
+def owed_json(state: GroupState) -> list[dict[str, object]]:
     """What is still owed; a transfer to a player with a pay link carries the link that opens it."""
     return [
-        t | {"pay_link": paylinks.with_amount(state.pay_links[t["to"]], t["money"], state.currency)}
-        if t["to"] in state.pay_links
-        else t
-        for t in state.figures["owed"]
+        t.to_json()
+        | (
+            {"pay_link": paylinks.with_amount(state.pay_links[t.payee], t.money, state.currency)}
+            if t.payee in state.pay_links
+            else {}
+        )
+        for t in state.figures.owed
     ]
 
 
@@ -182,19 +203,17 @@ def owed_json(state: service.GroupState) -> list[dict[str, Any]]:
 def void_group_payment(public_id: str, payment_id: int):
     """Void a payment recorded by mistake (edit key only): it stays listed, ``voided``, out of what
     is owed. Voiding it again changes nothing (200 both times; ``voided_now`` says which)."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     _body_if_any()
     payment, newly = service.void_payment(db(), state, payment_id)
-    state = service.load(db(), state.group)
-    return jsonify(
-        ok=True, voided_now=newly, payment=service.payment_json(payment, state.chip_value), owed=owed_json(state)
-    )
+    state = group_state(state.group)
+    return jsonify(ok=True, voided_now=newly, payment=payment_json(payment, state.chip_value), owed=owed_json(state))
 
 
 @bp.delete("/groups/<group_id:public_id>/evenings/<table_id:table>")
 def remove_group_evening(public_id: str, table: str):
     """Remove an evening with no hands (edit key only); one with hands answers 409."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     service.remove_evening(db(), state, table)
     return jsonify(ok=True)
 
@@ -202,7 +221,7 @@ def remove_group_evening(public_id: str, table: str):
 @bp.put("/groups/<group_id:public_id>/players/<name>")
 def set_group_player(public_id: str, name: str):
     """A player's pay link (edit key only): a Toss or KakaoPay https link, or null to remove it."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     body = _body()
     unknown = sorted(set(body) - {"pay_link"})
     if unknown or "pay_link" not in body:

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import copy
 import functools
+import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, WithJsonSchema, create_model
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
 from pydantic_core import core_schema
 
 from ...engine.checks import MAX_NAGARI_CARRY
 from ...engine.errors import ERROR_CODES, EngineError
-from ...engine.group import MAX_PAYMENT_POINTS
+from ...engine.group import stats as group_stats
+from ...engine.group.ledger import MAX_PAYMENT_POINTS
 from ...engine.live.events import JUNK_REASONS, SOURCES
 from ...engine.live.hand import EVENTS
 from ...engine.rules import PRESETS
@@ -666,37 +668,22 @@ class PayLinkSet(_Answer):
     pay_link: str | None
 
 
-class Biggest(_Answer):
-    points: int
-    evening: str
-    hand: int
-    trail: list[Object]
+def _answer_of(engine_type: type, **json_types: object) -> type[BaseModel]:
+    """An answer's fields read off the engine's type (a dataclass's or named tuple's, in order): the
+    engine declares them once. ``json_types`` are those whose JSON is not their Python type (a
+    nested answer, a trail's steps)."""
+    fields: dict[str, Any] = {
+        name: (json_types.get(name, hint), ...) for name, hint in typing.get_type_hints(engine_type).items()
+    }
+    return create_model(f"_{engine_type.__name__}Fields", __base__=_Answer, **fields)
 
 
-class PlayerStats(_Answer):
-    """One player's statistics (``engine.group.player_stats``): counts of hands, and of the payments
-    this player made with each double (``pi_bak``, ``gwang_bak``, ``meong_tta``, ``go_bak``, ``dok_bak``)."""
+class Biggest(_answer_of(group_stats.Biggest, trail=list[Object])):  # type: ignore[misc]
+    pass
 
-    hands: int
-    wins: int
-    win_rate: float
-    stops: int
-    points_won: int
-    points_lost: int
-    net: int
-    gos: int
-    go_hands: int
-    go_wins: int
-    go_rate: float
-    shakes: int
-    bombs: int
-    nagari: int
-    pi_bak: int
-    gwang_bak: int
-    meong_tta: int
-    go_bak: int
-    dok_bak: int
-    biggest: Biggest | None
+
+class PlayerStats(_answer_of(group_stats.PlayerStats, biggest=Biggest | None)):  # type: ignore[misc]
+    __doc__ = group_stats.PlayerStats.__doc__
 
 
 class Title(_Answer):

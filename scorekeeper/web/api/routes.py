@@ -138,7 +138,7 @@ def create_table():
 def _evening_of_group(body: dict):
     """A new table as an evening of a group: its edit key in ``X-Group-Key`` (never a table's key)."""
     from ...tables import groups
-    from ..access.groups import open_group, presented_group_key
+    from ..access.groups import group_state, open_group, presented_group_key
 
     public_id = body["group"]
     if not isinstance(public_id, str):
@@ -146,7 +146,7 @@ def _evening_of_group(body: dict):
     group = open_group(public_id, "edit", presented_group_key(public_id, header_only=True) or "")
     if "hands" in body:
         raise EngineError("bad_series", "A new table starts without hands.", "hands")
-    table = groups.new_evening(db(), groups.load(db(), group), {k: v for k, v in body.items() if k != "group"})
+    table = groups.new_evening(db(), group_state(group), {k: v for k, v in body.items() if k != "group"})
     created()
     return jsonify(ok=True, **_table_links(table), edit_key=table.edit_secret, view_key=table.view_secret), 201
 

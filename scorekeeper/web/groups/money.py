@@ -6,13 +6,14 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...engine.errors import EngineError
+from ...engine.group.ledger import Owed
 from ...engine.rules import OPTIONS, PRESETS, changed_options, rules_from
 from ...store import groups as store
 from ...tables import groups as service
 from ...tables import history, paylinks
 from ...tables.refusals import WriteRefused
 from .. import historyview
-from ..access.groups import open_group
+from ..access.groups import group_state, open_group
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
 from ..server.database import db
@@ -29,7 +30,7 @@ def _back(public_id: str, anchor: str):
 @bp.post("/g/<public_id>/payments/<int:payment_id>/void")
 def void(public_id: str, payment_id: int):
     """The second step of voiding a payment (the first opened the question on the page)."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     try:
         _payment, newly = service.void_payment(db(), state, payment_id)
     except service.NotInGroup:
@@ -41,7 +42,7 @@ def void(public_id: str, payment_id: int):
 @bp.post("/g/<public_id>/evenings/<table_id>/remove")
 def remove_evening(public_id: str, table_id: str):
     """The second step of removing an evening with no hands."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     try:
         service.remove_evening(db(), state, table_id)
     except service.NotInGroup:  # another phone removed it first (or it never was one of the group's)
@@ -56,7 +57,7 @@ def remove_evening(public_id: str, table_id: str):
 @bp.post("/g/<public_id>/pay-link")
 def pay_link(public_id: str):
     """A player's Toss or KakaoPay link (empty: none)."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     name = request.form.get("player", "")
     if name not in state.players:
         abort(404)
@@ -86,7 +87,7 @@ def _rules_form(state: service.GroupState, args) -> TableForm:
 @bp.route("/g/<public_id>/rules", methods=["GET", "POST"])
 def rules(public_id: str):
     """The rules the group's next evening plays: a preset and its options, the new table's sheet."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     if request.method == "POST":
         form = TableForm()
         preset = form.preset.data if form.preset.data in PRESETS else None
@@ -110,14 +111,14 @@ def rules(public_id: str):
     )
 
 
-def pay_link_of(state: service.GroupState, transfer: dict) -> dict:
+def pay_link_of(state: service.GroupState, transfer: Owed) -> dict[str, str]:
     """What the owed line needs to open the payee's link: the link (with the amount where it can
     carry one) and which app it is; nothing when the payee keeps none."""
-    link = state.pay_links.get(transfer["to"])
+    link = state.pay_links.get(transfer.payee)
     if not link:
         return {}
     return {
-        "pay_link": paylinks.with_amount(link, transfer["money"], state.currency),
+        "pay_link": paylinks.with_amount(link, transfer.money, state.currency),
         "pay_app": "toss" if link.startswith("https://toss.me/") else "kakaopay",
     }
 

@@ -26,6 +26,7 @@ from ..access import keyring
 from ..access.groups import (
     can_edit_group,
     forget_group,
+    group_state,
     keep_group_access,
     known_group_ids,
     open_group,
@@ -91,7 +92,7 @@ def enter(public_id: str, key: str):
     remember_group_key(public_id, key)
     # Not a redirect: a chat app's link preview fetches this address without keeping the cookie,
     # so this answer itself carries the group's Open Graph tags, and a phone goes on to the page.
-    state = service.load(db(), group)
+    state = group_state(group)
     response = make_response(
         render_template(
             "group/enter.html", group=group, og=_open_graph(state), url=url_for("groups.show", public_id=public_id)
@@ -122,35 +123,28 @@ def _money(state: service.GroupState):
 
 def _shared(state: service.GroupState, evening_id: str | None) -> dict[str, Any]:
     """What is shared: the group's standings and what is still owed, or one evening's result and
-    its settle-up (``evening_id``, a table of the group); None of an evening not in the group."""
-    from ...engine.payout import money as money_of
-    from ...engine.series.settle import settle_up
-
+    its settle-up (``evening_id``, a table of the group); 404 of an evening not in the group."""
+    f = state.figures
     if evening_id:
-        ev = next((e for e in state.evenings if e.table.public_id == evening_id), None)
-        if ev is None:
+        i = next((i for i, e in enumerate(state.evenings) if e.id == evening_id), None)
+        if i is None:
             abort(404)
-        chip = ev.facts.get("chip_value", state.chip_value)
-        result = {p: money_of(v, chip) for p, v in ev.facts["balances"].items()}
-        transfers = [
-            {"from": t.payer, "to": t.payee, "money": money_of(t.points, chip)} for t in settle_up(ev.facts["balances"])
-        ]
+        ev, row = state.evenings[i], f.ledger[i]
         return {
             "title": f"{state.group.name} · {ev.date}",
             "heading": _("evening_result"),
-            "amounts": result,
+            "amounts": row.result_money,
             "transfers_heading": _("settle_up"),
-            "transfers": transfers,
-            "subtitle": ev.table.title or _("n_hands", n=ev.facts.get("played", 0)),
+            "transfers": [t.to_json() for t in row.settle_up],
+            "subtitle": ev.table.title or _("n_hands", n=ev.facts.played),
         }
-    f = state.figures
     last = state.evenings[-1].date if state.evenings else ""
     return {
         "title": state.group.name,
         "heading": _("group_standings"),
-        "amounts": {p: _cash(state, v) for p, v in f["balances"].items()},
+        "amounts": {p: _cash(state, v) for p, v in f.balances.items()},
         "transfers_heading": _("owed_title"),
-        "transfers": f["owed"],
+        "transfers": [t.to_json() for t in f.owed],
         "subtitle": _("group_picture_sub", n=len(state.evenings), date=last),
     }
 
@@ -179,12 +173,12 @@ def _cash(state: service.GroupState, points: int):
 def page_view(state: service.GroupState) -> dict[str, Any]:
     f = state.figures
     classes = player_classes(state.players)
-    history = [row["balances"] for row in f["ledger"]]
-    owed = [t | {"key": service.transfer_key(state, t)} | pay_link_of(state, t) for t in f["owed"]]
+    history = [row.balances for row in f.ledger]
+    owed = [t.to_json() | {"key": service.transfer_key(state, t)} | pay_link_of(state, t) for t in f.owed]
     known = known_group_ids()
-    last = state.evenings[-1].facts["players"] if state.evenings else state.players
-    stats = f["stats"]
-    order = sorted(state.players, key=lambda p: -f["balances"].get(p, 0))
+    last = state.evenings[-1].facts.players if state.evenings else state.players
+    stats = f.stats
+    order = sorted(state.players, key=lambda p: -f.balances.get(p, 0))
     return {
         "group": state.group,
         "state": state,
@@ -194,9 +188,9 @@ def page_view(state: service.GroupState) -> dict[str, Any]:
         "chart": balance_chart(state.players, classes, history),
         # The newest evenings; all of them on ?all=1 (and in the CSV): a page of 200 evenings drew
         # 6,000 names and amounts, most of its server time.
-        "ledger": list(reversed(f["ledger"]))[: None if request.args.get("all") else LEDGER_ROWS],
-        "ledger_more": max(0, len(f["ledger"]) - LEDGER_ROWS) if not request.args.get("all") else 0,
-        "evenings": {ev.table.public_id: ev for ev in state.evenings},
+        "ledger": list(reversed(f.ledger))[: None if request.args.get("all") else LEDGER_ROWS],
+        "ledger_more": max(0, len(f.ledger) - LEDGER_ROWS) if not request.args.get("all") else 0,
+        "evenings": {ev.id: ev for ev in state.evenings},
         "money": _money(state),
         "cash": lambda v: _cash(state, v),
         "can_edit": can_edit_group(),
@@ -223,7 +217,7 @@ def _attachable() -> list:
 
 @bp.get("/g/<public_id>")
 def show(public_id: str):
-    state = service.load(db(), open_group(public_id))
+    state = group_state(open_group(public_id))
     return render_template(
         "group/show.html", **page_view(state), share=_links(state.group), qr=sharing.qr_svg, og=_open_graph(state)
     )
@@ -234,11 +228,11 @@ def og_description(state: service.GroupState) -> str:
     the most is never left out of a chat's preview, however many play."""
     f = state.figures
     money = _money(state)
-    ahead = [(p, v) for p, v in sorted(f["balances"].items(), key=lambda kv: -kv[1]) if v > 0][:4]
+    ahead = [(p, v) for p, v in sorted(f.balances.items(), key=lambda kv: -kv[1]) if v > 0][:4]
     text = " · ".join(f"{p} +{money(_cash(state, v))}" for p, v in ahead)
     owes: dict[str, float] = {}
-    for t in f["owed"]:
-        owes[t["from"]] = owes.get(t["from"], 0) + t["money"]
+    for t in f.owed:
+        owes[t.payer] = owes.get(t.payer, 0) + t.money
     if owes:
         debts = ", ".join(f"{p} {money(v)}" for p, v in sorted(owes.items(), key=lambda kv: -kv[1]))
         text += f" | {_('owed_title')}: {debts}"
@@ -268,7 +262,7 @@ def _open_graph(state: service.GroupState) -> dict[str, str]:
 @bp.post("/g/<public_id>/evening")
 def evening(public_id: str):
     """A new evening from the group: who came (ticked) and any newcomers; the rest from the last evening."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     came = [p for p in state.players if p in request.form.getlist("came")]
     newcomers = _names(request.form.get("newcomers", ""))
     players = service.seating_from_last(state, came + [n for n in newcomers if n not in came])
@@ -294,7 +288,7 @@ def evening(public_id: str):
 @bp.post("/g/<public_id>/attach")
 def attach(public_id: str):
     """Add an existing table this phone can edit (or whose edit code is pasted) to the group."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     table_id: str | None = request.form.get("table", "")
     key: str | None = None
     if request.form.get("code"):
@@ -316,7 +310,7 @@ def attach(public_id: str):
 @bp.post("/g/<public_id>/paid")
 def paid(public_id: str):
     """One tap, "보냈어요": a transfer of what is owed, or any payment handed over, recorded."""
-    state = service.load(db(), open_group(public_id, EDIT))
+    state = group_state(open_group(public_id, EDIT))
     form = request.form
     try:
         points = int(form.get("points", ""))
@@ -368,7 +362,7 @@ def share_png(public_id: str):
 
 def _picture_args(group, evening_id: str | None) -> tuple:
     """What the picture draws (``picture``'s arguments), from the group's state."""
-    state = service.load(db(), group)
+    state = group_state(group)
     money = _money(state)
     shared = _shared(state, evening_id)
     standings = [
@@ -394,8 +388,8 @@ def picture_version(state: service.GroupState) -> str:
     return pictures.etag(
         state.group.name,
         state.currency,
-        sorted(f["balances"].items()),
-        [(t["from"], t["to"], t["points"]) for t in f["owed"]],
+        sorted(f.balances.items()),
+        [(t.payer, t.payee, t.points) for t in f.owed],
         [(ev.table.public_id, ev.table.version, ev.table.title) for ev in state.evenings],
         sorted(state.colours.items()),
     )[:12]
@@ -403,19 +397,19 @@ def picture_version(state: service.GroupState) -> str:
 
 @bp.get("/g/<public_id>/share.txt")
 def share_txt(public_id: str):
-    state = service.load(db(), open_group(public_id))
+    state = group_state(open_group(public_id))
     return Response(share_text(state, request.args.get("evening")), mimetype="text/plain")
 
 
 @bp.get("/g/<public_id>/group.json")
 def export_json(public_id: str):
-    state = service.load(db(), open_group(public_id))
+    state = group_state(open_group(public_id))
     return export.json_download(grouptransfer.export(db(), state), f"gostop-group-{public_id}.json")
 
 
 @bp.get("/g/<public_id>/ledger.csv")
 def export_csv(public_id: str):
-    state = service.load(db(), open_group(public_id))
+    state = group_state(open_group(public_id))
     out = io.StringIO()
     w = export._SafeWriter(out)
     w.writerow(
@@ -424,17 +418,17 @@ def export_csv(public_id: str):
         + [f"{p} ({_('csv_running')})" for p in state.players]
     )
     # The table's name, else who played that evening: never its id, which a person cannot read.
-    names = {ev.table.public_id: ev.table.title or ", ".join(ev.facts["players"]) for ev in state.evenings}
-    for row in state.figures["ledger"]:
+    names = {ev.id: ev.table.title or ", ".join(ev.facts.players) for ev in state.evenings}
+    for row in state.figures.ledger:
         w.writerow(
-            [row["date"], names.get(row["id"], "")]
-            + [row["result"].get(p, 0) for p in state.players]
-            + [row["balances"].get(p, 0) for p in state.players]
+            [row.date, names.get(row.id, "")]
+            + [row.result.get(p, 0) for p in state.players]
+            + [row.balances.get(p, 0) for p in state.players]
         )
     w.writerow([])
     w.writerow([_("csv_from"), _("csv_to"), _("csv_points"), _("csv_money", c=state.currency)])
-    for t in state.figures["owed"]:
-        w.writerow([t["from"], t["to"], t["points"], t["money"]])
+    for t in state.figures.owed:
+        w.writerow([t.payer, t.payee, t.points, t.money])
     return Response(
         "\ufeff" + out.getvalue(),
         mimetype="text/csv",
