@@ -356,3 +356,31 @@ def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_ur
         assert heard == [f"{table.id}:{v}" for v in range(version - 1, version + 1)]
     finally:
         app.extensions["sk_engine"].dispose()
+
+
+def test_the_watcher_asks_by_row_id_and_hears_only_the_tables_that_moved(sqlite_app):
+    """SQLite's check (issue 32): a stream's table, noted by its row id as the stream opens, is
+    asked about with the version heard; a change by another process is heard, and a table that
+    did not move rings no stream."""
+    client = sqlite_app.test_client()
+    ids = [client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()["id"] for _ in range(2)]
+    watcher = sqlite_app.extensions["sk_push"]
+    followers = []
+    try:
+        for public_id in ids:
+            follower = watcher.follow(public_id)
+            with sqlite_app.extensions["sk_engine"].connect() as conn:
+                row = store.PollRow(*store.poll_row(conn, public_id))
+            follower.hear(row.version)
+            watcher.note(row)
+            follower.bell.clear()
+            followers.append(follower)
+        watcher.check()
+        assert not any(f.bell.is_set() for f in followers)  # nothing moved
+        version = other_process_change(sqlite_app, ids[0])
+        watcher.check()
+        assert followers[0].bell.is_set() and followers[0].version == version
+        assert not followers[1].bell.is_set()
+    finally:
+        for follower in followers:
+            watcher.leave(follower)

@@ -46,6 +46,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.exceptions import TooManyRequests
 
 from ...store import rows as store
+from ...store.moved import moved_versions
 from ...tables import service
 from ..access.tables import open_poll_row
 from ..server.security import presented_key
@@ -109,6 +110,10 @@ class Watcher:
         # all ("*").
         self._by_address: dict[str, int] = {}
         self._opened: set[str] = set()  # followed tables whose first change was read from the kept state
+        # What SQLite's check asks about: each followed table's row id (noted as its streams open)
+        # and the newest version heard of it.
+        self._row_ids: dict[str, int] = {}
+        self._heard: dict[str, int] = {}
 
     # -- how many streams a table, an address and the process hold ---------------------------------
     def admit(self, budgets: list[tuple[str, int]]) -> bool:
@@ -148,16 +153,32 @@ class Watcher:
                     self._building.pop(follower.public_id, None)
                     self._secrets.pop(follower.public_id, None)
                     self._opened.discard(follower.public_id)
+                    self._row_ids.pop(follower.public_id, None)
+                    self._heard.pop(follower.public_id, None)
 
     def followed(self) -> list[str]:
         with self._lock:
             return list(self._followers)
+
+    def note(self, row: store.PollRow) -> None:
+        """A stream of ``row``'s table was opened with this row (its id, secrets and version):
+        the check asks by row id, and the row's secrets are those of its version."""
+        with self._lock:
+            if row.public_id not in self._followers:
+                return
+            self._row_ids[row.public_id] = row.id
+            self._heard[row.public_id] = max(self._heard.get(row.public_id, 0), row.version)
+            known = self._secrets.get(row.public_id)
+            if known is None or known.version < row.version:
+                self._secrets[row.public_id] = store.PollRow(*row)
 
     # -- news -----------------------------------------------------------------------------------
     def changed(self, public_id: str, version: int) -> None:
         """``public_id`` is now at ``version`` (or later): ring its streams."""
         with self._lock:
             group = list(self._followers.get(public_id, ()))
+            if group and version > self._heard.get(public_id, 0):
+                self._heard[public_id] = version
         for follower in group:
             follower.hear(version)
 
@@ -249,8 +270,13 @@ class Watcher:
         if listening is not None:
             found = dict(listening.execute(_PG_VERSIONS, (ids,)).fetchall())
         else:
+            with self._lock:  # by row id, only what moved past the version heard; by name the rest
+                known = {self._row_ids[i]: self._heard.get(i, 0) for i in ids if i in self._row_ids}
+                unknown = [i for i in ids if i not in self._row_ids]
             with self.engine.connect() as conn:
-                found = store.versions(conn, ids)
+                found = moved_versions(conn, known)
+                if unknown:
+                    found.update(store.versions(conn, unknown))
         for public_id, version in found.items():
             self.changed(public_id, version)
 
@@ -443,6 +469,7 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
         release()
         raise
     follower.hear(row.version)
+    watcher.note(row)
     body = _released(
         _stream(
             watcher,
