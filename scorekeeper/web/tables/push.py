@@ -160,6 +160,14 @@ class Watcher:
         with self._lock:
             return list(self._followers)
 
+    def _keep_secrets(self, table: store.Table | store.PollRow) -> None:
+        """The secrets of a followed table as of its version (under the lock)."""
+        known = self._secrets.get(table.public_id)
+        if known is None or known.version < table.version:
+            self._secrets[table.public_id] = store.PollRow(
+                table.id, table.public_id, table.edit_secret, table.view_secret, table.version
+            )
+
     def note(self, row: store.PollRow) -> None:
         """A stream of ``row``'s table was opened with this row (its id, secrets and version):
         the check asks by row id, and the row's secrets are those of its version."""
@@ -168,9 +176,7 @@ class Watcher:
                 return
             self._row_ids[row.public_id] = row.id
             self._heard[row.public_id] = max(self._heard.get(row.public_id, 0), row.version)
-            known = self._secrets.get(row.public_id)
-            if known is None or known.version < row.version:
-                self._secrets[row.public_id] = store.PollRow(*row)
+            self._keep_secrets(row)
 
     # -- news -----------------------------------------------------------------------------------
     def changed(self, public_id: str, version: int) -> None:
@@ -241,6 +247,12 @@ class Watcher:
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
+                # The row read whole, so its secrets are those of its version: the streams' check
+                # of their secrets needs no read of its own. (Not a writer's table: a writer reads
+                # only the version again, its secrets are those its request loaded.)
+                with self._lock:
+                    if public_id in self._followers:
+                        self._keep_secrets(table)
                 # A process that has not seen the table yet (every stream opening at once after
                 # a restart): the live hand's state as its last append stored it, a read instead
                 # of a replay of the series and the log. Once, per table and process: its next
@@ -408,18 +420,16 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
             if follower.version > sent:
                 if changes and sent and gone(sock):  # a change loaded for nobody
                     return
+                # The change first: its load reads the table's secrets with it, so the check
+                # below needs no read of its own.
+                change = watcher.delta(follower.public_id, follower.version) if changes else None
+                if change is not None and change[0] < follower.version:  # read too early: again soon
+                    time.sleep(DELTA_RETRY_S)
+                    continue
                 if sent and not watcher.admits(follower):  # its secret was replaced: no more
                     return
-                if changes:
-                    version, data = watcher.delta(follower.public_id, follower.version)
-                    if version < follower.version:  # read before the change was visible: again soon
-                        time.sleep(DELTA_RETRY_S)
-                        continue
-                    sent = version
-                    yield _event(version, data)
-                else:
-                    sent = follower.version
-                    yield _event(sent)
+                sent = change[0] if change is not None else follower.version
+                yield _event(sent, change[1] if change is not None else None)
             left = ends - time.monotonic()
             if left <= 0:
                 return
