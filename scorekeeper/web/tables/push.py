@@ -55,9 +55,9 @@ log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
 
 HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the stream alive
-# How often a waiting stream looks (no wait, one select) whether its phone has closed it: a
-# stream opened and dropped at once held its connection, one of the worker's, until the next
-# heartbeat; a flood of them left no connection for anyone else.
+# How often the process looks (no wait, one poll for all its streams) whether their phones have
+# closed them: a stream opened and dropped at once held its connection, one of the worker's,
+# until the next heartbeat; a flood of them left no connection for anyone else.
 GONE_CHECK_S = 2.0
 # Streams one worker process holds open, by three budgets (each a coded 429 past it, the page
 # then polls):
@@ -79,11 +79,18 @@ _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHER
 class Follower:
     """One stream's view of its table: the newest version heard, and a bell."""
 
-    __slots__ = ("bell", "key", "public_id", "version")
+    __slots__ = ("bell", "key", "left", "public_id", "sock", "version")
 
-    def __init__(self, public_id: str, key: str | None = None):
+    def __init__(self, public_id: str, key: str | None = None, sock=None):
         self.public_id, self.version, self.bell = public_id, 0, threading.Event()
         self.key = key  # the secret the stream was opened with: checked again at each change
+        self.sock = sock  # the phone's connection, when known (under gunicorn)
+        self.left = False  # its phone closed it: the stream ends at its next wake
+
+    def let_go(self) -> None:
+        """Its phone has gone: wake the stream to end."""
+        self.left = True
+        self.bell.set()
 
     def hear(self, version: int) -> None:
         if version > self.version:
@@ -100,6 +107,7 @@ class Watcher:
         self._followers: dict[str, set[Follower]] = {}
         self._lock = threading.Lock()
         self._running: int | None = None  # the pid whose watcher runs
+        self._sweeping: int | None = None  # the pid whose sweeper runs
         # The newest change of each followed table as API streams send it: (version, JSON text).
         self._deltas: dict[str, tuple[int, str]] = {}
         self._building: dict[str, threading.Lock] = {}  # one load per table at a time
@@ -135,11 +143,13 @@ class Watcher:
                     self._by_address.pop(name, None)
 
     # -- streams come and go --------------------------------------------------------------------
-    def follow(self, public_id: str, key: str | None = None) -> Follower:
-        follower = Follower(public_id, key)
+    def follow(self, public_id: str, key: str | None = None, sock=None) -> Follower:
+        follower = Follower(public_id, key, sock)
         with self._lock:
             self._followers.setdefault(public_id, set()).add(follower)
         self._ensure_running()
+        if sock is not None:
+            self._ensure_sweeping()
         return follower
 
     def leave(self, follower: Follower) -> None:
@@ -292,6 +302,46 @@ class Watcher:
         for public_id, version in found.items():
             self.changed(public_id, version)
 
+    # -- phones gone: one look for all the streams of the process, every GONE_CHECK_S -------------
+    def sweep(self) -> None:
+        """Let go the streams whose phones have closed them. One poll for all: each quiet
+        stream waking every GONE_CHECK_S to look at its own socket cost a worker holding a
+        thousand tables' streams 750 wakes a second (issue 32)."""
+        with self._lock:
+            watched = [f for group in self._followers.values() for f in group if f.sock is not None and not f.left]
+        looking, by_fd = _system_poll(), {}
+        for follower in watched:
+            try:
+                fd = follower.sock.fileno()
+                looking.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            except (OSError, ValueError):  # closed meanwhile
+                follower.let_go()
+                continue
+            by_fd[fd] = follower
+        for fd, _flags in looking.poll(0) if by_fd else ():
+            follower = by_fd[fd]
+            if gone(follower.sock):
+                follower.let_go()
+
+    def _ensure_sweeping(self) -> None:
+        with self._lock:
+            if self._sweeping == os.getpid():
+                return
+            self._sweeping = os.getpid()
+        threading.Thread(target=self._sweep_while_followed, name="sk-push-sweeper", daemon=True).start()
+
+    def _sweep_while_followed(self) -> None:
+        while True:
+            time.sleep(GONE_CHECK_S)
+            with self._lock:
+                if not self._followers:
+                    self._sweeping = None
+                    return
+            try:
+                self.sweep()
+            except Exception:  # never let the streams go unwatched for a fault of one look
+                log.warning("push sweeper: look failed", exc_info=True)
+
     # -- the watching greenlet (a thread without gevent), only while someone follows -------------
     def _ensure_running(self) -> None:
         with self._lock:
@@ -433,12 +483,10 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
             left = ends - time.monotonic()
             if left <= 0:
                 return
-            quiet_until = min(time.monotonic() + HEARTBEAT_S, ends)
-            rang = False
-            while not rang and time.monotonic() < quiet_until:
-                rang = follower.bell.wait(min(GONE_CHECK_S, max(0.0, quiet_until - time.monotonic())))
-                if not rang and gone(sock):  # the phone closed it: free the connection now
-                    return
+            # Until a change, the heartbeat, or the sweeper finding its phone gone (``Watcher.sweep``).
+            rang = follower.bell.wait(max(0.0, min(time.monotonic() + HEARTBEAT_S, ends) - time.monotonic()))
+            if follower.left:  # the phone closed it: free the connection now
+                return
             if not rang:
                 yield ": still here\n\n"
             follower.bell.clear()
@@ -471,7 +519,8 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
             watcher.release([name for name, _most in budgets])
 
     # Follow first, then read: a change between the two is heard, not lost.
-    follower = watcher.follow(public_id, presented_key(public_id))
+    sock = request.environ.get("gunicorn.socket")
+    follower = watcher.follow(public_id, presented_key(public_id), sock)
     try:
         row = open_poll_row(public_id)
     except Exception:
@@ -486,7 +535,7 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
             follower,
             float(current_app.config["PUSH_STREAM_SECONDS"]),
             changes,
-            request.environ.get("gunicorn.socket"),
+            sock,
         ),
         release,
     )
