@@ -307,18 +307,18 @@ def test_a_stream_past_the_1024th_connection_is_not_taken_for_gone():
             b.close()
 
 
-def test_a_quiet_stream_lets_a_gone_phone_go_before_its_heartbeat(monkeypatch):
+def test_a_quiet_stream_lets_a_gone_phone_go_before_its_heartbeat(monkeypatch, sqlite_app):
     """Issue 23, item 1: a stream opened and dropped at once held its connection (one of the
-    worker's) until its next heartbeat, 15 s later; it looks at its socket every GONE_CHECK_S."""
+    worker's) until its next heartbeat, 15 s later; the process looks at its streams' sockets
+    every GONE_CHECK_S (issue 32: in one look for all of them)."""
     import socket
 
     from scorekeeper.web.tables import push
 
     monkeypatch.setattr(push, "GONE_CHECK_S", 0.1)
-    watcher = push.Watcher.__new__(push.Watcher)
-    watcher._lock, watcher._followers = threading.Lock(), {}
-    follower = push.Follower("t")
+    watcher = sqlite_app.extensions["sk_push"]
     server, phone = socket.socketpair()
+    follower = watcher.follow("t", sock=server)
     try:
         body = push._stream(watcher, follower, 30.0, sock=server)
         assert next(body).startswith("retry:")
@@ -356,3 +356,53 @@ def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_ur
         assert heard == [f"{table.id}:{v}" for v in range(version - 1, version + 1)]
     finally:
         app.extensions["sk_engine"].dispose()
+
+
+def test_one_look_lets_go_only_the_streams_whose_phones_have_gone(sqlite_app):
+    """Issue 32: the sweeper's one poll for all the streams of a process ends those whose phone
+    closed the connection, not those still open (with or without something sent to read)."""
+    import socket
+
+    watcher = sqlite_app.extensions["sk_push"]
+    pairs = [socket.socketpair() for _ in range(3)]
+    followers = [watcher.follow("t", sock=server) for server, _phone in pairs]
+    try:
+        pairs[1][1].sendall(b"x")  # open, something to read
+        pairs[2][1].close()  # gone
+        watcher.sweep()
+        assert [f.left for f in followers] == [False, False, True]
+        assert followers[2].bell.is_set() and not followers[0].bell.is_set()
+    finally:
+        for follower in followers:
+            watcher.leave(follower)
+        for server, phone in pairs:
+            server.close()
+            phone.close()
+
+
+def test_the_watcher_asks_by_row_id_and_hears_only_the_tables_that_moved(sqlite_app):
+    """SQLite's check (issue 32): a stream's table, noted by its row id as the stream opens, is
+    asked about with the version heard; a change by another process is heard, and a table that
+    did not move rings no stream."""
+    client = sqlite_app.test_client()
+    ids = [client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()["id"] for _ in range(2)]
+    watcher = sqlite_app.extensions["sk_push"]
+    followers = []
+    try:
+        for public_id in ids:
+            follower = watcher.follow(public_id)
+            with sqlite_app.extensions["sk_engine"].connect() as conn:
+                row = store.PollRow(*store.poll_row(conn, public_id))
+            follower.hear(row.version)
+            watcher.note(row)
+            follower.bell.clear()
+            followers.append(follower)
+        watcher.check()
+        assert not any(f.bell.is_set() for f in followers)  # nothing moved
+        version = other_process_change(sqlite_app, ids[0])
+        watcher.check()
+        assert followers[0].bell.is_set() and followers[0].version == version
+        assert not followers[1].bell.is_set()
+    finally:
+        for follower in followers:
+            watcher.leave(follower)

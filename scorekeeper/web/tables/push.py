@@ -46,6 +46,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.exceptions import TooManyRequests
 
 from ...store import rows as store
+from ...store.moved import moved_versions
 from ...tables import service
 from ..access.tables import open_poll_row
 from ..server.security import presented_key
@@ -55,9 +56,9 @@ log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
 
 HEARTBEAT_S = 15.0  # a comment line now and then: proxies and phones see the stream alive
-# How often a waiting stream looks (no wait, one select) whether its phone has closed it: a
-# stream opened and dropped at once held its connection, one of the worker's, until the next
-# heartbeat; a flood of them left no connection for anyone else.
+# How often the process looks (no wait, one poll for all its streams) whether their phones have
+# closed them: a stream opened and dropped at once held its connection, one of the worker's,
+# until the next heartbeat; a flood of them left no connection for anyone else.
 GONE_CHECK_S = 2.0
 # Streams one worker process holds open, by three budgets (each a coded 429 past it, the page
 # then polls):
@@ -79,11 +80,18 @@ _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHER
 class Follower:
     """One stream's view of its table: the newest version heard, and a bell."""
 
-    __slots__ = ("bell", "key", "public_id", "version")
+    __slots__ = ("bell", "key", "left", "public_id", "sock", "version")
 
-    def __init__(self, public_id: str, key: str | None = None):
+    def __init__(self, public_id: str, key: str | None = None, sock=None):
         self.public_id, self.version, self.bell = public_id, 0, threading.Event()
         self.key = key  # the secret the stream was opened with: checked again at each change
+        self.sock = sock  # the phone's connection, when known (under gunicorn)
+        self.left = False  # its phone closed it: the stream ends at its next wake
+
+    def let_go(self) -> None:
+        """Its phone has gone: wake the stream to end."""
+        self.left = True
+        self.bell.set()
 
     def hear(self, version: int) -> None:
         if version > self.version:
@@ -100,6 +108,7 @@ class Watcher:
         self._followers: dict[str, set[Follower]] = {}
         self._lock = threading.Lock()
         self._running: int | None = None  # the pid whose watcher runs
+        self._sweeping: int | None = None  # the pid whose sweeper runs
         # The newest change of each followed table as API streams send it: (version, JSON text).
         self._deltas: dict[str, tuple[int, str]] = {}
         self._building: dict[str, threading.Lock] = {}  # one load per table at a time
@@ -110,6 +119,10 @@ class Watcher:
         # all ("*").
         self._by_address: dict[str, int] = {}
         self._opened: set[str] = set()  # followed tables whose first change was read from the kept state
+        # What SQLite's check asks about: each followed table's row id (noted as its streams open)
+        # and the newest version heard of it.
+        self._row_ids: dict[str, int] = {}
+        self._heard: dict[str, int] = {}
 
     # -- how many streams a table, an address and the process hold ---------------------------------
     def admit(self, budgets: list[tuple[str, int]]) -> bool:
@@ -131,11 +144,13 @@ class Watcher:
                     self._by_address.pop(name, None)
 
     # -- streams come and go --------------------------------------------------------------------
-    def follow(self, public_id: str, key: str | None = None) -> Follower:
-        follower = Follower(public_id, key)
+    def follow(self, public_id: str, key: str | None = None, sock=None) -> Follower:
+        follower = Follower(public_id, key, sock)
         with self._lock:
             self._followers.setdefault(public_id, set()).add(follower)
         self._ensure_running()
+        if sock is not None:
+            self._ensure_sweeping()
         return follower
 
     def leave(self, follower: Follower) -> None:
@@ -149,16 +164,38 @@ class Watcher:
                     self._building.pop(follower.public_id, None)
                     self._secrets.pop(follower.public_id, None)
                     self._opened.discard(follower.public_id)
+                    self._row_ids.pop(follower.public_id, None)
+                    self._heard.pop(follower.public_id, None)
 
     def followed(self) -> list[str]:
         with self._lock:
             return list(self._followers)
+
+    def _keep_secrets(self, table: store.Table | store.PollRow) -> None:
+        """The secrets of a followed table as of its version (under the lock)."""
+        known = self._secrets.get(table.public_id)
+        if known is None or known.version < table.version:
+            self._secrets[table.public_id] = store.PollRow(
+                table.id, table.public_id, table.edit_secret, table.view_secret, table.version
+            )
+
+    def note(self, row: store.PollRow) -> None:
+        """A stream of ``row``'s table was opened with this row (its id, secrets and version):
+        the check asks by row id, and the row's secrets are those of its version."""
+        with self._lock:
+            if row.public_id not in self._followers:
+                return
+            self._row_ids[row.public_id] = row.id
+            self._heard[row.public_id] = max(self._heard.get(row.public_id, 0), row.version)
+            self._keep_secrets(row)
 
     # -- news -----------------------------------------------------------------------------------
     def changed(self, public_id: str, version: int) -> None:
         """``public_id`` is now at ``version`` (or later): ring its streams."""
         with self._lock:
             group = list(self._followers.get(public_id, ()))
+            if group and version > self._heard.get(public_id, 0):
+                self._heard[public_id] = version
         for follower in group:
             follower.hear(version)
 
@@ -219,6 +256,12 @@ class Watcher:
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
+                # The row read whole, so its secrets are those of its version: the streams' check
+                # of their secrets needs no read of its own. (Not a writer's table: a writer reads
+                # only the version again, its secrets are those its request loaded.)
+                with self._lock:
+                    if public_id in self._followers:
+                        self._keep_secrets(table)
                 # A process that has not seen the table yet (every stream opening at once after
                 # a restart): the live hand's state as its last append stored it, a read instead
                 # of a replay of the series and the log. Once, per table and process: its next
@@ -248,10 +291,55 @@ class Watcher:
         if listening is not None:
             found = dict(listening.execute(_PG_VERSIONS, (ids,)).fetchall())
         else:
+            with self._lock:  # by row id, only what moved past the version heard; by name the rest
+                known = {self._row_ids[i]: self._heard.get(i, 0) for i in ids if i in self._row_ids}
+                unknown = [i for i in ids if i not in self._row_ids]
             with self.engine.connect() as conn:
-                found = store.versions(conn, ids)
+                found = moved_versions(conn, known)
+                if unknown:
+                    found.update(store.versions(conn, unknown))
         for public_id, version in found.items():
             self.changed(public_id, version)
+
+    # -- phones gone: one look for all the streams of the process, every GONE_CHECK_S -------------
+    def sweep(self) -> None:
+        """Let go the streams whose phones have closed them. One poll for all: each quiet
+        stream waking every GONE_CHECK_S to look at its own socket cost a worker holding a
+        thousand tables' streams 750 wakes a second (issue 32)."""
+        with self._lock:
+            watched = [f for group in self._followers.values() for f in group if f.sock is not None and not f.left]
+        looking, by_fd = _system_poll(), {}
+        for follower in watched:
+            try:
+                fd = follower.sock.fileno()
+                looking.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            except (OSError, ValueError):  # closed meanwhile
+                follower.let_go()
+                continue
+            by_fd[fd] = follower
+        for fd, _flags in looking.poll(0) if by_fd else ():
+            follower = by_fd[fd]
+            if gone(follower.sock):
+                follower.let_go()
+
+    def _ensure_sweeping(self) -> None:
+        with self._lock:
+            if self._sweeping == os.getpid():
+                return
+            self._sweeping = os.getpid()
+        threading.Thread(target=self._sweep_while_followed, name="sk-push-sweeper", daemon=True).start()
+
+    def _sweep_while_followed(self) -> None:
+        while True:
+            time.sleep(GONE_CHECK_S)
+            with self._lock:
+                if not self._followers:
+                    self._sweeping = None
+                    return
+            try:
+                self.sweep()
+            except Exception:  # never let the streams go unwatched for a fault of one look
+                log.warning("push sweeper: look failed", exc_info=True)
 
     # -- the watching greenlet (a thread without gevent), only while someone follows -------------
     def _ensure_running(self) -> None:
@@ -342,6 +430,17 @@ def _event(version: int, data: str | None = None) -> str:
     return f"id: {version}\ndata: {data or json.dumps({'version': version})}\n\n"
 
 
+def _system_poll():
+    """The system's ``poll``, not gevent's: a look that does not wait needs no hub. gevent's
+    builds a watcher per socket and goes through the hub even for no wait, 20 times the cost;
+    a worker holding a thousand tables' streams looks 750 times a second (issue 32)."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is how the app is served
+        return select.poll()
+    return monkey.get_original("select", "poll")()
+
+
 def gone(sock) -> bool:
     """Whether the phone at the other end of ``sock`` has closed it (its page or app is gone).
 
@@ -353,7 +452,7 @@ def gone(sock) -> bool:
     try:
         # poll, not select: select cannot look at a socket numbered past 1,024, and a worker
         # holding a thousand tables' streams has many.
-        looking = select.poll()
+        looking = _system_poll()
         looking.register(sock, select.POLLIN | select.POLLHUP | select.POLLERR)
         return bool(looking.poll(0)) and sock.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):  # closed or broken meanwhile
@@ -368,22 +467,19 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
         yield f"retry: {RETRY_MS}\n"
         while True:
             if follower.version > sent:
-                if sent and not _still_open(watcher, follower, changes, sock):
+                step = _next_event(watcher, follower, changes, sent, sock)
+                if step is None:  # its phone gone, or its secret replaced: no more
                     return
-                if changes:
-                    version, data = watcher.delta(follower.public_id, follower.version)
-                    if version < follower.version:  # read before the change was visible: again soon
-                        time.sleep(DELTA_RETRY_S)
-                        continue
-                    sent = version
-                    yield _event(version, data)
-                else:
-                    sent = follower.version
-                    yield _event(sent)
+                if step is _TOO_EARLY:  # read before the change was visible: again soon
+                    time.sleep(DELTA_RETRY_S)
+                    continue
+                sent, text = step
+                yield text
             if ends - time.monotonic() <= 0:
                 return
-            rang = _wait(follower, min(time.monotonic() + HEARTBEAT_S, ends), sock)
-            if rang is None:  # the phone closed it: free the connection now
+            # Until a change, the heartbeat, or the sweeper finding its phone gone (``Watcher.sweep``).
+            rang = follower.bell.wait(max(0.0, min(time.monotonic() + HEARTBEAT_S, ends) - time.monotonic()))
+            if follower.left:  # the phone closed it: free the connection now
                 return
             if not rang:
                 yield ": still here\n\n"
@@ -392,23 +488,26 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
         watcher.leave(follower)
 
 
-def _still_open(watcher: Watcher, follower: Follower, changes: bool, sock) -> bool:
-    """Whether a stream that has sent something goes on to the next change: not when a change
-    would be loaded for nobody (its phone gone) or its secret was replaced."""
-    if changes and gone(sock):
-        return False
-    return watcher.admits(follower)
+# What ``_next_event`` answers for a change read before it was visible (compared by identity).
+_TOO_EARLY: tuple[int, str] = (-1, "")
 
 
-def _wait(follower: Follower, until: float, sock) -> bool | None:
-    """Wait for the follower's bell until ``until``, looking every ``GONE_CHECK_S`` whether the
-    phone has closed the stream: True when it rang, False when nothing came, None when gone."""
-    while time.monotonic() < until:
-        if follower.bell.wait(min(GONE_CHECK_S, max(0.0, until - time.monotonic()))):
-            return True
-        if gone(sock):
-            return None
-    return False
+def _next_event(watcher: Watcher, follower: Follower, changes: bool, sent: int, sock) -> tuple[int, str] | None:
+    """The next event of a stream that is behind its table: ``(version, text)``, ``_TOO_EARLY``
+    when the change was read before it was visible, or None when the stream ends (a change would
+    be loaded for nobody, or the stream's secret was replaced)."""
+    if changes and sent and gone(sock):
+        return None
+    # The change first: its load reads the table's secrets with it, so the check below needs no
+    # read of its own.
+    change = watcher.delta(follower.public_id, follower.version) if changes else None
+    if change is not None and change[0] < follower.version:
+        return _TOO_EARLY
+    if sent and not watcher.admits(follower):
+        return None
+    if change is None:
+        return follower.version, _event(follower.version)
+    return change[0], _event(change[0], change[1])
 
 
 @bp.get("/t/<public_id>/stream")
@@ -436,7 +535,8 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
             watcher.release([name for name, _most in budgets])
 
     # Follow first, then read: a change between the two is heard, not lost.
-    follower = watcher.follow(public_id, presented_key(public_id))
+    sock = request.environ.get("gunicorn.socket")
+    follower = watcher.follow(public_id, presented_key(public_id), sock)
     try:
         row = open_poll_row(public_id)
     except Exception:
@@ -444,13 +544,14 @@ def stream_response(public_id: str, changes: bool = False) -> Response:
         release()
         raise
     follower.hear(row.version)
+    watcher.note(row)
     body = _released(
         _stream(
             watcher,
             follower,
             float(current_app.config["PUSH_STREAM_SECONDS"]),
             changes,
-            request.environ.get("gunicorn.socket"),
+            sock,
         ),
         release,
     )
