@@ -8,10 +8,9 @@ from flask import flash, redirect, render_template, url_for
 
 from ...engine.cards import MONTHS
 from ...engine.errors import EngineError
-from ...engine.live import hand as hand_engine
+from ...engine.live import hints
 from ...engine.live.events import JUNK_REASONS
 from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
-from ...engine.live.junk import named_value
 from ...engine.live.takeback import own_last
 from ...engine.live.turns import turns_ahead
 from ...tables import service
@@ -22,7 +21,7 @@ from ..catalogue.i18n import both, current_lang, gettext
 from ..catalogue.messages import MESSAGES
 from ..server.database import db
 from ..views import cardview, tableview
-from . import eventlines, threats
+from . import eventlines
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
 
@@ -71,51 +70,12 @@ def said(event: dict) -> str:
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
 
 
-def feat_paid(live) -> str:
-    """What the last event's first-turn feat pays at once, said with it: " · 첫뻑: 각자 3점씩".
-
-    A first-turn ppuk (ttadak, chok, four of a month) is paid by each opponent whatever the hand
-    comes to; said only on the result, the table did not know it had happened."""
-    s, last = live.state, live.events[-1]
-    player = last.get("player")
-    if not s.feats or s.feats[-1][0] != player or last.get("type") not in ("ppuk", "take_junk", "capture"):
+def feat_paid(feat: tuple[str, int] | None) -> str:
+    """What the last event's first-turn feat pays at once, said with it: " · 첫뻑: 각자 3점씩"."""
+    if feat is None:
         return ""
-    before = hand_engine.replay(s.setup, live.events[:-1]).feats
-    new = [
-        kind
-        for kind in (f["kind"] for f in s.fixed() if f["player"] == player)
-        if kind not in (f2["kind"] for f2 in _fixed_of(s, before) if f2["player"] == player)
-    ]
-    if not new:
-        return ""
-    kind = new[0]
-    return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=getattr(s.rules, kind))
-
-
-def junk_given(live) -> list[dict]:
-    """Who handed over which junk in the last event (a 쓸, 따닥, 폭탄 …), and what each could have.
-
-    The engine moves the cheapest junk unless the event names the cards; right after the event
-    the table may say which card each giver really handed over (``routes.give``). Answers
-    ``[{"giver", "gave": [codes], "could": [codes]}]``, empty when the last event moved none.
-    """
-    if not live.events or live.events[-1].get("type") not in ("take_junk", "bomb"):
-        return []
-    after, before = live.state, hand_engine.replay(live.state.setup, live.events[:-1])
-    out = []
-    for giver in after.opponents(live.events[-1]["player"]):
-        held, left = list(before.player(giver).captures), list(after.player(giver).captures)
-        gave = list(held)
-        for code in left:
-            gave.remove(code)
-        if gave:
-            could = [c for c in dict.fromkeys(held) if named_value(c, after.rules) > 0]
-            out.append({"giver": giver, "gave": gave, "could": could})
-    return out
-
-
-def _fixed_of(s, feats) -> list[dict]:
-    return s.but(feats=feats).fixed()
+    kind, points = feat
+    return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=points)
 
 
 def _players_view(s, st: dict, classes: dict[str, str]) -> list[dict]:
@@ -182,6 +142,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     owners = s.captured()
     seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
     own_at = own_last(live.events, seat) if seat else None
+    last = hints.last_event(s, live.events)
     return dict(
         st=st,
         players_view=_players_view(s, st, classes),
@@ -191,13 +152,13 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
         owners_json=owners_map(owners, shown, classes),
         current=current,
         eligible=eligible,
-        threats=threats.if_stopped_now(s),
+        threats=hints.if_stopped_now(s),
         claims=sitter_claims(state, hand),
         sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {}) for name in forced_sitters(state, hand)],
         paid_at_end=state.config.rules.sitter_paid_at_end,
         weol_yak_offers=s.weol_yak_offers(),
-        last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
-        given=junk_given(live),
+        last_event=said(live.events[-1]) + feat_paid(last.feat) if live.events else "",
+        given=last.given,
         own_at=own_at,  # the seat's own last event: what its ↶ takes back (engine.live.takeback)
         own_line=said(live.events[own_at]) if own_at is not None else "",
         last_player=live.events[-1].get("player") if live.events else None,
@@ -233,7 +194,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
     threshold = state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)
-    view.update(pi_why=threats.pi_bak_why(deal.result if deal else None, threshold))
+    view.update(pi_why=hints.pi_bak_why(deal.result if deal else None, threshold))
     view.update(
         deal=deal,
         result=deal.result if deal else None,

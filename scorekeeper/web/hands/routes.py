@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
+from ...engine.live import hints
 from ...store.rows import hand_version
 from ...tables import service, writes
 from ...tables.refusals import Stale, WriteRefused
@@ -209,16 +210,16 @@ def give(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
-    given = liveview.junk_given(live)
-    entry = next((g for g in given if g["giver"] == form.giver.data), None)
+    given = hints.last_event(live.state, live.events).given
+    entry = next((g for g in given if g.giver == form.giver.data), None)
     if form.seq.data != len(live.events) or entry is None:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    if form.card.data not in entry["could"]:
+    if form.card.data not in entry.could:
         return liveview.reply(public_id, hand_id, 422, _("live_give_not_junk", c=terms.card_name(form.card.data)))
-    names = {g["giver"]: list(g["gave"]) for g in given}
-    cards = names[entry["giver"]]
+    names = {g.giver: list(g.gave) for g in given}
+    cards = names[entry.giver]
     if form.card.data not in cards:
-        names[entry["giver"]] = [form.card.data, *cards[1:]]
+        names[entry.giver] = [form.card.data, *cards[1:]]
     event = dict(live.events[-1]) | {"give": names}
     try:
         writes.replace_last_event(db(), state, hand_id, form.seq.data, event)
