@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import EngineError
+from ..model import HandResult
 
 if TYPE_CHECKING:
     from .state import HandState
@@ -131,3 +132,15 @@ def result(state: HandState) -> dict | None:
     from ..summary.contract import score_summary
 
     return score_summary(summary(state))
+
+
+def hand_result(state: HandState) -> HandResult:
+    """The finished hand's result in the engine's types: its facts settled by the payout, with the
+    contract's JSON of it beside them (what the pages and the API show). Raises the contract's
+    refusal, or ``hand_not_finished``."""
+    from ..payout import settle
+    from ..summary.contract import parse_summary, result_json
+
+    rules, facts = parse_summary(summary(state))
+    settled = settle(facts, rules)
+    return HandResult(facts.outcome, settled.payments, result_json(settled, facts))
