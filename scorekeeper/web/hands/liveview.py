@@ -286,15 +286,25 @@ def skip_confirm(s, event: dict) -> dict[str, Any]:
     return {"players": ", ".join(between), "p": player, "event": event}
 
 
-def reply(public_id: str, hand_id: int, status: int, message: str | None = None, **extra: Any):
+def reply(
+    public_id: str,
+    hand_id: int,
+    status: int,
+    message: str | None = None,
+    state: service.TableState | None = None,
+    **extra: Any,
+):
     """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get).
+
+    ``state``: the table as the write answered it (else it is loaded: after a refusal, or a write
+    that answers no state).
 
     ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``); the
     question before taking back another player's event (``takeback``); what an undo took back
     (``undone``, said by the script as its confirmation).
     """
     if tableview.wants_partial():
-        state = service.load(db(), open_table(public_id))
+        state = state or service.load(db(), open_table(public_id))
         hand = state.hand(hand_id)
         if hand is None:
             return render_template("hand/_gone.html", message=message), 404 if status == 200 else status

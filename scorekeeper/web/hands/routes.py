@@ -8,7 +8,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...engine.live import hints
 from ...store.rows import hand_version
-from ...tables import service, writes
+from ...tables import service, taps, writes
 from ...tables.refusals import Stale, WriteRefused
 from ...tables.seating import next_seating, seat_args
 from ..access import seats
@@ -135,24 +135,23 @@ def append(public_id: str, hand_id: int):
     refused = next((c for c in event.get("cards", []) if c in shown), None)
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
-    then = request.form.get("then")
     seat = seats.seat_in(public_id, live.state.order)
-    if _answers_for_another(seat, event, then) and request.form.get("for_them") != "1":
+    skip = request.form.get("skip") == "1"
+    tap = taps.Tap(event, form.seq.data, seat, request.form.get("then"), skip)
+    if tap.answers_for_another and request.form.get("for_them") != "1":
         return liveview.reply(public_id, hand_id, 409, _("live_not_your_answer", p=event.get("player")))
-    if seat == event.get("player") and not then:
-        return _seat_append(state, live, event, form.seq.data)
     try:
-        # An end of turn with its go or stop: both stored in one write, or neither.
-        writes.append_event(db(), state, hand_id, form.seq.data, event, then)
+        # A seat's tap passes the turns before it; an End turn with its go or stop stores both or neither.
+        now, waiting = taps.record(db(), state, hand_id, tap)
     except WriteRefused as err:
+        if err.code == "skip_turns" and tap.seat_tap:
+            return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
         return _live_refused(public_id, hand_id, err)
-    return liveview.reply(public_id, hand_id, 200)
-
-
-def _answers_for_another(seat: str | None, event: dict, then: str | None) -> bool:
-    """A seated phone's go or stop (or End turn with one) for another player: asked first."""
-    says = event.get("type") in ("go", "stop") or (event.get("type") == "end_turn" and then in ("go", "stop"))
-    return seat is not None and says and event.get("player") != seat
+    if waiting is not None:
+        # Go or stop is asked first: the turn's end is stored, the tap held for the page to send after.
+        held = {"event": event, "skip": skip}
+        return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting), state=now, held=held)
+    return liveview.reply(public_id, hand_id, 200, state=now)
 
 
 def _live_refused(public_id: str, hand_id: int, err: WriteRefused):
@@ -169,31 +168,6 @@ def _flash_refusal(err: WriteRefused) -> None:
             flash(refusal(e), "error")
     else:
         flash(_("err_conflict"), "error")
-
-
-def _seat_append(state: service.TableState, live, event: dict, seen: int):
-    """A seat phone's tap: the turns before it pass by themselves (``engine.hand_turns``).
-
-    It lands after whatever the other phones stored first (its player's capture does not depend
-    on the log the phone saw). Where go or stop is asked first, the turn's end is stored and
-    the tap answered 409 with the tap held: the page queues it and sends it after the answer.
-    A tap that would end more than one turn is asked about first (``skip``); a tap made while
-    its own turn was still going on the phone (``seen``, the log length it showed) is late and
-    passes nothing.
-    """
-    public_id, hand_id = state.table.public_id, live.hand.id
-    skip = request.form.get("skip") == "1"
-    try:
-        _now, waiting = writes.seat_tap_event(db(), state, hand_id, event, skip, seen=seen)
-    except WriteRefused as err:
-        if err.code == "skip_turns":
-            return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
-        return _live_refused(public_id, hand_id, err)
-    if waiting is not None:
-        return liveview.reply(
-            public_id, hand_id, 409, _("live_waiting_decision", p=waiting), held={"event": event, "skip": skip}
-        )
-    return liveview.reply(public_id, hand_id, 200)
 
 
 @bp.post("/hands/<int:hand_id>/give")
