@@ -93,9 +93,9 @@ def start(public_id: str):
     if not form.validate_on_submit() or seat.errors or (seat.asked and seat.seating is None):
         flash(_("cannot_start"), "error")
         return redirect(url_for("hands.new", public_id=public_id, **seat_args(state, seat.choices)), 303)
-    record = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
+    seating = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
     try:
-        hand = writes.add_hand(db(), state, "log", None, record, _expected(form))
+        hand = writes.add_hand(db(), state, "log", None, dict(seating) if seating else None, _expected(form))
     except WriteRefused as err:
         started = _load(public_id, EDIT).live
         if started is not None:
