@@ -12,9 +12,7 @@ from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
 from werkzeug.routing import BaseConverter
 
-from ...engine.errors import EngineError
-from ...engine.series import config_from
-from ...engine.summary.contract import score_summary
+from ...engine.facade import EngineError, config_from, score_summary
 from ...store.rows import hand_version
 from ...tables import jsonbody, names, service, taps, transfer, writes
 from ...tables.jsonbody import JSONRefused

@@ -21,9 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...engine.cards import CARDS, MONTHS
-from ...engine.live.events import JUNK_REASONS
-from ...engine.live.hand import EVENTS
+from ...engine.facade import CARDS, EVENTS, JUNK_REASONS, MONTHS
 from ..catalogue import terms
 from ..catalogue.i18n import both, gettext
 from ..catalogue.messages import MESSAGES

@@ -6,13 +6,21 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 
-from ...engine.cards import MONTHS
-from ...engine.errors import EngineError
-from ...engine.live import hints
-from ...engine.live.events import JUNK_REASONS
-from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
-from ...engine.live.takeback import own_last
-from ...engine.live.turns import turns_ahead
+from ...engine.facade import (
+    EVENTS,
+    JUNK_REASONS,
+    META_FIELDS,
+    MONTHS,
+    Claim,
+    HandSetup,
+    Seating,
+    hints,
+    own_last,
+    sitters_of,
+    sitters_paid,
+    turns_ahead,
+)
+from ...store.models import Hand
 from ...tables import service
 from ..access import seats
 from ..access.tables import can_edit, open_table
@@ -93,17 +101,12 @@ def shown_cards(hand) -> dict[str, str]:
     return {code: sitter for sitter, entry in shown.items() for code in (entry or {}).get("cards", [])}
 
 
-def _seats(state: service.TableState, hand):
+def _seats(state: service.TableState, hand: Hand) -> Seating | None:
     """The hand's gwangpalli seating (who plays, who was made to sit out), or None."""
-    from ...engine.series import gwangpalli
-
     choices = (hand.seating or {}).get("choices")
     if not (state.config.gwangpalli and choices and state.live):
         return None
-    try:
-        return gwangpalli.choose(state.config.players, state.live.setup["dealer"], choices)
-    except EngineError:  # a refused seating is reported by the series, not here
-        return None
+    return sitters_of(state.config.players, state.live.setup["dealer"], choices)
 
 
 def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
@@ -112,18 +115,12 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
     return seats.forced if seats else ()
 
 
-def sitter_claims(state: service.TableState, hand) -> list:
-    """광팔기: what each forced sitter is owed for the cards shown (rules.md §10 pays it at once)."""
-    from ...engine.series import gwangpalli
-
-    seats, shown = _seats(state, hand), (hand.seating or {}).get("shown")
-    if seats is None or not shown:
-        return []
-    try:
-        claims = gwangpalli.claims(shown, seats, len(state.config.players), state.config.rules)
-    except EngineError:
-        return []
-    return [c for c in claims if c.points]
+def sitter_claims(state: service.TableState, hand: Hand) -> tuple[Claim, ...]:
+    """광팔기: what each forced sitter is owed for the cards shown."""
+    seats = _seats(state, hand)
+    if seats is None:
+        return ()
+    return sitters_paid((hand.seating or {}).get("shown"), seats, len(state.config.players), state.config.rules)
 
 
 def owners_map(owners: dict[str, str], shown: dict[str, str], classes: dict[str, str]) -> dict[str, list]:

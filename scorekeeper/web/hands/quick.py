@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict, cast
 
-from ...engine.errors import EngineError
-from ...engine.series.gwangpalli import Seating
-from ...engine.series.model import Deal
+from ...engine.facade import Deal, EngineError, Seating
 from ...store.models import Hand
 from ...tables.refusals import ErrorJSON
 from ...tables.seating import NextSeating

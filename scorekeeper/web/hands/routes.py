@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from ...engine.live import hints
+from ...engine.facade import Claim, hints
 from ...store.rows import hand_version
 from ...tables import service, taps, writes
 from ...tables.refusals import Stale, WriteRefused
@@ -28,9 +28,9 @@ bp.add_app_template_global(hand_version, "hand_version")
 
 
 @bp.app_template_global("live_claims")
-def live_claims(state: service.TableState) -> list:
+def live_claims(state: service.TableState) -> tuple[Claim, ...]:
     """The forced sitters' claims of the hand being played, for the table's standings."""
-    return liveview.sitter_claims(state, state.live.hand) if state.live else []
+    return liveview.sitter_claims(state, state.live.hand) if state.live else ()
 
 
 @bp.app_template_global("live_payers")

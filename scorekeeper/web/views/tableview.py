@@ -7,9 +7,7 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from ...engine.cards import BONUS_CARDS, CARDS, DECK
-from ...engine.series.gwangpalli import nagari_factor, payable
-from ...engine.summary.facts import FIXED_KINDS
+from ...engine.facade import BONUS_CARDS, CARDS, DECK, FIXED_KINDS, nagari_factor, payable
 from ...store.rows import EDIT
 from ...tables.service import TableState
 from ..access import seats
