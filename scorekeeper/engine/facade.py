@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from .cards import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
 from .errors import EngineError
-from .live import hints
+from .live import codec, hints, kinds
 from .live.events import JUNK_REASONS
 from .live.hand import EVENTS, META_FIELDS, HandSetup
 from .live.takeback import own_last
@@ -45,8 +45,10 @@ __all__ = [
     "EngineError",
     "HandSetup",
     "Seating",
+    "codec",
     "config_from",
     "hints",
+    "kinds",
     "nagari_factor",
     "own_last",
     "payable",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import flash, redirect, render_template, url_for
@@ -14,7 +15,9 @@ from ...engine.facade import (
     Claim,
     HandSetup,
     Seating,
+    codec,
     hints,
+    kinds,
     own_last,
     sitters_of,
     sitters_paid,
@@ -58,24 +61,28 @@ def form_problem(form) -> str:
     return "; ".join(f"{name}: {', '.join(map(str, errs))}" for name, errs in form.errors.items())
 
 
-def said(event: dict) -> str:
-    """The last-event line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
-    kind = event.get("type", "?")
-    if kind == "capture":
-        parts = [terms.cards_text(event.get("cards", []))]
-    elif kind == "take_junk" and event.get("reason"):
-        parts = [both(f"junk_{event['reason']}")]  # as the log and the buttons word it
-    else:
-        parts = [both(f"ev_{kind}") if kind in EVENTS and f"ev_{kind}" in MESSAGES else kind]
-    m = event.get("month")
-    if m and kind in eventlines.MONTH_FIRST:  # "10월 흔들기", as the log says it
-        parts = [gettext(eventlines.MONTH_FIRST[kind], months=terms.months_text([m]))]
-    elif m:
-        parts.append(gettext("live_month", m=m))
-    if event.get("multiplier"):
-        parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
-    who = event.get("player")
+def said(stored: Mapping[str, Any]) -> str:
+    """A stored event's line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
+    event = codec.load(stored)
+    parts = [_what(event)]
+    month = getattr(event, "month", None)
+    if month and event.TYPE in eventlines.MONTH_FIRST:  # "10월 흔들기", as the log says it
+        parts = [gettext(eventlines.MONTH_FIRST[event.TYPE], months=terms.months_text([month]))]
+    elif month:
+        parts.append(gettext("live_month", m=month))
+    if isinstance(event, kinds.Mission):
+        parts[0] += f" ×{event.multiplier}"  # "미션 ×2"
+    who = getattr(event, "player", None)
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
+
+
+def _what(event: kinds.Event) -> str:
+    if isinstance(event, kinds.Capture):
+        return terms.cards_text(list(event.cards))
+    if isinstance(event, kinds.TakeJunk):
+        return both(f"junk_{event.reason}")  # as the log and the buttons word it
+    key = f"ev_{event.TYPE}"
+    return both(key) if key in MESSAGES else event.TYPE
 
 
 def feat_paid(feat: tuple[str, int] | None) -> str:
