@@ -13,7 +13,7 @@ from ..errors import EngineError
 from ..model import HandResult
 
 if TYPE_CHECKING:
-    from .state import HandState
+    from .state import HandState, PlayerState
 
 # First-turn feats (player, feat) → the fixed payment they earn, when the rules pay it.
 FEAT_PAYMENTS = {
@@ -71,11 +71,7 @@ def summary(state: HandState) -> dict:
         "players": list(setup.players),
         "dealer": setup.dealer,
         "nagari_carry": setup.nagari_carry,
-        "captures": {p.name: list(p.captures) for p in players},
-        "gos": {p.name: p.gos for p in players if p.gos},
-        "score_at_last_go": {p.name: p.score_at_last_go for p in players if p.gos},
-        "shakes": {p.name: list(p.shakes) for p in players if p.shakes},
-        "bombs": {p.name: list(p.bombs) for p in players if p.bombs},
+        **_piles(players),
         "outcome": outcome.to_summary(),
         "dokbak": None,
         "fixed": fixed(state),
@@ -90,6 +86,17 @@ def summary(state: HandState) -> dict:
         out["reverse_go"] = list(reverse)
     out.update(_stop_extras(state))
     return out
+
+
+def _piles(players: tuple[PlayerState, ...]) -> dict:
+    """Each player's captures, and the gos, shakes and bombs of those who have any."""
+    return {
+        "captures": {p.name: list(p.captures) for p in players},
+        "gos": {p.name: p.gos for p in players if p.gos},
+        "score_at_last_go": {p.name: p.score_at_last_go for p in players if p.gos},
+        "shakes": {p.name: list(p.shakes) for p in players if p.shakes},
+        "bombs": {p.name: list(p.bombs) for p in players if p.bombs},
+    }
 
 
 def reverse_go(go_order: tuple[str, ...]) -> tuple[str, ...]:

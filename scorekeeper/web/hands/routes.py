@@ -253,13 +253,9 @@ def undo(public_id: str, hand_id: int):
     if seat is not None and not form.last.data:
         return _take_back_own(state, hand, seat, form.at.data, log)
     shown = log[form.seq.data - 1] if form.seq.data <= len(log) else {}
-    if seat is not None and form.confirm.data and form.at.data is not None and form.at.data != form.seq.data - 1:
-        # The question named the event at ``at``: the log has moved since, so it is not the one asked about.
-        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    if seat is not None and shown.get("player") != seat and not form.confirm.data:
-        # Another player's event (or the table's): the seated phone is asked first, naming it.
-        ask = {"line": liveview.said(log[-1]), "at": len(log) - 1} if log else None
-        return liveview.reply(public_id, hand_id, 409, None, takeback=ask)
+    asked = _ask_first(public_id, hand_id, seat, form, log, shown) if seat is not None else None
+    if asked is not None:
+        return asked
     try:
         writes.undo(db(), state, hand, form.seq.data)
     except WriteRefused as err:
@@ -267,6 +263,19 @@ def undo(public_id: str, hand_id: int):
     return liveview.reply(
         public_id, hand_id, 200, undone=_("live_undone_of", e=liveview.said(shown)) if shown else None
     )
+
+
+def _ask_first(public_id: str, hand_id: int, seat: str, form: SeqForm, log: list[dict], shown: dict):
+    """A seated phone undoing the table's last event: refused when the event it was asked about has
+    moved, asked first when that event is another player's (or the table's); else None."""
+    if form.confirm.data and form.at.data is not None and form.at.data != form.seq.data - 1:
+        # The question named the event at ``at``: the log has moved since, so it is not the one asked about.
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    if shown.get("player") != seat and not form.confirm.data:
+        # Another player's event (or the table's): the seated phone is asked first, naming it.
+        ask = {"line": liveview.said(log[-1]), "at": len(log) - 1} if log else None
+        return liveview.reply(public_id, hand_id, 409, None, takeback=ask)
+    return None
 
 
 def _take_back_own(state: service.TableState, hand, seat: str, at: int | None, log: list[dict]):
