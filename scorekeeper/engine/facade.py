@@ -14,7 +14,7 @@ from .cards import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_D
 from .errors import EngineError
 from .live import codec, hints, kinds
 from .live.events import JUNK_REASONS
-from .live.hand import EVENTS, META_FIELDS, HandSetup
+from .live.hand import EVENTS, META_FIELDS, HandSetup, HandState
 from .live.takeback import own_last
 from .live.turns import turns_ahead
 from .rules import Rules
@@ -44,6 +44,8 @@ __all__ = [
     "Deal",
     "EngineError",
     "HandSetup",
+    "HandState",
+    "Rules",
     "Seating",
     "codec",
     "config_from",

@@ -15,22 +15,21 @@ Capture(player='A', cards=('1g', '1j1'), source='hand')
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .kinds import KINDS, Event, json_fields
 
 __all__ = ["dump", "load"]
 
 
-def load(doc: Mapping[str, Any]) -> Event:
+def load(doc: Mapping[str, object]) -> Event:
     """The event a checked JSON object is (a list read as a tuple, an object's lists as tuples)."""
-    cls = KINDS[doc["type"]]
+    cls = KINDS[str(doc["type"])]
     return cls(**{attr: _frozen(doc[name]) for attr, name, _ in json_fields(cls) if name in doc})
 
 
-def dump(event: Event) -> dict[str, Any]:
+def dump(event: Event) -> dict[str, object]:
     """The event's JSON object: its type and the fields it has."""
-    out: dict[str, Any] = {"type": event.TYPE}
+    out: dict[str, object] = {"type": event.TYPE}
     for attr, name, _ in json_fields(type(event)):
         value = getattr(event, attr)
         if value is not None:
@@ -38,7 +37,7 @@ def dump(event: Event) -> dict[str, Any]:
     return out
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: object) -> object:
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, dict):
@@ -46,7 +45,7 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-def _thawed(value: Any) -> Any:
+def _thawed(value: object) -> object:
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, Mapping):

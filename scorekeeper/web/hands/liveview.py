@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import flash, redirect, render_template, url_for
 
@@ -14,6 +14,7 @@ from ...engine.facade import (
     MONTHS,
     Claim,
     HandSetup,
+    HandState,
     Seating,
     codec,
     hints,
@@ -235,7 +236,18 @@ def _kinds(flag: str) -> list[str]:
     return [t for t, kind in EVENTS.items() if getattr(kind, flag)]
 
 
-def turn_rules(setup: HandSetup | None) -> dict[str, Any]:
+class TurnRules(TypedDict):
+    """The engine's turn rules, as the page's offline queue reads them."""
+
+    next: dict[str, str]
+    passes: list[str]
+    asks: list[str]
+    answers: list[str]
+    ends: list[str]
+    ignored: list[str]
+
+
+def turn_rules(setup: HandSetup | None) -> TurnRules:
     """The engine's turn rules as the offline queue applies them to taps the server has not seen yet."""
     return {
         "next": dict(setup.after) if setup else {},  # who plays after each player
@@ -259,7 +271,12 @@ FIELD_KINDS = {
 }
 
 
-def form_rules() -> dict[str, Any]:
+class FormRules(TypedDict):
+    fields: dict[str, list[str]]
+    kinds: dict[str, str]
+
+
+def form_rules() -> FormRules:
     """The fields each event type takes (the engine's) and how each reads: what event_from() keeps of a form."""
     return {"fields": {t: sorted(set(k.required) | set(k.optional)) for t, k in EVENTS.items()}, "kinds": FIELD_KINDS}
 
@@ -282,10 +299,18 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
     }
 
 
-def skip_confirm(s, event: dict) -> dict[str, Any]:
+class SkipConfirm(TypedDict):
+    """The question before a tap ends several turns: whose, the tap's player, and the tap."""
+
+    players: str
+    p: str
+    event: dict[str, Any]
+
+
+def skip_confirm(s: HandState, event: dict[str, Any]) -> SkipConfirm:
     """The question a seat's tap from further ahead asks: whose turns it ends, and the tap again."""
     player = event["player"]
-    start = s.order.index(s.current)
+    start = s.order.index(s.current or player)
     between = [s.order[(start + k) % len(s.order)] for k in range(turns_ahead(s, player))]
     return {"players": ", ".join(between), "p": player, "event": event}
 
