@@ -76,6 +76,17 @@ def test_stale_append_is_a_conflict(table, client):
     assert table.api("GET", f"/hands/{hand}/events").get_json()["seq"] == 1
 
 
+def test_stale_tap_naming_no_player_is_a_conflict_too(table, client):
+    """A phone with no seat, tapping an event that names no player (nagari), against a log that has
+    moved: refused as a conflict like any stale append, not stored as a seat's tap (which lands
+    wherever the log stands)."""
+    hand = table.start_live()
+    table.append(hand, GO_PIBAK[:1])
+    r = post_event(client, table, hand, 0, type="nagari")
+    assert r.status_code == 409
+    assert table.api("GET", f"/hands/{hand}/events").get_json()["seq"] == 1
+
+
 def test_bad_event_form(table, client):
     hand = table.start_live()
     assert post_event(client, table, hand, 0, type="fly", player="A").status_code == 400

@@ -63,6 +63,7 @@ from typing import Any
 from ..cards import BONUS_CARDS
 from ..checks import is_month, is_whole
 from ..errors import EngineError
+from . import kinds
 from .events import (
     on_bomb,
     on_capture,
@@ -103,11 +104,10 @@ META_FIELDS = frozenset({"type", "note", "at", "by", "id", "seq"})
 
 @dataclass(frozen=True, slots=True)
 class EventKind:
-    """How an event type is shaped and handled."""
+    """How an event type is shaped (its class in ``kinds``: the fields, typed) and handled."""
 
     handler: Callable[[HandState, dict], HandState]
-    required: tuple[str, ...] = ()
-    optional: tuple[str, ...] = ()
+    shape: type[kinds.Event]
     while_deciding: bool = False  # taken from the decider while a player must say go or stop
     fact: bool = False  # a fact of the hand: taken while anyone must say go or stop
     # What the event does to the turn and the hand, declared for readers that cannot replay the
@@ -115,35 +115,42 @@ class EventKind:
     passes_turn: bool = False  # play may move on to the next player (unless go/stop is asked)
     asks_decision: bool = False  # the turn's end: go or stop is asked here when the score allows
     ends_hand: bool = False  # the hand is over once it is taken
+    answers_showdown: bool = False
+    required: tuple[str, ...] = field(init=False)  # the JSON fields of ``shape``, as it orders them
+    optional: tuple[str, ...] = field(init=False)
     allowed: frozenset[str] = field(init=False, repr=False)  # every field the event may carry
     needs: frozenset[str] = field(init=False, repr=False)  # the required ones
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "allowed", META_FIELDS | frozenset(self.required) | frozenset(self.optional))
-        object.__setattr__(self, "needs", frozenset(self.required))
-
-    answers_showdown: bool = False
+        declared = kinds.json_fields(self.shape)
+        required = tuple(name for _, name, needed in declared if needed)
+        optional = tuple(name for _, name, needed in declared if not needed)
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "optional", optional)
+        object.__setattr__(self, "allowed", META_FIELDS | frozenset(required) | frozenset(optional))
+        object.__setattr__(self, "needs", frozenset(required))
 
 
 EVENTS: dict[str, EventKind] = {
-    "capture": EventKind(on_capture, ("player", "cards"), ("from",)),
-    "take_junk": EventKind(on_take_junk, ("player", "reason"), ("give",)),
-    "ppuk": EventKind(on_ppuk, ("player",), ("month",)),
-    "shake": EventKind(on_shake, ("player", "month")),
-    "bomb": EventKind(on_bomb, ("player", "month"), ("give",)),
-    "end_turn": EventKind(on_end_turn, (), ("player",), passes_turn=True, asks_decision=True),
-    "go": EventKind(on_go, ("player",), while_deciding=True, passes_turn=True),
-    "stop": EventKind(on_stop, ("player",), while_deciding=True, ends_hand=True),
-    "showdown_offer": EventKind(on_showdown_offer, ("player",)),
-    "showdown_accept": EventKind(on_showdown_accept, ("player",), answers_showdown=True),
-    "showdown_refuse": EventKind(on_showdown_refuse, ("player",), answers_showdown=True),
-    "oe_myeon": EventKind(on_oe_myeon, ("player",), ("last_card",), fact=True),
-    "chongtong": EventKind(on_chongtong, (), ("player", "month", "players"), ends_hand=True),
-    "four_on_table": EventKind(on_four_on_table, ("month",), ends_hand=True),
-    "nagari": EventKind(on_nagari, ends_hand=True),
-    "weol_yak": EventKind(on_weol_yak, ("player",), fact=True),
-    "mission": EventKind(on_mission, ("multiplier",), ("player",), fact=True),
+    "capture": EventKind(on_capture, kinds.Capture),
+    "take_junk": EventKind(on_take_junk, kinds.TakeJunk),
+    "ppuk": EventKind(on_ppuk, kinds.Ppuk),
+    "shake": EventKind(on_shake, kinds.Shake),
+    "bomb": EventKind(on_bomb, kinds.Bomb),
+    "end_turn": EventKind(on_end_turn, kinds.EndTurn, passes_turn=True, asks_decision=True),
+    "go": EventKind(on_go, kinds.Go, while_deciding=True, passes_turn=True),
+    "stop": EventKind(on_stop, kinds.Stop, while_deciding=True, ends_hand=True),
+    "showdown_offer": EventKind(on_showdown_offer, kinds.ShowdownOffer),
+    "showdown_accept": EventKind(on_showdown_accept, kinds.ShowdownAccept, answers_showdown=True),
+    "showdown_refuse": EventKind(on_showdown_refuse, kinds.ShowdownRefuse, answers_showdown=True),
+    "oe_myeon": EventKind(on_oe_myeon, kinds.OeMyeon, fact=True),
+    "chongtong": EventKind(on_chongtong, kinds.Chongtong, ends_hand=True),
+    "four_on_table": EventKind(on_four_on_table, kinds.FourOnTable, ends_hand=True),
+    "nagari": EventKind(on_nagari, kinds.Nagari, ends_hand=True),
+    "weol_yak": EventKind(on_weol_yak, kinds.WeolYak, fact=True),
+    "mission": EventKind(on_mission, kinds.Mission, fact=True),
 }
+assert all(name == kind.shape.TYPE for name, kind in EVENTS.items()), "each kind's class is of its type"
 
 
 # -- the shape of an event: each field's check ---------------------------------------------

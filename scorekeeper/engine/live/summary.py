@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import EngineError
+from ..model import HandResult
 
 if TYPE_CHECKING:
-    from .state import HandState
+    from .state import HandState, PlayerState
 
 # First-turn feats (player, feat) → the fixed payment they earn, when the rules pay it.
 FEAT_PAYMENTS = {
@@ -70,11 +71,7 @@ def summary(state: HandState) -> dict:
         "players": list(setup.players),
         "dealer": setup.dealer,
         "nagari_carry": setup.nagari_carry,
-        "captures": {p.name: list(p.captures) for p in players},
-        "gos": {p.name: p.gos for p in players if p.gos},
-        "score_at_last_go": {p.name: p.score_at_last_go for p in players if p.gos},
-        "shakes": {p.name: list(p.shakes) for p in players if p.shakes},
-        "bombs": {p.name: list(p.bombs) for p in players if p.bombs},
+        **_piles(players),
         "outcome": outcome.to_summary(),
         "dokbak": None,
         "fixed": fixed(state),
@@ -89,6 +86,17 @@ def summary(state: HandState) -> dict:
         out["reverse_go"] = list(reverse)
     out.update(_stop_extras(state))
     return out
+
+
+def _piles(players: tuple[PlayerState, ...]) -> dict:
+    """Each player's captures, and the gos, shakes and bombs of those who have any."""
+    return {
+        "captures": {p.name: list(p.captures) for p in players},
+        "gos": {p.name: p.gos for p in players if p.gos},
+        "score_at_last_go": {p.name: p.score_at_last_go for p in players if p.gos},
+        "shakes": {p.name: list(p.shakes) for p in players if p.shakes},
+        "bombs": {p.name: list(p.bombs) for p in players if p.bombs},
+    }
 
 
 def reverse_go(go_order: tuple[str, ...]) -> tuple[str, ...]:
@@ -131,3 +139,15 @@ def result(state: HandState) -> dict | None:
     from ..summary.contract import score_summary
 
     return score_summary(summary(state))
+
+
+def hand_result(state: HandState) -> HandResult:
+    """The finished hand's result in the engine's types: its facts settled by the payout, with the
+    contract's JSON of it beside them (what the pages and the API show). Raises the contract's
+    refusal, or ``hand_not_finished``."""
+    from ..payout import settle
+    from ..summary.contract import parse_summary, result_json
+
+    rules, facts = parse_summary(summary(state))
+    settled = settle(facts, rules)
+    return HandResult(facts.outcome, settled.payments, result_json(settled, facts))

@@ -65,6 +65,17 @@ def ended_since(log: list[dict], seen: int, player: str) -> bool:
     return any(e.get("type") == "end_turn" and e.get("player") == player for e in log[max(seen, 0) :])
 
 
+def _lands_as_it_is(state: HandState, event: dict, player: object, late: bool) -> bool:
+    """Whether the tap passes no turn: the hand is over, it names no player, it is of a kind that
+    passes nothing, a showdown waits for an answer, it is late for the turn just ended, or its
+    player is on turn (and nobody is being asked go or stop)."""
+    if state.over or not isinstance(player, str) or _passes_nothing(event) or state.must_answer:
+        return True
+    if late and turns_ahead(state, player) == len(state.order) - 1:
+        return True  # its turn was the one just ended: the tap belongs to it
+    return state.must_decide is None and turns_ahead(state, player) == 0
+
+
 def seat_tap(state: HandState, event: dict, skip: bool = False, late: bool = False) -> SeatTap:
     """The turns a seat's ``event`` passes before it lands (the event itself is not applied).
 
@@ -73,16 +84,13 @@ def seat_tap(state: HandState, event: dict, skip: bool = False, late: bool = Fal
     turn. Anything else the event does wrong is for ``apply`` to refuse afterwards.
     """
     player = event.get("player")
-    if state.over or not isinstance(player, str) or _passes_nothing(event) or state.must_answer:
+    if _lands_as_it_is(state, event, player, late):
         return SeatTap((), state)
-    if late and turns_ahead(state, player) == len(state.order) - 1:
-        return SeatTap((), state)  # its turn was the one just ended: the tap belongs to it
+    assert isinstance(player, str)  # _lands_as_it_is answers True for any other
     if state.must_decide is not None:
         # The turn before already ended and its player is being asked: this tap waits.
         return SeatTap((), state, state.must_decide if state.must_decide != player else None)
     ahead = turns_ahead(state, player)
-    if ahead == 0:
-        return SeatTap((), state)
     if state.turn + ahead >= state.setup.total_turns:
         refuse("not_your_turn", f"It is {state.current}'s turn, the hand's last: it is not passed by a tap.", "player")
     if ahead > 1 and not skip:

@@ -1,14 +1,16 @@
 """A hand record's result: a quick-entry summary or a live log, scored by the contract.
 
-The series reads only the contract's result of each hand (outcome, payments), as
-``contract.score_summary`` answers it, read into a ``model.HandResult``; it fills in what it knows (players, dealer,
-rules, nagari carry, chip value), and a record that gives them must agree.
+The series reads only the result of each hand (outcome, payments) as a ``model.HandResult``: a
+quick-entry summary's as ``contract.score_summary`` answers it, a live hand's as the hand hands it
+over. The series fills in what it knows (players, dealer, rules, nagari carry, chip value), and a
+record that gives them must agree.
 """
 
 from __future__ import annotations
 
 from ..errors import EngineError
-from ..live.hand import replay_hand_document
+from ..live.hand import HandSetup, replay
+from ..live.summary import hand_result as live_hand_result
 from ..model import HandResult
 from ..rules import Rules
 from ..summary.contract import score_summary
@@ -20,7 +22,7 @@ SUPPLIED = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # fille
 def hand_result(record: dict, setup: dict, rules: Rules) -> HandResult:
     """The contract's result of the record's hand, read into its types: all the series reads from a hand."""
     if "log" in record:
-        return HandResult.from_json(_result_from_log(record["log"], setup))
+        return _result_from_log(record["log"], setup)
     result = score_summary(_summary_from_quick_entry(record["summary"], setup, rules))
     if not result["ok"]:
         raise EngineError.many([{**e, "path": join("summary", e["path"])} for e in result["errors"]])
@@ -56,23 +58,18 @@ def _summary_from_quick_entry(summary: object, setup: dict, rules: Rules) -> dic
     return {**summary, **setup}
 
 
-def _result_from_log(log: object, setup: dict) -> dict:
-    """A live log, replayed by ``engine.hand`` through its document interface.
-
-    The hand answers the contract's result of its own summary: the series reads
-    that result only, as it does for a quick-entry summary.
-    """
+def _result_from_log(log: object, setup: dict) -> HandResult:
+    """A live log, replayed by ``engine.live.hand``: the finished hand hands its result over typed,
+    as the payout settled it (``live.summary.hand_result``); refusals are the log's."""
     if not isinstance(log, dict) or not isinstance(log.get("events"), list) or set(log) - {"events", "note"}:
         raise EngineError("bad_hand_record", 'A live hand is {"log": {"events": [...]}}.', "log")
-    answer = replay_hand_document({"setup": setup, "events": log["events"]})
-    if not answer["ok"]:
-        raise EngineError.many([{**e, "path": join("log", e["path"])} for e in answer["errors"]])
-    result = answer.get("result")
-    if result is None:
-        raise EngineError("hand_not_finished", "This hand has not ended: finish it or enter a summary.", "log")
-    if not result["ok"]:
-        raise EngineError.many([{**e, "path": join("log", e["path"])} for e in result["errors"]])
-    return result
+    try:
+        state = replay(HandSetup.from_json(setup), log["events"])
+        if state.outcome is None:
+            raise EngineError("hand_not_finished", "This hand has not ended: finish it or enter a summary.")
+        return live_hand_result(state)
+    except EngineError as err:
+        raise EngineError.many([{**e, "path": join("log", e["path"])} for e in err.errors]) from None
 
 
 def join(*parts: str) -> str:

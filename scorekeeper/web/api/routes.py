@@ -12,11 +12,9 @@ from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
 from werkzeug.routing import BaseConverter
 
-from ...engine.errors import EngineError
-from ...engine.series import config_from
-from ...engine.summary.contract import score_summary
+from ...engine.facade import EngineError, config_from, score_summary
 from ...store.rows import hand_version
-from ...tables import jsonbody, names, service, transfer, writes
+from ...tables import jsonbody, names, service, taps, transfer, writes
 from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
@@ -357,8 +355,8 @@ def append_event(public_id: str, hand_id: int):
             409, "hand_over", "This hand is not being played: no more events.", "", tablejson.events_json(state, hand)
         )
     seat = seats.seat_in(public_id, live.state.order)
-    answers_for_another = seat is not None and event.get("type") in ("go", "stop") and event.get("player") != seat
-    if answers_for_another and sent.get("for_them") is not True:  # only when the phone asked first
+    tap = taps.Tap(event, seq, seat, skip=sent.get("skip") is True, queued=True, saw=_saw(sent, seq))
+    if tap.answers_for_another and sent.get("for_them") is not True:  # only when the phone asked first
         raise _Refusal(
             409,
             "not_your_answer",
@@ -367,21 +365,16 @@ def append_event(public_id: str, hand_id: int):
             tablejson.events_json(state, hand),
         )
     try:
-        if seat == event.get("player"):
-            # A seat phone's tap (its session's seat): the turns before it pass by themselves.
-            state, waiting = writes.seat_tap_event(
-                db(), state, hand.id, event, sent.get("skip") is True, seq, _saw(sent, seq)
+        # A seat phone's tap for its own player passes the turns before it (``taps.record``).
+        state, waiting = taps.record(db(), state, hand.id, tap)
+        if waiting is not None:
+            raise _Refusal(
+                409,
+                "waiting_decision",
+                f"{waiting} must first say go or stop: send this tap again after the answer.",
+                "player",
+                tablejson.events_json(service.load(db(), state.table), hand),
             )
-            if waiting is not None:
-                raise _Refusal(
-                    409,
-                    "waiting_decision",
-                    f"{waiting} must first say go or stop: send this tap again after the answer.",
-                    "player",
-                    tablejson.events_json(service.load(db(), state.table), hand),
-                )
-        else:
-            state = writes.append_event(db(), state, hand.id, seq, event)
     except Conflict:
         state = service.load(db(), state.table)
         raise _Refusal(

@@ -19,11 +19,9 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TypedDict
 
-from ...engine.cards import CARDS, MONTHS
-from ...engine.live.events import JUNK_REASONS
-from ...engine.live.hand import EVENTS
+from ...engine.facade import CARDS, EVENTS, JUNK_REASONS, MONTHS
 from ..catalogue import terms
 from ..catalogue.i18n import both, gettext
 from ..catalogue.messages import MESSAGES
@@ -52,7 +50,15 @@ def _pieces(fields: set[str], month_first: str | None) -> list[list[str]]:
     return pieces
 
 
-def templates() -> dict[str, Any]:
+class Words(TypedDict):
+    """The wording of log lines: each event type's pieces, how pieces join, and the line around them."""
+
+    types: dict[str, list[list[str]]]
+    join: str
+    line: list[str]
+
+
+def templates() -> Words:
     """The pieces of each event type (from the fields the engine lets it carry) and the line around them."""
     types = {t: _pieces(set(k.required) | set(k.optional), MONTH_FIRST.get(t)) for t, k in EVENTS.items()}
     every = {f for k in EVENTS.values() for f in (*k.required, *k.optional)}
@@ -70,11 +76,11 @@ def tables() -> dict[str, dict[str, str]]:
     }
 
 
-def _has(value: Any) -> bool:
+def _has(value: object) -> bool:
     return bool(value)  # as queue-core.js's present(): an empty list or object is no value either
 
 
-def _show(value: Any, table: dict[str, str] | None) -> str:
+def _show(value: object, table: dict[str, str] | None) -> str:
     if isinstance(value, list):
         return ", ".join(_show(v, table) for v in value)
     if isinstance(value, dict):
@@ -97,7 +103,7 @@ def _first(alternatives: list[str], values: dict, lookup: dict) -> str | None:
     return next((text for text in (fill(a, values, lookup) for a in alternatives) if text is not None), None)
 
 
-def write(event: dict, words: dict[str, Any], lookup: dict[str, dict[str, str]]) -> str:
+def write(event: dict, words: Words, lookup: dict[str, dict[str, str]]) -> str:
     """One log line from the templates and tables (queue-core.js's ``describe`` does the same)."""
     event = {"type": "?", **event}
     pieces = words["types"].get(event["type"], words["types"][ANY_TYPE])
@@ -116,6 +122,6 @@ def describe_all(events: list[dict]) -> list[str]:
     return [write(e, words, lookup) for e in events]
 
 
-def for_page() -> dict[str, Any]:
+def for_page() -> dict[str, object]:
     """What the live page carries for its script: the templates and the tables they name."""
     return {"lines": templates(), **tables()}

@@ -16,11 +16,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from ...engine.cards import MONTHS
-from ...engine.live.events import JUNK_REASONS
-from ...engine.live.hand import EVENTS
-from ...engine.series import MAX_NAME
-from ...engine.summary.facts import FIXED_KINDS
+from ...engine.facade import EVENTS, FIXED_KINDS, JUNK_REASONS, MAX_NAME, MONTHS
 from ..views.forms import CARD_CHOICES, MONTH_CHOICES, MultiCheckboxField, opts
 
 OUTCOMES = ["stop", "nagari", "chongtong", "three_ppuk", "void_deal"]

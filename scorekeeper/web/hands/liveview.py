@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from flask import flash, redirect, render_template, url_for
 
-from ...engine.cards import MONTHS
-from ...engine.errors import EngineError
-from ...engine.live import hand as hand_engine
-from ...engine.live.events import JUNK_REASONS
-from ...engine.live.hand import EVENTS, META_FIELDS, HandSetup
-from ...engine.live.junk import named_value
-from ...engine.live.takeback import own_last
-from ...engine.live.turns import turns_ahead
+from ...engine.facade import (
+    EVENTS,
+    JUNK_REASONS,
+    META_FIELDS,
+    MONTHS,
+    Claim,
+    HandSetup,
+    HandState,
+    Seating,
+    codec,
+    hints,
+    kinds,
+    own_last,
+    sitters_of,
+    sitters_paid,
+    turns_ahead,
+)
+from ...store.models import Hand
 from ...tables import service
 from ..access import seats
 from ..access.tables import can_edit, open_table
@@ -22,7 +33,7 @@ from ..catalogue.i18n import both, current_lang, gettext
 from ..catalogue.messages import MESSAGES
 from ..server.database import db
 from ..views import cardview, tableview
-from . import eventlines, threats
+from . import eventlines
 
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
 
@@ -51,71 +62,36 @@ def form_problem(form) -> str:
     return "; ".join(f"{name}: {', '.join(map(str, errs))}" for name, errs in form.errors.items())
 
 
-def said(event: dict) -> str:
-    """The last-event line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
-    kind = event.get("type", "?")
-    if kind == "capture":
-        parts = [terms.cards_text(event.get("cards", []))]
-    elif kind == "take_junk" and event.get("reason"):
-        parts = [both(f"junk_{event['reason']}")]  # as the log and the buttons word it
-    else:
-        parts = [both(f"ev_{kind}") if kind in EVENTS and f"ev_{kind}" in MESSAGES else kind]
-    m = event.get("month")
-    if m and kind in eventlines.MONTH_FIRST:  # "10월 흔들기", as the log says it
-        parts = [gettext(eventlines.MONTH_FIRST[kind], months=terms.months_text([m]))]
-    elif m:
-        parts.append(gettext("live_month", m=m))
-    if event.get("multiplier"):
-        parts[0] += f" ×{event['multiplier']}"  # "미션 ×2"
-    who = event.get("player")
+def said(stored: Mapping[str, Any]) -> str:
+    """A stored event's line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
+    event = codec.load(stored)
+    parts = [_what(event)]
+    month = getattr(event, "month", None)
+    if month and event.TYPE in eventlines.MONTH_FIRST:  # "10월 흔들기", as the log says it
+        parts = [gettext(eventlines.MONTH_FIRST[event.TYPE], months=terms.months_text([month]))]
+    elif month:
+        parts.append(gettext("live_month", m=month))
+    if isinstance(event, kinds.Mission):
+        parts[0] += f" ×{event.multiplier}"  # "미션 ×2"
+    who = getattr(event, "player", None)
     return f"{who}: {' · '.join(parts)}" if who else " · ".join(parts)
 
 
-def feat_paid(live) -> str:
-    """What the last event's first-turn feat pays at once, said with it: " · 첫뻑: 각자 3점씩".
+def _what(event: kinds.Event) -> str:
+    if isinstance(event, kinds.Capture):
+        return terms.cards_text(list(event.cards))
+    if isinstance(event, kinds.TakeJunk):
+        return both(f"junk_{event.reason}")  # as the log and the buttons word it
+    key = f"ev_{event.TYPE}"
+    return both(key) if key in MESSAGES else event.TYPE
 
-    A first-turn ppuk (ttadak, chok, four of a month) is paid by each opponent whatever the hand
-    comes to; said only on the result, the table did not know it had happened."""
-    s, last = live.state, live.events[-1]
-    player = last.get("player")
-    if not s.feats or s.feats[-1][0] != player or last.get("type") not in ("ppuk", "take_junk", "capture"):
+
+def feat_paid(feat: tuple[str, int] | None) -> str:
+    """What the last event's first-turn feat pays at once, said with it: " · 첫뻑: 각자 3점씩"."""
+    if feat is None:
         return ""
-    before = hand_engine.replay(s.setup, live.events[:-1]).feats
-    new = [
-        kind
-        for kind in (f["kind"] for f in s.fixed() if f["player"] == player)
-        if kind not in (f2["kind"] for f2 in _fixed_of(s, before) if f2["player"] == player)
-    ]
-    if not new:
-        return ""
-    kind = new[0]
-    return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=getattr(s.rules, kind))
-
-
-def junk_given(live) -> list[dict]:
-    """Who handed over which junk in the last event (a 쓸, 따닥, 폭탄 …), and what each could have.
-
-    The engine moves the cheapest junk unless the event names the cards; right after the event
-    the table may say which card each giver really handed over (``routes.give``). Answers
-    ``[{"giver", "gave": [codes], "could": [codes]}]``, empty when the last event moved none.
-    """
-    if not live.events or live.events[-1].get("type") not in ("take_junk", "bomb"):
-        return []
-    after, before = live.state, hand_engine.replay(live.state.setup, live.events[:-1])
-    out = []
-    for giver in after.opponents(live.events[-1]["player"]):
-        held, left = list(before.player(giver).captures), list(after.player(giver).captures)
-        gave = list(held)
-        for code in left:
-            gave.remove(code)
-        if gave:
-            could = [c for c in dict.fromkeys(held) if named_value(c, after.rules) > 0]
-            out.append({"giver": giver, "gave": gave, "could": could})
-    return out
-
-
-def _fixed_of(s, feats) -> list[dict]:
-    return s.but(feats=feats).fixed()
+    kind, points = feat
+    return " · " + gettext("live_feat_pays", feat=terms.step_label({"id": kind}), n=points)
 
 
 def _players_view(s, st: dict, classes: dict[str, str]) -> list[dict]:
@@ -133,17 +109,12 @@ def shown_cards(hand) -> dict[str, str]:
     return {code: sitter for sitter, entry in shown.items() for code in (entry or {}).get("cards", [])}
 
 
-def _seats(state: service.TableState, hand):
+def _seats(state: service.TableState, hand: Hand) -> Seating | None:
     """The hand's gwangpalli seating (who plays, who was made to sit out), or None."""
-    from ...engine.series import gwangpalli
-
     choices = (hand.seating or {}).get("choices")
     if not (state.config.gwangpalli and choices and state.live):
         return None
-    try:
-        return gwangpalli.choose(state.config.players, state.live.setup["dealer"], choices)
-    except EngineError:  # a refused seating is reported by the series, not here
-        return None
+    return sitters_of(state.config.players, state.live.setup["dealer"], choices)
 
 
 def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
@@ -152,18 +123,12 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
     return seats.forced if seats else ()
 
 
-def sitter_claims(state: service.TableState, hand) -> list:
-    """광팔기: what each forced sitter is owed for the cards shown (rules.md §10 pays it at once)."""
-    from ...engine.series import gwangpalli
-
-    seats, shown = _seats(state, hand), (hand.seating or {}).get("shown")
-    if seats is None or not shown:
-        return []
-    try:
-        claims = gwangpalli.claims(shown, seats, len(state.config.players), state.config.rules)
-    except EngineError:
-        return []
-    return [c for c in claims if c.points]
+def sitter_claims(state: service.TableState, hand: Hand) -> tuple[Claim, ...]:
+    """광팔기: what each forced sitter is owed for the cards shown."""
+    seats = _seats(state, hand)
+    if seats is None:
+        return ()
+    return sitters_paid((hand.seating or {}).get("shown"), seats, len(state.config.players), state.config.rules)
 
 
 def owners_map(owners: dict[str, str], shown: dict[str, str], classes: dict[str, str]) -> dict[str, list]:
@@ -182,6 +147,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     owners = s.captured()
     seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
     own_at = own_last(live.events, seat) if seat else None
+    last = hints.last_event(s, live.events)
     return dict(
         st=st,
         players_view=_players_view(s, st, classes),
@@ -191,13 +157,13 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
         owners_json=owners_map(owners, shown, classes),
         current=current,
         eligible=eligible,
-        threats=threats.if_stopped_now(s),
+        threats=hints.if_stopped_now(s),
         claims=sitter_claims(state, hand),
         sitters=[(name, (hand.seating or {}).get("shown", {}).get(name) or {}) for name in forced_sitters(state, hand)],
         paid_at_end=state.config.rules.sitter_paid_at_end,
         weol_yak_offers=s.weol_yak_offers(),
-        last_event=said(live.events[-1]) + feat_paid(live) if live.events else "",
-        given=junk_given(live),
+        last_event=said(live.events[-1]) + feat_paid(last.feat) if live.events else "",
+        given=last.given,
         own_at=own_at,  # the seat's own last event: what its ↶ takes back (engine.live.takeback)
         own_line=said(live.events[own_at]) if own_at is not None else "",
         last_player=live.events[-1].get("player") if live.events else None,
@@ -233,7 +199,7 @@ def hand_view(state: service.TableState, hand) -> dict[str, Any]:
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
     threshold = state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)
-    view.update(pi_why=threats.pi_bak_why(deal.result if deal else None, threshold))
+    view.update(pi_why=hints.pi_bak_why(deal.result if deal else None, threshold))
     view.update(
         deal=deal,
         result=deal.result if deal else None,
@@ -270,7 +236,18 @@ def _kinds(flag: str) -> list[str]:
     return [t for t, kind in EVENTS.items() if getattr(kind, flag)]
 
 
-def turn_rules(setup: HandSetup | None) -> dict[str, Any]:
+class TurnRules(TypedDict):
+    """The engine's turn rules, as the page's offline queue reads them."""
+
+    next: dict[str, str]
+    passes: list[str]
+    asks: list[str]
+    answers: list[str]
+    ends: list[str]
+    ignored: list[str]
+
+
+def turn_rules(setup: HandSetup | None) -> TurnRules:
     """The engine's turn rules as the offline queue applies them to taps the server has not seen yet."""
     return {
         "next": dict(setup.after) if setup else {},  # who plays after each player
@@ -294,7 +271,12 @@ FIELD_KINDS = {
 }
 
 
-def form_rules() -> dict[str, Any]:
+class FormRules(TypedDict):
+    fields: dict[str, list[str]]
+    kinds: dict[str, str]
+
+
+def form_rules() -> FormRules:
     """The fields each event type takes (the engine's) and how each reads: what event_from() keeps of a form."""
     return {"fields": {t: sorted(set(k.required) | set(k.optional)) for t, k in EVENTS.items()}, "kinds": FIELD_KINDS}
 
@@ -317,23 +299,41 @@ def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
     }
 
 
-def skip_confirm(s, event: dict) -> dict[str, Any]:
+class SkipConfirm(TypedDict):
+    """The question before a tap ends several turns: whose, the tap's player, and the tap."""
+
+    players: str
+    p: str
+    event: dict[str, Any]
+
+
+def skip_confirm(s: HandState, event: dict[str, Any]) -> SkipConfirm:
     """The question a seat's tap from further ahead asks: whose turns it ends, and the tap again."""
     player = event["player"]
-    start = s.order.index(s.current)
+    start = s.order.index(s.current or player)
     between = [s.order[(start + k) % len(s.order)] for k in range(turns_ahead(s, player))]
     return {"players": ", ".join(between), "p": player, "event": event}
 
 
-def reply(public_id: str, hand_id: int, status: int, message: str | None = None, **extra: Any):
+def reply(
+    public_id: str,
+    hand_id: int,
+    status: int,
+    message: str | None = None,
+    state: service.TableState | None = None,
+    **extra: Any,
+):
     """After a tap: the refreshed hand region for the script, or a redirect (post/redirect/get).
+
+    ``state``: the table as the write answered it (else it is loaded: after a refusal, or a write
+    that answers no state).
 
     ``extra``: a seat's tap held until a go or stop (``held``) or asked about (``confirm``); the
     question before taking back another player's event (``takeback``); what an undo took back
     (``undone``, said by the script as its confirmation).
     """
     if tableview.wants_partial():
-        state = service.load(db(), open_table(public_id))
+        state = state or service.load(db(), open_table(public_id))
         hand = state.hand(hand_id)
         if hand is None:
             return render_template("hand/_gone.html", message=message), 404 if status == 200 else status

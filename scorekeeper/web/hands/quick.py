@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
 
-from ...engine.series.gwangpalli import Seating
+from ...engine.facade import Deal, EngineError, Seating
+from ...store.models import Hand
+from ...tables.refusals import ErrorJSON
+from ...tables.seating import NextSeating
+from ...tables.service import TableState
 from ..views.forms import opts
-from .forms import PlayerEntry, QuickForm
+from .forms import PlayerEntry, QuickForm, SeatingForm
 
 PATHS = {
     "outcome.month": "month",
@@ -33,7 +38,7 @@ def prepare(form: QuickForm, players: tuple[str, ...], sitters: tuple[str, ...] 
     return form
 
 
-def seat_entries(form: QuickForm, players: tuple[str, ...]) -> list[tuple[str, Any]]:
+def seat_entries(form: QuickForm, players: tuple[str, ...]) -> list[tuple[str, PlayerEntry]]:
     """Each player with the form entry of their seat (``entries-<seat>-…``), or an empty one.
 
     WTForms numbers a FieldList by the indices posted: a seat with nothing posted must not
@@ -49,117 +54,225 @@ def seat_entries(form: QuickForm, players: tuple[str, ...]) -> list[tuple[str, A
     ]
 
 
-def summary_from(form: QuickForm, players: tuple[str, ...]) -> dict[str, Any]:
-    """The summary the form describes; the series adds players, dealer, rules, carry and stakes."""
+# -- the summary the form describes (the contract's JSON: what is stored and scored) -------------
+
+
+class OutcomeJSON(TypedDict, total=False):
+    type: str
+    winner: str
+    month: int
+
+
+class DokbakJSON(TypedDict):
+    player: str
+    reason: str
+
+
+class FixedJSON(TypedDict):
+    kind: str
+    player: str
+
+
+class MissionJSON(TypedDict):
+    multiplier: int
+    player: str
+
+
+class Summary(TypedDict, total=False):
+    """A quick entry's hand summary; the series adds players, dealer, rules, carry and stakes."""
+
+    captures: dict[str, list[str]]
+    junk: dict[str, int]
+    gos: dict[str, int]
+    shakes: dict[str, list[int]]
+    bombs: dict[str, list[int]]
+    outcome: OutcomeJSON
+    dokbak: DokbakJSON | None
+    fixed: list[FixedJSON]
+    last_go: str
+    mission: int | MissionJSON
+
+
+ALWAYS = ("captures", "outcome", "dokbak")  # written even when empty
+INSTANT_WINS = ("stop", "chongtong", "three_ppuk")  # the outcomes that name a winner
+
+
+def summary_from(form: QuickForm, players: tuple[str, ...]) -> Summary:
+    """The summary the form describes."""
     entries = seat_entries(form, players)
-    outcome: dict[str, Any] = {"type": form.outcome.data}
-    if form.outcome.data in ("stop", "chongtong", "three_ppuk") and form.winner.data:
-        outcome["winner"] = form.winner.data
-    if form.outcome.data == "chongtong" and form.month.data:
-        outcome["month"] = int(form.month.data)
-    summary: dict[str, Any] = {
+    summary: Summary = {
+        **_piles_from(entries),
+        "outcome": _outcome_from(form),
+        "dokbak": _dokbak_from(form),
+        "fixed": [{"kind": k, "player": p} for p, e in entries for k in (e.fixed.data or [])],
+    }
+    if form.last_go.data:
+        summary["last_go"] = form.last_go.data
+    if form.mission.data and form.mission.data > 1:
+        summary["mission"] = _mission_from(form)
+    return cast(Summary, {k: v for k, v in summary.items() if v or k in ALWAYS})
+
+
+def _piles_from(entries: list[tuple[str, PlayerEntry]]) -> Summary:
+    """Each player's captures, and the junk, gos, shakes and bombs of those who have any."""
+    return {
         "captures": {p: list(e.cards.data or []) for p, e in entries},
         "junk": {p: e.junk.data for p, e in entries if e.junk.data},
         "gos": {p: e.gos.data for p, e in entries if e.gos.data},
         "shakes": {p: list(e.shakes.data) for p, e in entries if e.shakes.data},
         "bombs": {p: list(e.bombs.data) for p, e in entries if e.bombs.data},
-        "outcome": outcome,
-        "dokbak": None,
-        "fixed": [{"kind": k, "player": p} for p, e in entries for k in (e.fixed.data or [])],
     }
-    if form.dokbak_player.data:
-        summary["dokbak"] = {"player": form.dokbak_player.data, "reason": form.dokbak_reason.data}
-    if form.last_go.data:
-        summary["last_go"] = form.last_go.data
-    if form.mission.data and form.mission.data > 1:
-        player = form.mission_player.data  # who completed it: it multiplies only their win
-        summary["mission"] = {"multiplier": form.mission.data, "player": player} if player else form.mission.data
-    return {k: v for k, v in summary.items() if v or k in ("captures", "outcome", "dokbak")}
 
 
-def shown_from(form: QuickForm, sitters: tuple[str, ...]) -> dict[str, Any]:
+def _outcome_from(form: QuickForm) -> OutcomeJSON:
+    outcome: OutcomeJSON = {"type": form.outcome.data}
+    if form.outcome.data in INSTANT_WINS and form.winner.data:
+        outcome["winner"] = form.winner.data
+    if form.outcome.data == "chongtong" and form.month.data:
+        outcome["month"] = int(form.month.data)
+    return outcome
+
+
+def _dokbak_from(form: QuickForm) -> DokbakJSON | None:
+    return {"player": form.dokbak_player.data, "reason": form.dokbak_reason.data} if form.dokbak_player.data else None
+
+
+def _mission_from(form: QuickForm) -> int | MissionJSON:
+    player = form.mission_player.data  # who completed it: it multiplies only their win
+    return {"multiplier": form.mission.data, "player": player} if player else form.mission.data
+
+
+class Shown(TypedDict):
+    """What a forced sitter showed (gwangpalli)."""
+
+    cards: list[str]
+    shake: bool
+
+
+def shown_from(form: QuickForm, sitters: tuple[str, ...]) -> dict[str, Shown]:
     out = {}
     for name, entry in zip(sitters, form.sitters.entries):
         if entry.cards.data or entry.shake.data:
-            out[name] = {"cards": list(entry.cards.data or []), "shake": bool(entry.shake.data)}
+            out[name] = Shown(cards=list(entry.cards.data or []), shake=bool(entry.shake.data))
     return out
 
 
+# -- a stored summary shown again in the form (editing a past hand) ----------------------------
+
+
+class EntryData(TypedDict):
+    cards: list[str]
+    junk: int
+    gos: int
+    shakes: list[int]
+    bombs: list[int]
+    fixed: list[str]
+
+
+class FormData(TypedDict):
+    outcome: str
+    winner: str
+    month: str
+    entries: list[EntryData]
+    dokbak_player: str
+    dokbak_reason: str
+    last_go: str
+    mission: int
+    mission_player: str
+    sitters: list[Shown]
+
+
 def data_from(
-    summary: dict[str, Any], players: tuple[str, ...], shown: dict | None, sitters: tuple[str, ...]
-) -> dict[str, Any]:
-    """Form data that shows a stored summary again (editing a past hand)."""
+    summary: Mapping[str, Any], players: tuple[str, ...], shown: Mapping[str, Shown] | None, sitters: tuple[str, ...]
+) -> FormData:
+    """Form data that shows a stored summary again (the summary as stored: the contract's JSON)."""
     outcome = summary.get("outcome") or {}
-    entries = [
-        {
-            "cards": (summary.get("captures") or {}).get(p, []),
-            "junk": (summary.get("junk") or {}).get(p, 0),
-            "gos": (summary.get("gos") or {}).get(p, 0),
-            "shakes": (summary.get("shakes") or {}).get(p, []),
-            "bombs": (summary.get("bombs") or {}).get(p, []),
-            "fixed": [f["kind"] for f in summary.get("fixed") or [] if f.get("player") == p],
-        }
-        for p in players
-    ]
     dokbak = summary.get("dokbak") or {}
-    mission = summary.get("mission", 1)
-    mission_player = ""
-    if isinstance(mission, dict):  # {multiplier, player}
-        mission, mission_player = mission.get("multiplier", 1), mission.get("player", "")
+    mission, mission_player = _mission_of(summary.get("mission", 1))
     return {
         "outcome": outcome.get("type", "stop"),
         "winner": outcome.get("winner", ""),
         "month": str(outcome.get("month", "")),
-        "entries": entries,
+        "entries": [_entry_data(summary, p) for p in players],
         "dokbak_player": dokbak.get("player", ""),
         "dokbak_reason": dokbak.get("reason", "oe_myeon"),
         "last_go": summary.get("last_go", ""),
         "mission": mission,
         "mission_player": mission_player,
-        "sitters": [
-            {"cards": (shown or {}).get(s, {}).get("cards", []), "shake": (shown or {}).get(s, {}).get("shake", False)}
-            for s in sitters
-        ],
+        "sitters": [_shown_data((shown or {}).get(s) or {}) for s in sitters],
     }
 
 
-def seating_record(seating: Seating | None, choices: dict | None, shown: dict | None) -> dict | None:
+def _entry_data(summary: Mapping[str, Any], p: str) -> EntryData:
+    def of(key: str, default: Any) -> Any:
+        return (summary.get(key) or {}).get(p, default)
+
+    return {
+        "cards": of("captures", []),
+        "junk": of("junk", 0),
+        "gos": of("gos", 0),
+        "shakes": of("shakes", []),
+        "bombs": of("bombs", []),
+        "fixed": [f["kind"] for f in summary.get("fixed") or [] if f.get("player") == p],
+    }
+
+
+def _mission_of(mission: int | Mapping[str, Any]) -> tuple[int, str]:
+    """(multiplier, who completed it): a mission is a multiplier or {multiplier, player}."""
+    if isinstance(mission, Mapping):
+        return mission.get("multiplier", 1), mission.get("player", "")
+    return mission, ""
+
+
+def _shown_data(entry: Mapping[str, Any]) -> Shown:
+    return {"cards": entry.get("cards", []), "shake": entry.get("shake", False)}
+
+
+class HandRecord(TypedDict, total=False):
+    """A hand record as the series reads it: the summary, and the seating at four or more."""
+
+    summary: Summary
+    choices: dict[str, str]
+    shown: dict[str, Shown]
+
+
+def seating_record(
+    seating: Seating | None, choices: dict[str, str] | None, shown: dict[str, Shown] | None
+) -> HandRecord | None:
     """The seating part of a hand record: the choices made and the cards shown."""
     if seating is None or not choices:
         return None
-    out: dict[str, Any] = {"choices": choices}
+    out: HandRecord = {"choices": choices}
     if shown:
         out["shown"] = shown
     return out
 
 
-def prepare_seating(form, sitters: tuple[str, ...]):
+def prepare_seating(form: SeatingForm | QuickForm, sitters: tuple[str, ...]) -> SeatingForm | QuickForm:
     while len(form.sitters) < len(sitters):
         form.sitters.append_entry()
     return form
 
 
-def record_from(form: QuickForm, seat) -> dict[str, Any]:
+def record_from(form: QuickForm, seat: NextSeating) -> HandRecord:
     """The hand record the form describes (summary, and the seating at four or more)."""
-    record: dict[str, Any] = {"summary": summary_from(form, seat.players)}
+    record: HandRecord = {"summary": summary_from(form, seat.players)}
     extra = seating_record(seat.seating, seat.choices, shown_from(form, seat.sitters))
     if extra:
         record.update(extra)
     return record
 
 
-def past_seating(deal, hand):
-    from ...tables.seating import NextSeating
-
+def past_seating(deal: Deal, hand: Hand) -> NextSeating:
     choices = (hand.seating or {}).get("choices")
     return NextSeating(deal.seating, choices, [], bool(choices))
 
 
-def field_problems(form) -> list[dict[str, Any]]:
+def field_problems(form: QuickForm) -> list[ErrorJSON]:
     """The form's own refusals (a tampered select, a number out of range) as coded errors."""
-    out: list[dict[str, Any]] = []
+    out: list[ErrorJSON] = []
 
-    def walk(name: str, errs) -> None:
+    def walk(name: str, errs: object) -> None:
         if isinstance(errs, dict):
             for key, sub in errs.items():
                 walk(f"{name}-{key}" if name else str(key), sub)
@@ -174,18 +287,16 @@ def field_problems(form) -> list[dict[str, Any]]:
     return out
 
 
-def preview(state, record: dict, index: int | None = None):
+def preview(state: TableState, record: HandRecord, index: int | None = None) -> tuple[Deal | None, list[ErrorJSON]]:
     """The deal the record makes in the series, as saving it would: (deal, errors).
 
     The preview shows the deal's ledger entries — the hand's payments and the fixed
     ones, 광팔기 compensation, nagari doubling — which are exactly what saving records.
     """
-    from ...engine.errors import EngineError
-
     try:
-        series = state.series.append(record) if index is None else state.series.replace(index, record)
+        series = state.series.append(dict(record)) if index is None else state.series.replace(index, dict(record))
     except EngineError as err:
-        return None, err.errors
+        return None, err.errors  # type: ignore[return-value]  # the engine's {code, message, path}
     return series.deals[-1 if index is None else index], []
 
 

@@ -6,8 +6,9 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
+from ...engine.facade import Claim, hints
 from ...store.rows import hand_version
-from ...tables import service, writes
+from ...tables import service, taps, writes
 from ...tables.refusals import Stale, WriteRefused
 from ...tables.seating import next_seating, seat_args
 from ..access import seats
@@ -27,9 +28,9 @@ bp.add_app_template_global(hand_version, "hand_version")
 
 
 @bp.app_template_global("live_claims")
-def live_claims(state: service.TableState) -> list:
+def live_claims(state: service.TableState) -> tuple[Claim, ...]:
     """The forced sitters' claims of the hand being played, for the table's standings."""
-    return liveview.sitter_claims(state, state.live.hand) if state.live else []
+    return liveview.sitter_claims(state, state.live.hand) if state.live else ()
 
 
 @bp.app_template_global("live_payers")
@@ -92,9 +93,9 @@ def start(public_id: str):
     if not form.validate_on_submit() or seat.errors or (seat.asked and seat.seating is None):
         flash(_("cannot_start"), "error")
         return redirect(url_for("hands.new", public_id=public_id, **seat_args(state, seat.choices)), 303)
-    record = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
+    seating = quick.seating_record(seat.seating, seat.choices, quick.shown_from(form, seat.sitters))
     try:
-        hand = writes.add_hand(db(), state, "log", None, record, _expected(form))
+        hand = writes.add_hand(db(), state, "log", None, dict(seating) if seating else None, _expected(form))
     except WriteRefused as err:
         started = _load(public_id, EDIT).live
         if started is not None:
@@ -134,24 +135,23 @@ def append(public_id: str, hand_id: int):
     refused = next((c for c in event.get("cards", []) if c in shown), None)
     if refused:
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
-    then = request.form.get("then")
     seat = seats.seat_in(public_id, live.state.order)
-    if _answers_for_another(seat, event, then) and request.form.get("for_them") != "1":
+    skip = request.form.get("skip") == "1"
+    tap = taps.Tap(event, form.seq.data, seat, request.form.get("then"), skip)
+    if tap.answers_for_another and request.form.get("for_them") != "1":
         return liveview.reply(public_id, hand_id, 409, _("live_not_your_answer", p=event.get("player")))
-    if seat == event.get("player") and not then:
-        return _seat_append(state, live, event, form.seq.data)
     try:
-        # An end of turn with its go or stop: both stored in one write, or neither.
-        writes.append_event(db(), state, hand_id, form.seq.data, event, then)
+        # A seat's tap passes the turns before it; an End turn with its go or stop stores both or neither.
+        now, waiting = taps.record(db(), state, hand_id, tap)
     except WriteRefused as err:
+        if err.code == "skip_turns" and tap.seat_tap:
+            return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
         return _live_refused(public_id, hand_id, err)
-    return liveview.reply(public_id, hand_id, 200)
-
-
-def _answers_for_another(seat: str | None, event: dict, then: str | None) -> bool:
-    """A seated phone's go or stop (or End turn with one) for another player: asked first."""
-    says = event.get("type") in ("go", "stop") or (event.get("type") == "end_turn" and then in ("go", "stop"))
-    return seat is not None and says and event.get("player") != seat
+    if waiting is not None:
+        # Go or stop is asked first: the turn's end is stored, the tap held for the page to send after.
+        held = {"event": event, "skip": skip}
+        return liveview.reply(public_id, hand_id, 409, _("live_waiting_decision", p=waiting), state=now, held=held)
+    return liveview.reply(public_id, hand_id, 200, state=now)
 
 
 def _live_refused(public_id: str, hand_id: int, err: WriteRefused):
@@ -170,31 +170,6 @@ def _flash_refusal(err: WriteRefused) -> None:
         flash(_("err_conflict"), "error")
 
 
-def _seat_append(state: service.TableState, live, event: dict, seen: int):
-    """A seat phone's tap: the turns before it pass by themselves (``engine.hand_turns``).
-
-    It lands after whatever the other phones stored first (its player's capture does not depend
-    on the log the phone saw). Where go or stop is asked first, the turn's end is stored and
-    the tap answered 409 with the tap held: the page queues it and sends it after the answer.
-    A tap that would end more than one turn is asked about first (``skip``); a tap made while
-    its own turn was still going on the phone (``seen``, the log length it showed) is late and
-    passes nothing.
-    """
-    public_id, hand_id = state.table.public_id, live.hand.id
-    skip = request.form.get("skip") == "1"
-    try:
-        _now, waiting = writes.seat_tap_event(db(), state, hand_id, event, skip, seen=seen)
-    except WriteRefused as err:
-        if err.code == "skip_turns":
-            return liveview.reply(public_id, hand_id, 409, None, confirm=liveview.skip_confirm(live.state, event))
-        return _live_refused(public_id, hand_id, err)
-    if waiting is not None:
-        return liveview.reply(
-            public_id, hand_id, 409, _("live_waiting_decision", p=waiting), held={"event": event, "skip": skip}
-        )
-    return liveview.reply(public_id, hand_id, 200)
-
-
 @bp.post("/hands/<int:hand_id>/give")
 def give(public_id: str, hand_id: int):
     """Which junk a giver really handed over in the last event: that card instead of the cheapest.
@@ -209,16 +184,16 @@ def give(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
-    given = liveview.junk_given(live)
-    entry = next((g for g in given if g["giver"] == form.giver.data), None)
+    given = hints.last_event(live.state, live.events).given
+    entry = next((g for g in given if g.giver == form.giver.data), None)
     if form.seq.data != len(live.events) or entry is None:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    if form.card.data not in entry["could"]:
+    if form.card.data not in entry.could:
         return liveview.reply(public_id, hand_id, 422, _("live_give_not_junk", c=terms.card_name(form.card.data)))
-    names = {g["giver"]: list(g["gave"]) for g in given}
-    cards = names[entry["giver"]]
+    names = {g.giver: list(g.gave) for g in given}
+    cards = names[entry.giver]
     if form.card.data not in cards:
-        names[entry["giver"]] = [form.card.data, *cards[1:]]
+        names[entry.giver] = [form.card.data, *cards[1:]]
     event = dict(live.events[-1]) | {"give": names}
     try:
         writes.replace_last_event(db(), state, hand_id, form.seq.data, event)
@@ -278,13 +253,9 @@ def undo(public_id: str, hand_id: int):
     if seat is not None and not form.last.data:
         return _take_back_own(state, hand, seat, form.at.data, log)
     shown = log[form.seq.data - 1] if form.seq.data <= len(log) else {}
-    if seat is not None and form.confirm.data and form.at.data is not None and form.at.data != form.seq.data - 1:
-        # The question named the event at ``at``: the log has moved since, so it is not the one asked about.
-        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
-    if seat is not None and shown.get("player") != seat and not form.confirm.data:
-        # Another player's event (or the table's): the seated phone is asked first, naming it.
-        ask = {"line": liveview.said(log[-1]), "at": len(log) - 1} if log else None
-        return liveview.reply(public_id, hand_id, 409, None, takeback=ask)
+    asked = _ask_first(public_id, hand_id, seat, form, log, shown) if seat is not None else None
+    if asked is not None:
+        return asked
     try:
         writes.undo(db(), state, hand, form.seq.data)
     except WriteRefused as err:
@@ -292,6 +263,19 @@ def undo(public_id: str, hand_id: int):
     return liveview.reply(
         public_id, hand_id, 200, undone=_("live_undone_of", e=liveview.said(shown)) if shown else None
     )
+
+
+def _ask_first(public_id: str, hand_id: int, seat: str, form: SeqForm, log: list[dict], shown: dict):
+    """A seated phone undoing the table's last event: refused when the event it was asked about has
+    moved, asked first when that event is another player's (or the table's); else None."""
+    if form.confirm.data and form.at.data is not None and form.at.data != form.seq.data - 1:
+        # The question named the event at ``at``: the log has moved since, so it is not the one asked about.
+        return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
+    if shown.get("player") != seat and not form.confirm.data:
+        # Another player's event (or the table's): the seated phone is asked first, naming it.
+        ask = {"line": liveview.said(log[-1]), "at": len(log) - 1} if log else None
+        return liveview.reply(public_id, hand_id, 409, None, takeback=ask)
+    return None
 
 
 def _take_back_own(state: service.TableState, hand, seat: str, at: int | None, log: list[dict]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...engine.cards import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
+from ...engine.facade import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
 
 RIBBON_CLASS = {HONG_DAN: "rb-hong", CHEONG_DAN: "rb-cheong", CHO_DAN: "rb-cho", None: "rb-plain"}
 RIBBON_TEXT = {HONG_DAN: "홍단", CHEONG_DAN: "청단", CHO_DAN: "초단", None: "띠"}

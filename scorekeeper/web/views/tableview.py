@@ -7,9 +7,7 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from ...engine.cards import BONUS_CARDS, CARDS, DECK
-from ...engine.series.gwangpalli import nagari_factor, payable
-from ...engine.summary.facts import FIXED_KINDS
+from ...engine.facade import BONUS_CARDS, CARDS, DECK, FIXED_KINDS, Rules, nagari_factor, payable
 from ...store.rows import EDIT
 from ...tables.service import TableState
 from ..access import seats
@@ -52,27 +50,26 @@ def table_view(state: TableState) -> dict[str, Any]:
     }
 
 
-def card_lists(rules) -> dict[str, Any]:
+def card_lists(rules: Rules) -> dict[str, Any]:
     """The cards the pickers offer under the table's rules."""
     bonus = [c for c in BONUS_CARDS if rules.bonus_count(c)]
-    faces = cardview.FACES
-    bonus_faces = [faces[c] for c in bonus]
-    matter, plain_junk = _matter_and_plain_junk([faces[c.code] for c in DECK])
     return {
         "bonus_codes": bonus,
-        "matter": matter + bonus_faces,
-        "plain_junk": plain_junk,
-        "payable": [faces[c.code] for c in DECK if payable(c.code)] + bonus_faces,
+        **_piles_offered(bonus),
         "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
         "fixed_labels": {k: terms.step_label({"id": k}) for k in FIXED_KINDS},
     }
 
 
-def _matter_and_plain_junk(deck: list[cardview.Face]) -> tuple[list[cardview.Face], list[cardview.Face]]:
-    """The deck's faces that count beyond a plain junk (a double junk among them), and the plain junk."""
-    matter = [f for f in deck if f.kind != "junk" or CARDS[f.code].junk == 2]
-    plain = [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1]
-    return matter, plain
+def _piles_offered(bonus: list[str]) -> dict[str, list[cardview.Face]]:
+    """The faces of the cards that matter to a score, the plain junk, and the cards a sitter may show."""
+    faces = cardview.FACES
+    deck = [faces[c.code] for c in DECK]
+    return {
+        "matter": [f for f in deck if f.kind != "junk" or CARDS[f.code].junk == 2] + [faces[c] for c in bonus],
+        "plain_junk": [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
+        "payable": [faces[c.code] for c in DECK if payable(c.code)] + [faces[c] for c in bonus],
+    }
 
 
 def wants_partial() -> bool:

@@ -1,0 +1,81 @@
+"""What the app's front ends (the pages and the API) read from the engine, in one place.
+
+The web only maps the engine's answers to templates and JSON: it imports from here, never from the
+engine's modules, so what it depends on is this list. Constants that size its forms (months, card
+codes, event kinds, junk reasons), the typed hints of a live hand, the checks of a new table, the
+contract, and the few answers of the series the pages show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .cards import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
+from .errors import EngineError
+from .live import codec, hints, kinds
+from .live.events import JUNK_REASONS
+from .live.hand import EVENTS, META_FIELDS, HandSetup, HandState
+from .live.takeback import own_last
+from .live.turns import turns_ahead
+from .rules import Rules
+from .series import MAX_NAME, config_from
+from .series.gwangpalli import Claim, Seating, choose, claims, nagari_factor, payable
+from .series.model import Deal
+from .summary.contract import score_summary
+from .summary.facts import FIXED_KINDS
+
+__all__ = [
+    "BONUS_CARDS",
+    "BRIGHT",
+    "CARDS",
+    "CHEONG_DAN",
+    "CHO_DAN",
+    "DECK",
+    "EVENTS",
+    "FIXED_KINDS",
+    "HONG_DAN",
+    "JUNK",
+    "JUNK_REASONS",
+    "MAX_NAME",
+    "META_FIELDS",
+    "MONTHS",
+    "RIBBON",
+    "Claim",
+    "Deal",
+    "EngineError",
+    "HandSetup",
+    "HandState",
+    "Rules",
+    "Seating",
+    "codec",
+    "config_from",
+    "hints",
+    "kinds",
+    "nagari_factor",
+    "own_last",
+    "payable",
+    "score_summary",
+    "sitters_of",
+    "sitters_paid",
+    "turns_ahead",
+]
+
+
+def sitters_of(players: Sequence[str], dealer: str, choices: object) -> Seating | None:
+    """광팔기: who plays the hand and who was made to sit out, or None when the choices are refused
+    (the series reports that refusal where the hand is counted)."""
+    try:
+        return choose(players, dealer, choices)
+    except EngineError:
+        return None
+
+
+def sitters_paid(shown: Mapping | None, seating: Seating, players: int, rules: Rules) -> tuple[Claim, ...]:
+    """광팔기: what each forced sitter is owed for the cards shown (rules.md §10 pays it at once);
+    nothing when the cards shown are refused (the series reports it)."""
+    if not shown:
+        return ()
+    try:
+        return tuple(c for c in claims(shown, seating, players, rules) if c.points)
+    except EngineError:
+        return ()
