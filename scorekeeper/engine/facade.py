@@ -11,35 +11,50 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .cards import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
+from .combinations import COMBINATION_RECORDS
+from .doubles import DOUBLES
 from .errors import EngineError
 from .live import codec, hints, kinds
 from .live.events import JUNK_REASONS
 from .live.hand import EVENTS, META_FIELDS, HandSetup, HandState
 from .live.takeback import own_last
 from .live.turns import turns_ahead
-from .rules import Rules
-from .series import MAX_NAME, config_from
+from .rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESET_WORDS, PRESETS, Rules, changed_options, rules_from
+from .series import MAX_NAME, MAX_PLAYERS, config_from
+from .series.dealer import DAY, NIGHT
 from .series.gwangpalli import Claim, Seating, choose, claims, nagari_factor, payable
 from .series.model import Deal
 from .summary.contract import score_summary
 from .summary.facts import FIXED_KINDS
+from .trail import STEP_WORDS
 
 __all__ = [
     "BONUS_CARDS",
     "BRIGHT",
     "CARDS",
     "CHEONG_DAN",
+    "CHOICE_LABELS",
     "CHO_DAN",
+    "COMBINATION_RECORDS",
+    "DAY",
     "DECK",
+    "DOUBLES",
     "EVENTS",
     "FIXED_KINDS",
     "HONG_DAN",
     "JUNK",
     "JUNK_REASONS",
     "MAX_NAME",
+    "MAX_PLAYERS",
     "META_FIELDS",
     "MONTHS",
+    "NIGHT",
+    "OPTIONS",
+    "PRESETS",
+    "PRESET_LABELS",
+    "PRESET_WORDS",
     "RIBBON",
+    "STEP_WORDS",
     "Claim",
     "Deal",
     "EngineError",
@@ -47,6 +62,7 @@ __all__ = [
     "HandState",
     "Rules",
     "Seating",
+    "changed_options",
     "codec",
     "config_from",
     "hints",
@@ -54,6 +70,7 @@ __all__ = [
     "nagari_factor",
     "own_last",
     "payable",
+    "rules_from",
     "score_summary",
     "sitters_of",
     "sitters_paid",

@@ -900,10 +900,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 def _engine_words() -> dict[str, tuple[str, str]]:
     """The words the engine's records carry (score lines, doubles and the other trail steps, presets):
     written once there, read here, so a page says what the engine's JSON says."""
-    from ...engine.combinations import COMBINATION_RECORDS
-    from ...engine.doubles import DOUBLES
-    from ...engine.rules import PRESET_WORDS
-    from ...engine.trail import STEP_WORDS
+    from ...engine.facade import COMBINATION_RECORDS, DOUBLES, PRESET_WORDS, STEP_WORDS
 
     words = {f"line_{c.id}": (c.ko, c.en) for c in COMBINATION_RECORDS}
     words.update((f"step_{d.id}", (d.ko, d.en)) for d in DOUBLES)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...engine.cards import BRIGHT, CARDS, JUNK, RIBBON
-from ...engine.rules import OPTIONS, PRESETS
+from ...engine.facade import BRIGHT, CARDS, JUNK, OPTIONS, PRESETS, RIBBON
 from .i18n import both, current_lang, gettext
 from .messages import MESSAGES
 

@@ -19,9 +19,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from ...engine.rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESETS
-from ...engine.series import MAX_NAME, MAX_PLAYERS
-from ...engine.series.dealer import DAY, NIGHT
+from ...engine.facade import CHOICE_LABELS, DAY, MAX_NAME, MAX_PLAYERS, NIGHT, OPTIONS, PRESET_LABELS, PRESETS
 from ...tables.names import check_names, normal_name
 from ...tables.refusals import CodedRefusal
 from ..views.forms import CARD_CHOICES, finite, opts, strip

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ...engine.cards import DECK
-from ...engine.errors import EngineError
-from ...engine.rules import OPTIONS, PRESETS, changed_options, rules_from
-from ...engine.series import config_from
+from ...engine.facade import DECK, OPTIONS, PRESETS, EngineError, changed_options, config_from, rules_from
 from ..catalogue import terms
 from ..catalogue.i18n import current_lang
 from ..catalogue.i18n import gettext as _

@@ -14,7 +14,7 @@ from flask import (
     url_for,
 )
 
-from ...engine.errors import EngineError
+from ...engine.facade import EngineError
 from ...store import rows as store
 from ...tables import service, transfer, writes
 from ...tables.refusals import WriteRefused

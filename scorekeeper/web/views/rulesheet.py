@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.rules import OPTIONS, rules_from
+from ...engine.facade import OPTIONS, rules_from
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 
