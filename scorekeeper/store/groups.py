@@ -1,14 +1,15 @@
 """The queries of groups (모임): the group, its players, payments, evenings and their kept facts.
 
-Writers lock the group (``lock_group``): SQLite takes its write lock at BEGIN, PostgreSQL locks the
-group's row, so two phones recording payments are served one after the other and the second is
-checked against the first.
+A write here runs in the transaction its caller (``tables.groups``) began as a writer, locked and
+commits: ``lock_group`` serialises the group's writers (SQLite takes its write lock at BEGIN,
+PostgreSQL locks the group's row), so two phones recording payments are served one after the
+other and the second is checked against the first. Only the evenings' facts, a cache, are kept
+in a transaction of their own.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -19,7 +20,6 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..engine.summary.contract import loads
-from .db import begin_write
 from .models import EveningFacts, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
 from .rows import CONTROL, PUBLIC_ID, new_secret, renewed
 
@@ -36,24 +36,6 @@ _TOUCH = update(Group).where(Group.id == bindparam("group_id")).values(version=G
 
 def colour_for(position: int) -> str:
     return COLOURS[position % len(COLOURS)]
-
-
-Note = Callable[[], None] | None  # the history's entry of a change, added before its commit
-
-
-def create_group(
-    session: Session,
-    name: str,
-    settings: dict[str, Any],
-    players: list[str],
-    note: Callable[[Group], None] | None = None,
-) -> Group:
-    """A new group with a fresh public id, two different secrets and its players; committed."""
-    group = insert_group(session, name, settings, [(p, colour_for(i)) for i, p in enumerate(players)])
-    if note is not None:
-        note(group)
-    session.commit()
-    return group
 
 
 def get_group(session: Session, public_id: str) -> Group | None:
@@ -97,30 +79,21 @@ def payments(session: Session, group: Group) -> list[GroupPayment]:
 
 
 def lock_group(session: Session, group: Group) -> int:
-    """Start a write on ``group``: serialised against its other writers; its version now."""
-    if session.in_transaction():
-        session.commit()
-    begin_write(session)
+    """Lock ``group`` in the write transaction begun: serialised against its other writers; its version now."""
     return session.connection().execute(_LOCK, {"group_id": group.id}).scalar_one()
 
 
-def rotate_secrets(
-    session: Session, group: Group, which: str, note: Callable[[], None] | None = None
-) -> tuple[str, str]:
+def renew_secrets(session: Session, group: Group, which: str) -> tuple[str, str]:
     """New edit and/or read-only secret for ``group`` (``which``: edit, view or both), as a
-    table's (``rows.rotate_secrets``); committed. Every check compares the stored secrets, so
-    the old ones open nothing: pages, API, share links, the picture, phones' sessions."""
+    table's (``rows.rotate_secrets``). Every check compares the stored secrets, so the old ones
+    open nothing: pages, API, share links, the picture, phones' sessions."""
     assert which in ("edit", "view", "both"), which
-    lock_group(session, group)
     edit, view = renewed(
         *session.connection().execute(select(Group.edit_secret, Group.view_secret).where(Group.id == group.id)).one(),
         which,
     )
     session.connection().execute(update(Group).where(Group.id == group.id).values(edit_secret=edit, view_secret=view))
     touch(session, group)
-    if note is not None:  # the history's entry, in the same transaction
-        note()
-    session.commit()
     set_committed_value(group, "edit_secret", edit)
     set_committed_value(group, "view_secret", view)
     return edit, view
@@ -131,7 +104,7 @@ def touch(session: Session, group: Group) -> None:
 
 
 def add_players(session: Session, group: Group, names: list[str]) -> list[str]:
-    """Add the ``names`` not yet in the group (in the caller's write transaction); those added."""
+    """Add the ``names`` not yet in the group; those added."""
     known = {p.name for p in players(session, group)}
     start = len(known)
     new = [n for n in dict.fromkeys(names) if n not in known]
@@ -146,29 +119,20 @@ def add_players(session: Session, group: Group, names: list[str]) -> list[str]:
     return new
 
 
-def join_table(session: Session, group: Group, table: Table, newcomers: list[str], note: Note = None) -> None:
-    """Make ``table`` an evening of ``group``; its players not yet in the group join it. Committed."""
-    lock_group(session, group)
+def join_table(session: Session, group: Group, table: Table, newcomers: list[str]) -> None:
+    """Make ``table`` an evening of ``group``; its players not yet in the group join it."""
     add_players(session, group, newcomers)
     session.execute(update(Table).where(Table.id == table.id).values(group_id=group.id))
     touch(session, group)
-    if note is not None:
-        note()
-    session.commit()
 
 
-def remove_evening(session: Session, group: Group, table: Table, note: Note = None) -> bool:
-    """Delete ``table``, an evening of ``group`` with no hands, in the write begun by ``lock_group``;
-    committed. False (nothing changed) when it has a hand by now."""
+def remove_evening(session: Session, group: Group, table: Table) -> bool:
+    """Delete ``table``, an evening of ``group`` with no hands. False (nothing changed) when it has a hand by now."""
     if session.scalar(select(Hand.id).where(Hand.table_id == table.id).limit(1)) is not None:
-        session.rollback()
         return False
     session.execute(delete(EveningFacts).where(EveningFacts.table_id == table.id))
     session.execute(delete(Table).where(Table.id == table.id, Table.group_id == group.id))
     touch(session, group)
-    if note is not None:
-        note()
-    session.commit()
     return True
 
 
@@ -176,48 +140,29 @@ def payment_of(session: Session, group: Group, payment_id: int) -> GroupPayment 
     return session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id, GroupPayment.id == payment_id))
 
 
-def void_payment(session: Session, group: Group, payment: GroupPayment, note: Note = None) -> None:
-    """Void ``payment`` (read in the write begun by ``lock_group``); committed. Voided already:
-    nothing is written, and ``note`` is not called."""
+def void_payment(session: Session, group: Group, payment: GroupPayment) -> bool:
+    """Void ``payment`` (read after ``lock_group``); False (nothing written) when voided already."""
     if payment.voided_at is not None:
-        session.rollback()
-        return
+        return False
     payment.voided_at = utcnow()
     touch(session, group)
-    if note is not None:
-        note()
-    session.commit()
-
-
-def set_pay_link(session: Session, group: Group, name: str, link: str | None, note: Note = None) -> bool:
-    """A player's pay link (None: none), in the write begun by ``lock_group``; committed. False: no such player."""
-    player = session.scalar(select(GroupPlayer).where(GroupPlayer.group_id == group.id, GroupPlayer.name == name))
-    if player is None:
-        session.rollback()
-        return False
-    player.pay_link = link
-    touch(session, group)
-    if note is not None:
-        note()
-    session.commit()
     return True
 
 
-def set_settings(session: Session, group: Group, settings: dict[str, Any], note: Note = None) -> None:
-    """What the group's next evening starts from, in the write begun by ``lock_group``; committed."""
+def set_pay_link(session: Session, group: Group, name: str, link: str | None) -> bool:
+    """A player's pay link (None: none). False: no such player."""
+    player = session.scalar(select(GroupPlayer).where(GroupPlayer.group_id == group.id, GroupPlayer.name == name))
+    if player is None:
+        return False
+    player.pay_link = link
+    touch(session, group)
+    return True
+
+
+def set_settings(session: Session, group: Group, settings: dict[str, Any]) -> None:
+    """What the group's next evening starts from."""
     session.execute(update(Group).where(Group.id == group.id).values(settings=settings))
     touch(session, group)
-    if note is not None:
-        note()
-    session.commit()
-
-
-class Duplicate(Exception):
-    """The payment's key was recorded already: ``payment`` is the one stored."""
-
-    def __init__(self, payment: GroupPayment):
-        super().__init__("recorded already")
-        self.payment = payment
 
 
 def recorded(session: Session, group: Group, key: str) -> GroupPayment | None:
@@ -225,34 +170,14 @@ def recorded(session: Session, group: Group, key: str) -> GroupPayment | None:
     return session.scalar(select(GroupPayment).where(GroupPayment.group_id == group.id, GroupPayment.key == key))
 
 
-def add_payment(
-    session: Session,
-    group: Group,
-    payer: str,
-    payee: str,
-    points: int,
-    key: str | None,
-    note: Callable[[GroupPayment], None] | None = None,
-) -> GroupPayment:
-    """Record a payment in the write begun by ``lock_group`` (the caller checked it); committed.
-
-    A ``key`` already recorded raises ``Duplicate`` with that payment: one transfer, marked paid
-    on two phones at once, is recorded once (the unique key decides, whichever writer is first).
-    """
+def add_payment(session: Session, group: Group, payer: str, payee: str, points: int, key: str | None) -> GroupPayment:
+    """Record a payment (the caller checked it), flushed: a ``key`` recorded already raises
+    ``IntegrityError`` here (one transfer marked paid on two phones is recorded once, whichever
+    writer is first)."""
     payment = GroupPayment(group_id=group.id, payer=payer, payee=payee, points=points, key=key, created_at=utcnow())
     session.add(payment)
     touch(session, group)
-    try:
-        if note is not None:
-            session.flush()  # its id, for the history's entry (a key recorded already fails here)
-            note(payment)
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        found = recorded(session, group, key) if key is not None else None
-        if found is None:
-            raise
-        raise Duplicate(found) from None
+    session.flush()  # its id, for the history's entry
     return payment
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine.errors import EngineError
@@ -159,13 +161,10 @@ def create(session: Session, doc: dict[str, Any], default_preset: str = "pagat")
     players = checked_players(doc.get("players"))
     settings = checked_settings(doc, players)
     settings.setdefault("rules", {"preset": default_preset, "options": {}})
-    return store.create_group(
-        session,
-        name,
-        settings,
-        players,
-        note=lambda group: history.note(session, "group_created", {"name": name, "players": players}, group=group),
-    )
+    with _committed(session):
+        group = store.insert_group(session, name, settings, [(p, store.colour_for(i)) for i, p in enumerate(players)])
+        history.note(session, "group_created", {"name": name, "players": players}, group=group)
+    return group
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -253,7 +252,32 @@ def transfer_key(state: GroupState, transfer: Owed) -> str:
     return f"owed:{len(state.payments)}:{transfer.payer}>{transfer.payee}:{transfer.points}"[:80]
 
 
-# -- writing ----------------------------------------------------------------------------------
+# -- writing: each write one transaction, with its history's entry ----------------------------
+
+
+@contextmanager
+def _committed(session: Session) -> Iterator[None]:
+    """Commit what the block wrote, or roll it all back on any refusal or failure."""
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+@contextmanager
+def _writing(session: Session, group: Group) -> Iterator[None]:
+    """One write of ``group``: serialised against its other writers (``store.lock_group``), committed
+    whole or not at all."""
+    # The reads before (and the facts kept meanwhile on a connection of their own) end here: on
+    # SQLite a read transaction cannot become a writer once another has committed.
+    if session.in_transaction():
+        session.commit()
+    begin_write(session)
+    with _committed(session):
+        store.lock_group(session, group)
+        yield
 
 
 def record_payment(
@@ -269,29 +293,22 @@ def record_payment(
     balances = state.figures.balances
     pay = check_payment(state.players, balances, (), payer, payee, points, True)  # the shape first
 
-    def validate(stored: list[GroupPayment]) -> None:
-        check_payment(state.players, balances, standing(stored), payer, payee, points, beyond)
-
-    store.lock_group(session, state.group)
     try:
-        # A key recorded already is that payment (a second phone's tap), checked against nothing.
+        with _writing(session, state.group):
+            # A key recorded already is that payment (a second phone's tap), checked against nothing.
+            found = store.recorded(session, state.group, key) if key is not None else None
+            if found is not None:
+                return found, False
+            stored = standing(store.payments(session, state.group))
+            check_payment(state.players, balances, stored, payer, payee, points, beyond)
+            payment = store.add_payment(session, state.group, pay.payer, pay.payee, pay.points, key)
+            history.note(session, "payment_recorded", {"payment": _brief(payment)}, group=state.group)
+    except IntegrityError:  # its key recorded meanwhile: that payment is this one
         found = store.recorded(session, state.group, key) if key is not None else None
         if found is None:
-            validate(store.payments(session, state.group))
-    except BaseException:
-        session.rollback()
-        raise
-    if found is not None:
-        session.rollback()
+            raise
         return found, False
-
-    def note(payment: GroupPayment) -> None:
-        history.note(session, "payment_recorded", {"payment": _brief(payment)}, group=state.group)
-
-    try:
-        return store.add_payment(session, state.group, pay.payer, pay.payee, pay.points, key, note), True
-    except store.Duplicate as dup:
-        return dup.payment, False
+    return payment, True
 
 
 def _brief(p: GroupPayment) -> dict[str, Any]:
@@ -305,20 +322,14 @@ class NotInGroup(LookupError):
 def void_payment(session: Session, state: GroupState, payment_id: int) -> tuple[GroupPayment, bool]:
     """Void a payment (it stays listed, out of what is owed); (payment, newly voided). Voiding it
     again changes nothing. ``NotInGroup`` when the group has no such payment."""
-    store.lock_group(session, state.group)
-    found = store.payment_of(session, state.group, payment_id)
-    if found is None:
-        session.rollback()
-        raise NotInGroup(payment_id)
-    payment: GroupPayment = found
-    newly: list[bool] = []
-
-    def note() -> None:
-        newly.append(True)
-        history.note(session, "payment_voided", {"payment": _brief(payment)}, group=state.group)
-
-    store.void_payment(session, state.group, payment, note)
-    return payment, bool(newly)
+    with _writing(session, state.group):
+        payment = store.payment_of(session, state.group, payment_id)
+        if payment is None:
+            raise NotInGroup(payment_id)
+        newly = store.void_payment(session, state.group, payment)
+        if newly:
+            history.note(session, "payment_voided", {"payment": _brief(payment)}, group=state.group)
+    return payment, newly
 
 
 def remove_evening(session: Session, state: GroupState, table_id: str) -> None:
@@ -327,27 +338,22 @@ def remove_evening(session: Session, state: GroupState, table_id: str) -> None:
     ev = next((e for e in state.evenings if e.table.public_id == table_id), None)
     if ev is None:
         raise NotInGroup(table_id)
-    table = ev.table
-    store.lock_group(session, state.group)
-    note = lambda: history.note(  # noqa: E731
-        session, "evening_removed", {"table": table.public_id, "date": ev.date}, group=state.group
-    )
-    if not store.remove_evening(session, state.group, table, note):
-        raise Conflict(
-            "This evening has hands: only an empty evening can be removed.", 0, "table", code="evening_has_hands"
-        )
+    with _writing(session, state.group):
+        if not store.remove_evening(session, state.group, ev.table):
+            raise Conflict(
+                "This evening has hands: only an empty evening can be removed.", 0, "table", code="evening_has_hands"
+            )
+        history.note(session, "evening_removed", {"table": ev.id, "date": ev.date}, group=state.group)
 
 
 def set_pay_link(session: Session, state: GroupState, name: str, value: Any) -> str | None:
     """A player's pay link (``paylinks.checked``; None removes it); the link kept.
     ``NotInGroup`` when ``name`` is not one of the group's players."""
     link = paylinks.checked(value)
-    store.lock_group(session, state.group)
-    note = lambda: history.note(  # noqa: E731
-        session, "pay_link_set", {"player": name, "pay_link": link}, group=state.group
-    )
-    if not store.set_pay_link(session, state.group, name, link, note):
-        raise NotInGroup(name)
+    with _writing(session, state.group):
+        if not store.set_pay_link(session, state.group, name, link):
+            raise NotInGroup(name)
+        history.note(session, "pay_link_set", {"player": name, "pay_link": link}, group=state.group)
     return link
 
 
@@ -355,10 +361,10 @@ def set_rules(session: Session, state: GroupState, rules: dict[str, Any]) -> Non
     """The rules the group's next evening plays (``{"preset", "options"}``, checked by the engine)."""
     players = state.players[:2] if len(state.players) >= 2 else ["A", "B"]
     config_from({"players": players, "rules": rules})
-    store.lock_group(session, state.group)
     settings = dict(state.group.settings) | {"rules": rules, RULES_SET_AT: history.iso(utcnow())}
-    note = lambda: history.note(session, "rules_set", {"rules": rules}, group=state.group)  # noqa: E731
-    store.set_settings(session, state.group, settings, note)
+    with _writing(session, state.group):
+        store.set_settings(session, state.group, settings)
+        history.note(session, "rules_set", {"rules": rules}, group=state.group)
 
 
 def last_settings(state: GroupState) -> dict[str, Any]:
@@ -405,30 +411,31 @@ def new_evening(session: Session, state: GroupState, doc: dict[str, Any]) -> Tab
     newcomers = checked_newcomers(state, settings["players"])
     begin_write(session)
     table = create_table(session, title_of(settings), settings)
-    store.join_table(session, state.group, table, newcomers, _evening_note(session, state, table, settings["players"]))
+    _join(session, state, table, newcomers, settings["players"])
     return table
 
 
-def _evening_note(session: Session, state: GroupState, table: Table, players: list[str]) -> store.Note:
-    return lambda: history.note(
-        session,
-        "evening_added",
-        {"table": table.public_id, "date": _date(table.created_at), "players": list(players)},
-        group=state.group,
-    )
+def _join(session: Session, state: GroupState, table: Table, newcomers: list[str], players: list[str]) -> None:
+    with _writing(session, state.group):
+        store.join_table(session, state.group, table, newcomers)
+        history.note(
+            session,
+            "evening_added",
+            {"table": table.public_id, "date": _date(table.created_at), "players": list(players)},
+            group=state.group,
+        )
 
 
 def attach(session: Session, state: GroupState, table: Table) -> None:
     """An existing table joins the group after the fact (its players join too)."""
     players = list(config_of(table).players)
-    store.join_table(
-        session, state.group, table, checked_newcomers(state, players), _evening_note(session, state, table, players)
-    )
+    _join(session, state, table, checked_newcomers(state, players), players)
 
 
 def rotate_keys(session: Session, group: Group, which: str) -> tuple[str, str]:
     """New edit and/or read-only secret for the group (``which``: edit, view or both), noted in its
     history with the change; the new (edit, view) secrets."""
-    return store.rotate_secrets(
-        session, group, which, note=lambda: history.note(session, "keys_rotated", {"which": which}, group=group)
-    )
+    with _writing(session, group):
+        secrets = store.renew_secrets(session, group, which)
+        history.note(session, "keys_rotated", {"which": which}, group=group)
+    return secrets

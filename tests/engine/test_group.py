@@ -107,6 +107,7 @@ def test_statistics_read_back_from_their_json_are_the_same():
     facts = evening([{"log": {"events": GO_PIBAK}}, {"summary": GO_B}, {"summary": NAGARI}])
     assert EveningFacts.from_json(facts.to_json()) == facts.kept()
     assert EveningFacts.from_json(facts.to_json() | {"format": 0}) is None  # kept in an older format
+    assert EveningFacts.from_json(facts.to_json() | {"best": {"A": {}}}) == facts.kept()  # kept with best hands
 
 
 def test_head_to_head_is_antisymmetric_and_adds_up():

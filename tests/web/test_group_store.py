@@ -6,14 +6,20 @@ import threading
 
 import pytest
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import groups as store
 from scorekeeper.store import migrate
 from scorekeeper.store.models import Table
+from scorekeeper.tables import groups
 
 
 def session_of(app):
     return app.extensions["sk_sessionmaker"]()
+
+
+def new_group(session, name, players):
+    return groups.create(session, {"name": name, "players": players})
 
 
 def test_migration_adds_the_group_tables_and_leaves_tables_rows(app):
@@ -55,7 +61,7 @@ def test_a_0002_database_keeps_its_tables(database_url):
 
 def test_players_get_colours_and_newcomers_join(app):
     s = session_of(app)
-    g = store.create_group(s, "토요일", {}, ["민수", "지영"])
+    g = new_group(s, "토요일", ["민수", "지영"])
     assert [(p.name, p.position) for p in store.players(s, g)] == [("민수", 0), ("지영", 1)]
     assert len({p.colour for p in store.players(s, g)}) == 2
     store.lock_group(s, g)
@@ -67,32 +73,28 @@ def test_players_get_colours_and_newcomers_join(app):
 
 def test_a_payment_key_is_recorded_once(app):
     s = session_of(app)
-    g = store.create_group(s, "g", {}, ["A", "B"])
-    store.lock_group(s, g)
+    g = new_group(s, "g", ["A", "B"])
     first = store.add_payment(s, g, "A", "B", 5, "k1")
-    store.lock_group(s, g)
-    with pytest.raises(store.Duplicate) as dup:
+    s.commit()
+    with pytest.raises(IntegrityError):
         store.add_payment(s, g, "A", "B", 5, "k1")
-    assert dup.value.payment.id == first.id
+    s.rollback()
+    assert store.recorded(s, g, "k1").id == first.id
     assert len(store.payments(s, g)) == 1
     s.close()
 
 
 def test_two_phones_marking_the_same_transfer_at_once_record_it_once(app):
     with session_of(app) as s:
-        g = store.create_group(s, "g", {}, ["A", "B"])
+        g = new_group(s, "g", ["A", "B"])
     barrier, results = threading.Barrier(4), []
 
     def phone():
         with session_of(app) as s:
-            group = store.get_group(s, g.public_id)
+            state = groups.load(s, store.get_group(s, g.public_id), app.extensions["sk_engine"])
             barrier.wait()
-            try:
-                store.lock_group(s, group)
-                store.add_payment(s, group, "A", "B", 5, "same-transfer")
-                results.append("new")
-            except store.Duplicate:
-                results.append("dup")
+            _payment, new = groups.record_payment(s, state, "A", "B", 5, "same-transfer", beyond=True)
+            results.append("new" if new else "dup")
 
     threads = [threading.Thread(target=phone) for _ in range(4)]
     for t in threads:
@@ -102,6 +104,42 @@ def test_two_phones_marking_the_same_transfer_at_once_record_it_once(app):
     assert sorted(results) == ["dup", "dup", "dup", "new"]
     with session_of(app) as s:
         assert len(store.payments(s, g)) == 1
+
+
+def _stored(app, public_id):
+    """What is stored of a group: its version and edit secret, payments, pay links."""
+    with session_of(app) as s:
+        g = store.get_group(s, public_id)
+        pays = [(p.id, p.voided_at) for p in store.payments(s, g)]
+        return g.version, g.edit_secret, pays, [p.pay_link for p in store.players(s, g)]
+
+
+@pytest.mark.parametrize("write", ["payment", "void", "pay_link", "rules", "keys"])
+def test_a_group_write_is_stored_with_its_history_entry_or_not_at_all(app, monkeypatch, write):
+    """A write of the group and its history's entry are one transaction: when the entry fails,
+    the write is not stored either."""
+    from scorekeeper.tables import history
+
+    with session_of(app) as s:
+        g = new_group(s, "g", ["A", "B"])
+        state = groups.load(s, g, app.extensions["sk_engine"])
+        paid, _new = groups.record_payment(s, state, "A", "B", 5, beyond=True)
+        before = _stored(app, g.public_id)
+
+        def failing(*args, **kwargs):
+            raise RuntimeError("the history's entry failed")
+
+        monkeypatch.setattr(history, "note", failing)
+        writes = {
+            "payment": lambda: groups.record_payment(s, state, "B", "A", 1, beyond=True),
+            "void": lambda: groups.void_payment(s, state, paid.id),
+            "pay_link": lambda: groups.set_pay_link(s, state, "A", "https://toss.me/a"),
+            "rules": lambda: groups.set_rules(s, state, {"preset": "pagat", "options": {}}),
+            "keys": lambda: groups.rotate_keys(s, g, "both"),
+        }
+        with pytest.raises(RuntimeError):
+            writes[write]()
+        assert _stored(app, state.group.public_id) == before
 
 
 def test_facts_kept_by_version(app):

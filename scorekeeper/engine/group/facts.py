@@ -1,4 +1,4 @@
-"""An evening's facts: its balances, statistics, head to head and best hands, summed up once.
+"""An evening's facts: its balances, statistics and head to head, summed up once.
 
 What a group keeps of each evening (with its table's version): a group's page then reads these,
 never every hand of every evening. ``to_json``/``from_json`` are the store's JSON of them.
@@ -7,7 +7,7 @@ never every hand of every evening. ``to_json``/``from_json`` are the store's JSO
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..model import Player
@@ -24,24 +24,25 @@ class EveningFacts:
     balances: dict[Player, int]
     chip_value: float
     played: int
-    best: dict[Player, BestHand]
     stats: dict[Player, PlayerStats]
     head_to_head: dict[Player, dict[Player, int]]
-    hands: tuple[PlayedHand, ...] = ()  # not kept: the statistics and head to head sum them up
+    # Not kept: the statistics and head to head sum the hands up, and each player's biggest hand
+    # carries the trail of its evening's best.
+    hands: tuple[PlayedHand, ...] = ()
+    best: dict[Player, BestHand] = field(default_factory=dict)
 
     def kept(self) -> EveningFacts:
-        """What a group keeps of an evening: its facts without its hands."""
-        return replace(self, hands=())
+        """What a group keeps of an evening: its facts without its hands and best hands."""
+        return replace(self, hands=(), best={})
 
     def to_json(self) -> dict[str, object]:
-        """The facts as the store keeps them (without the hands)."""
+        """The facts as the store keeps them (without the hands and best hands)."""
         return {
             "format": FACTS_FORMAT,
             "players": list(self.players),
             "balances": self.balances,
             "chip_value": self.chip_value,
             "played": self.played,
-            "best": {p: b.to_json() for p, b in self.best.items()},
             "stats": {p: s.to_json() for p, s in self.stats.items()},
             "head_to_head": self.head_to_head,
         }
@@ -56,7 +57,6 @@ class EveningFacts:
             doc["balances"],
             doc["chip_value"],
             doc["played"],
-            {p: BestHand.from_json(b) for p, b in doc["best"].items()},
             {p: PlayerStats.from_json(s) for p, s in doc["stats"].items()},
             doc["head_to_head"],
         )
@@ -84,8 +84,8 @@ def evening_facts(series: Series) -> EveningFacts:
         balances=dict(series.balances),
         chip_value=series.config.chip_value,
         played=series.played,
-        best=best,
         stats=player_stats(hands, {"": best}),
         head_to_head=head_to_head(hands),
         hands=tuple(hands),
+        best=best,
     )

@@ -67,13 +67,6 @@ class BestHand(NamedTuple):
     hand: int
     trail: tuple[PaidBy, ...]
 
-    def to_json(self) -> dict[str, object]:
-        return {"points": self.points, "hand": self.hand, "trail": [t.to_json() for t in self.trail]}
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> BestHand:
-        return cls(doc["points"], doc["hand"], tuple(map(PaidBy.from_json, doc["trail"])))
-
 
 def played_hands(series: Series) -> list[PlayedHand]:
     """The counted hands of an evening (a void deal is not a hand)."""
