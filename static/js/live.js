@@ -5,6 +5,10 @@ import { $$ } from "./dom.js";
 import { state } from "./state.js";
 import { swap, toast, setBusy, showOffline, closeSheets, markOwners, markActor, older, redraw } from "./region.js";
 
+// The card of the post on its way: a redraw before its answer (the next tap queued) draws the region
+// the server sent last, which lacks it; it stays shown taken until the answer says.
+let posting = null;
+
 // tap: the event the form makes, queued if the post never reaches the server
 function post(url, data, tap, say) {
   const queue = state.queue;
@@ -13,6 +17,7 @@ function post(url, data, tap, say) {
     method: "POST", body: data, credentials: "same-origin",
     headers: { "X-Partial": "1", "Accept": "text/html" }
   }).then(function (r) {
+    posting = null;  // the answer's region (or the queue) says from now on
     // 503/507: the database could not store it (nothing was): the queue keeps the tap and retries.
     if (tap && (r.status === 503 || r.status === 507)) { tap.forEach(function (t) { queue.unanswered(t); }); return; }
     return r.text().then(function (text) {
@@ -24,6 +29,7 @@ function post(url, data, tap, say) {
       if (r.ok && say && state.region.hasAttribute("data-live")) { toast(say(state.region.dataset.last || "")); }
     });
   }).catch(function () {
+    posting = null;
     showOffline(true);
     if (tap) { tap.forEach(function (t) { queue.unanswered(t); }); }
   }).then(function () { setBusy(false); queue.flush(); });
@@ -75,8 +81,10 @@ export function startLive() {
     const tap = undoing || giving || !queue.on ? null : events.map(function (e, i) { return { seq: seq + i, event: e }; });
     // An undo's answer names what it took back (the seated phone's own event may not be the last).
     const say = card ? null : function (last) { return undoing ? (state.region.dataset.undone || queue.text("live_undone")) : last; };
+    posting = card ? { card: card, player: data.get("player") } : null;
     post(form.getAttribute("action"), data, tap, say);
   });
+  document.addEventListener("sk:swapped", function () { if (posting) { state.queue.mark(posting.card, posting.player); } });
   markOwners();
   markActor();
 }
