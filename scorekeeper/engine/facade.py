@@ -11,21 +11,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .cards import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
+from .checks import MAX_NAGARI_CARRY
 from .combinations import COMBINATION_RECORDS
 from .doubles import DOUBLES
-from .errors import EngineError
+from .errors import ERROR_CODES, EngineError
+from .group.ledger import MAX_PAYMENT_POINTS, LedgerRow, Owed
+from .group.stats import Biggest, PlayerStats
+from .group.titles import Title
 from .live import codec, hints, kinds
-from .live.events import JUNK_REASONS
+from .live.events import JUNK_REASONS, SOURCES
 from .live.hand import EVENTS, META_FIELDS, HandSetup, HandState
 from .live.takeback import own_last
 from .live.turns import turns_ahead
+from .payout import money
 from .rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESET_WORDS, PRESETS, Rules, changed_options, rules_from
-from .series import MAX_NAME, MAX_PLAYERS, config_from
+from .series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, config_from
 from .series.dealer import DAY, NIGHT
 from .series.gwangpalli import Claim, Seating, choose, claims, nagari_factor, payable
 from .series.model import Deal
 from .summary.contract import score_summary
-from .summary.facts import FIXED_KINDS
+from .summary.facts import FIXED_KINDS, OutcomeType
 from .trail import STEP_WORDS
 
 __all__ = [
@@ -39,14 +44,19 @@ __all__ = [
     "DAY",
     "DECK",
     "DOUBLES",
+    "ERROR_CODES",
     "EVENTS",
     "FIXED_KINDS",
     "HONG_DAN",
     "JUNK",
     "JUNK_REASONS",
+    "MAX_LENGTH",
+    "MAX_NAGARI_CARRY",
     "MAX_NAME",
+    "MAX_PAYMENT_POINTS",
     "MAX_PLAYERS",
     "META_FIELDS",
+    "MIN_PLAYERS",
     "MONTHS",
     "NIGHT",
     "OPTIONS",
@@ -54,19 +64,27 @@ __all__ = [
     "PRESET_LABELS",
     "PRESET_WORDS",
     "RIBBON",
+    "SOURCES",
     "STEP_WORDS",
+    "Biggest",
     "Claim",
     "Deal",
     "EngineError",
     "HandSetup",
     "HandState",
+    "LedgerRow",
+    "OutcomeType",
+    "Owed",
+    "PlayerStats",
     "Rules",
     "Seating",
+    "Title",
     "changed_options",
     "codec",
     "config_from",
     "hints",
     "kinds",
+    "money",
     "nagari_factor",
     "own_last",
     "payable",

@@ -11,11 +11,7 @@ from typing import Any
 
 from flask import abort, jsonify, url_for
 
-from ...engine.errors import EngineError
-from ...engine.group.ledger import LedgerRow
-from ...engine.group.stats import PlayerStats
-from ...engine.group.titles import Title
-from ...engine.payout import money
+from ...engine.facade import EngineError, LedgerRow, PlayerStats, Title, money
 from ...store.models import GroupPayment
 from ...tables import groups as service
 from ...tables import grouptransfer, history, paylinks

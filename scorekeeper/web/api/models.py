@@ -19,15 +19,22 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, W
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
 from pydantic_core import core_schema
 
-from ...engine.checks import MAX_NAGARI_CARRY
-from ...engine.errors import ERROR_CODES, EngineError
-from ...engine.group import stats as group_stats
-from ...engine.group.ledger import MAX_PAYMENT_POINTS
-from ...engine.live.events import JUNK_REASONS, SOURCES
-from ...engine.live.hand import EVENTS
-from ...engine.rules import PRESETS
-from ...engine.series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
-from ...engine.summary.facts import OutcomeType
+from ...engine import facade as engine
+from ...engine.facade import (
+    ERROR_CODES,
+    EVENTS,
+    JUNK_REASONS,
+    MAX_LENGTH,
+    MAX_NAGARI_CARRY,
+    MAX_NAME,
+    MAX_PAYMENT_POINTS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PRESETS,
+    SOURCES,
+    EngineError,
+    OutcomeType,
+)
 from ...tables.groups import MAX_GROUP_PLAYERS
 from ...tables.history import KINDS as HISTORY_KINDS
 from ...tables.records import MAX_SEQ, Door, HandRecord, Row, read_record
@@ -678,12 +685,12 @@ def _answer_of(engine_type: type, **json_types: object) -> type[BaseModel]:
     return create_model(f"_{engine_type.__name__}Fields", __base__=_Answer, **fields)
 
 
-class Biggest(_answer_of(group_stats.Biggest, trail=list[Object])):  # type: ignore[misc]
+class Biggest(_answer_of(engine.Biggest, trail=list[Object])):  # type: ignore[misc]
     pass
 
 
-class PlayerStats(_answer_of(group_stats.PlayerStats, biggest=Biggest | None)):  # type: ignore[misc]
-    __doc__ = group_stats.PlayerStats.__doc__
+class PlayerStats(_answer_of(engine.PlayerStats, biggest=Biggest | None)):  # type: ignore[misc]
+    __doc__ = engine.PlayerStats.__doc__
 
 
 class Title(_Answer):

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from ...engine.errors import EngineError
-from ...engine.group.ledger import Owed
-from ...engine.rules import OPTIONS, PRESETS, changed_options, rules_from
+from ...engine.facade import OPTIONS, PRESETS, EngineError, Owed, changed_options, rules_from
+from ...engine.facade import money as money_of
 from ...store import groups as store
 from ...tables import groups as service
 from ...tables import history, paylinks
@@ -126,7 +125,6 @@ def pay_link_of(state: service.GroupState, transfer: Owed) -> dict[str, str]:
 def money_view(state: service.GroupState) -> dict:
     """The group page's payments (newest first, voided ones marked), pay links, history, and the
     next evening's rules."""
-    from ...engine.payout import money as money_of
     from ..catalogue.terms import preset_label
 
     rules = service.last_settings(state).get("rules") or {}

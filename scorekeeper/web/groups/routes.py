@@ -17,7 +17,7 @@ from flask import (
     url_for,
 )
 
-from ...engine.errors import EngineError
+from ...engine.facade import EngineError, money
 from ...store import groups as store
 from ...store import rows as tables_store
 from ...tables import groups as service
@@ -165,8 +165,6 @@ def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
 
 
 def _cash(state: service.GroupState, points: int):
-    from ...engine.payout import money
-
     return money(points, state.chip_value)
 
 
