@@ -323,15 +323,3 @@ def insert_payments(session: Session, group: Group, pays: list[dict[str, Any]]) 
     """Payments of a group being imported (``GroupPayment``'s fields: payer, payee, points and,
     when known, key, created_at, voided_at); not committed."""
     session.add_all([GroupPayment(group_id=group.id, **({"created_at": utcnow()} | p)) for p in pays])
-
-
-_EVENING_VERSIONS = (
-    select(Table.public_id, Table.version).where(Table.group_id == bindparam("group_id")).order_by(Table.id)
-)
-
-
-def evening_versions(session: Session, group: Group) -> tuple[tuple[str, int], ...]:
-    """Each evening's (table public id, version): with the group's own version, every change of
-    what the group shows (the share picture's key, read without loading the group's state)."""
-    rows = session.execute(_EVENING_VERSIONS, {"group_id": group.id})
-    return tuple((public_id, version) for public_id, version in rows)
