@@ -198,3 +198,13 @@ def test_an_id_past_what_a_row_holds_is_not_found(client):
                 assert r.status_code == 404, (method, url, r.status_code, r.get_json())
                 probed += 1
     assert probed >= 3 * 7
+
+
+@pytest.mark.parametrize("path", ["/tables", "/tables/import"])
+@pytest.mark.parametrize("rules", [False, 0, "", [], 1.5])
+def test_rules_that_are_neither_an_object_nor_null_are_refused(client, path, rules):
+    """The document's ``rules`` is ``{preset, options}`` or null: schemathesis's run (``--checks
+    all``, issue 29) had ``"rules": false`` and ``"rules": 0`` imported (201) as no rules."""
+    r = client.post("/api/v1" + path, json={"players": ["A", "B"], "rules": rules})
+    assert r.status_code == 422, r.get_json()
+    assert [(e["code"], e["path"]) for e in r.get_json()["errors"]] == [("bad_value", "rules")]
