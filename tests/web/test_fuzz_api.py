@@ -208,3 +208,15 @@ def test_rules_that_are_neither_an_object_nor_null_are_refused(client, path, rul
     r = client.post("/api/v1" + path, json={"players": ["A", "B"], "rules": rules})
     assert r.status_code == 422, r.get_json()
     assert [(e["code"], e["path"]) for e in r.get_json()["errors"]] == [("bad_value", "rules")]
+
+
+def test_the_document_bounds_a_group_imports_players_as_the_server_does(client):
+    """Schemathesis (``--checks all``, issue 29): an import whose group has no players conformed to
+    the document and was refused (422, 2 to 100 players): the document now says so."""
+    from scorekeeper.tables.groups import MAX_GROUP_PLAYERS, MIN_PLAYERS
+
+    players = document()["components"]["schemas"]["GroupHead"]["properties"]["players"]
+    assert (players.get("minItems"), players.get("maxItems")) == (MIN_PLAYERS, MAX_GROUP_PLAYERS)
+    for count in (0, 1, MAX_GROUP_PLAYERS + 1):
+        doc = {"group": {"name": "모임", "players": [{"name": f"P{i}"} for i in range(count)]}}
+        assert client.post("/api/v1/groups/import", json=doc).status_code == 422, count
