@@ -77,6 +77,10 @@ def rules_spec(spec: Any, message: str, path: str, closed: bool = False) -> tupl
     The spec is an object ``{preset, options}``, a bare preset name, or absent (the default
     preset). ``closed``: no other key is allowed.
     """
+    if closed and spec is not None and not spec and not isinstance(spec, dict):
+        # A series' rules are an object or null (the API's document): false, 0, "" or [] were
+        # taken as no rules (issue 29, schemathesis).
+        raise EngineError("bad_value", message, path)
     spec = spec or {}
     if isinstance(spec, str):  # a bare preset name
         spec = {"preset": spec}

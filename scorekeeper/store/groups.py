@@ -282,15 +282,3 @@ def insert_payments(session: Session, group: Group, pays: list[NewPayment]) -> N
             for p in pays
         ]
     )
-
-
-_EVENING_VERSIONS = (
-    select(Table.public_id, Table.version).where(Table.group_id == bindparam("group_id")).order_by(Table.id)
-)
-
-
-def evening_versions(session: Session, group: Group) -> tuple[tuple[str, int], ...]:
-    """Each evening's (table public id, version): with the group's own version, every change of
-    what the group shows (the share picture's key, read without loading the group's state)."""
-    rows = session.execute(_EVENING_VERSIONS, {"group_id": group.id})
-    return tuple((public_id, version) for public_id, version in rows)

@@ -40,9 +40,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .groups.gate import PictureGate
     from .home import pwa, rules_page
     from .server import assets, database, errors, fastpath, limits, redact, security
+    from .server.rowids import RowId
     from .tables import push
 
     redact.install()
+    app.url_map.converters["int"] = RowId  # before any route: every <int:…> names a row
     database.init_app(app)
     app.wsgi_app = PictureGate(app, app.wsgi_app)  # type: ignore[method-assign]  # polls answered before it
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix

@@ -174,3 +174,49 @@ def test_a_null_is_taken_exactly_where_the_document_allows_it(client, path):
             continue  # a required field: refused whatever it is (the shape checks above)
         r = client.post("/api/v1" + path, json=body)
         assert (r.status_code < 300) == nullable, (path, name, r.status_code, r.get_json())
+
+
+# Ids past what a row holds: schemathesis's own run (``--checks all``, issue 29) voided payment
+# 139468164254531613326573568 and got a 500 (SQLite cannot bind it; PostgreSQL's INTEGER ends at 2**31 − 1).
+BIG_IDS = [2**31, 2**63, 139468164254531613326573568]
+
+
+def test_an_id_past_what_a_row_holds_is_not_found(client):
+    """Every integer path parameter of the document (a hand, a payment) past 2**31 − 1 is a 404."""
+    doc = document()
+    group = client.post("/api/v1/groups", json={"name": "모임", "players": ["A", "B"]}).get_json()
+    table = client.post("/api/v1/tables", json={"players": ["A", "B"]}).get_json()
+    keys = {"X-Group-Key": group["edit_key"], "X-Table-Key": table["edit_key"], "If-Match": "*"}
+    probed = 0
+    for path, ops in doc["paths"].items():
+        if "{hand}" not in path and "{payment}" not in path:
+            continue
+        for method in (m for m in ops if m != "parameters"):
+            for big in BIG_IDS:
+                url = "/api/v1" + path.format(table=table["id"], group=group["id"], hand=big, payment=big, name="A")
+                r = client.open(url, method=method.upper(), headers=keys, json={} if method != "get" else None)
+                assert r.status_code == 404, (method, url, r.status_code, r.get_json())
+                probed += 1
+    assert probed >= 3 * 7
+
+
+@pytest.mark.parametrize("path", ["/tables", "/tables/import"])
+@pytest.mark.parametrize("rules", [False, 0, "", [], 1.5])
+def test_rules_that_are_neither_an_object_nor_null_are_refused(client, path, rules):
+    """The document's ``rules`` is ``{preset, options}`` or null: schemathesis's run (``--checks
+    all``, issue 29) had ``"rules": false`` and ``"rules": 0`` imported (201) as no rules."""
+    r = client.post("/api/v1" + path, json={"players": ["A", "B"], "rules": rules})
+    assert r.status_code == 422, r.get_json()
+    assert [(e["code"], e["path"]) for e in r.get_json()["errors"]] == [("bad_value", "rules")]
+
+
+def test_the_document_bounds_a_group_imports_players_as_the_server_does(client):
+    """Schemathesis (``--checks all``, issue 29): an import whose group has no players conformed to
+    the document and was refused (422, 2 to 100 players): the document now says so."""
+    from scorekeeper.tables.groups import MAX_GROUP_PLAYERS, MIN_PLAYERS
+
+    players = document()["components"]["schemas"]["GroupHead"]["properties"]["players"]
+    assert (players.get("minItems"), players.get("maxItems")) == (MIN_PLAYERS, MAX_GROUP_PLAYERS)
+    for count in (0, 1, MAX_GROUP_PLAYERS + 1):
+        doc = {"group": {"name": "모임", "players": [{"name": f"P{i}"} for i in range(count)]}}
+        assert client.post("/api/v1/groups/import", json=doc).status_code == 422, count

@@ -8,6 +8,9 @@ guessing budget, as a table's do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import abort, current_app, g, request, session
 from werkzeug.exceptions import Forbidden, Unauthorized
 
@@ -49,13 +52,14 @@ def presented_group_key(public_id: str, header_only: bool = False) -> str | None
     return keyring.secret_of(keyring.GROUP, public_id)
 
 
-def open_group(public_id: str, need: str = "view", key: str | None = None) -> Group:
-    """The group, if this request may ``need`` (view or edit) it; else 404, 401 or 403."""
-    group = store.get_group(db(), public_id)
+def open_group(public_id: str, need: str = "view", key: str | None = None, read: Callable = store.get_group) -> Any:
+    """The group, if this request may ``need`` (view or edit) it; else 404, 401 or 403. ``read``
+    finds it (anything with its secrets: ``groupversions.group_versions`` reads no more)."""
+    group = read(db(), public_id)
     if group is None:
         refused_key()
         abort(404)
-    level = access_level(group, key if key is not None else presented_group_key(public_id))  # type: ignore[arg-type]
+    level = access_level(group, key if key is not None else presented_group_key(public_id))
     if level is None:
         refused_key()
         raise Unauthorized()

@@ -219,7 +219,8 @@ class PlayerUpdate(_Shape):
 
 class GroupHead(_Open):
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    players: list[Object]
+    # The one roster limit of a group, whether created, joined through an evening or imported.
+    players: Annotated[list[Object], Field(min_length=2, max_length=MAX_GROUP_PLAYERS)]
     settings: Object = Field(default_factory=dict)
 
 

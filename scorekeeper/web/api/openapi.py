@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..server.rowids import MAX_ROW_ID
 from . import models, preconditions
 
 
@@ -116,6 +117,7 @@ def _creation(summary: str, body: type[BaseModel], errors=("400", "413", "422", 
 
 
 PUBLIC_ID = {"type": "string", "pattern": "^(?!import$)[A-Za-z0-9_-]{1,32}$"}
+ROW_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ROW_ID}  # a hand's, a payment's: past it, 404
 
 
 def document() -> dict:
@@ -337,14 +339,9 @@ def document() -> dict:
                 # A table's or group's id (``secrets.token_urlsafe``), never "import": ``/tables/import``
                 # and ``/groups/import`` are the imports alone (POST), as the routes' converter has it.
                 "table": {"name": "table", "in": "path", "required": True, "schema": PUBLIC_ID},
-                "hand": {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+                "hand": {"name": "hand", "in": "path", "required": True, "schema": ROW_ID},
                 "group": {"name": "group", "in": "path", "required": True, "schema": PUBLIC_ID},
-                "payment": {
-                    "name": "payment",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "integer", "minimum": 1},
-                },
+                "payment": {"name": "payment", "in": "path", "required": True, "schema": ROW_ID},
                 "player": {
                     "name": "name",
                     "in": "path",

@@ -3,7 +3,7 @@
 A worker's greenlets take turns on one core. Fifty chat previews asking for a group's picture
 at once each cost a few milliseconds even when the picture is kept (the request, the group's
 row and versions, the answer), and a phone's version poll waited behind all of them (issue 29:
-p95 4.1 s). Here, before Flask's own work starts, at most ``PICTURE_SLOTS`` picture requests of
+p95 4.1 s). Here, before Flask's own work starts, at most ``PICTURE_SLOTS`` (1) picture requests of
 a process run at a time and ``PICTURE_QUEUE`` more wait for their turn (waiting costs nothing);
 a request beyond those is answered 503 with Retry-After at once: a preview fetched a moment
 later beats taps that starve. Every other request goes straight through.

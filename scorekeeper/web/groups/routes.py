@@ -20,6 +20,7 @@ from flask import (
 from ...engine.facade import EngineError, money
 from ...store import groups as store
 from ...store import rows as tables_store
+from ...store.groupversions import group_versions
 from ...tables import groups as service
 from ...tables import grouptransfer
 from ..access import keyring
@@ -340,15 +341,14 @@ def share_png(public_id: str):
     opens it for a link preview, which has no cookie. Kept per version (``pictures``): a version
     seen before is answered from the group's versions alone, an ``If-None-Match`` naming it with
     a 304; drawn once for every phone and preview asking; 503 when too many are being drawn."""
-    group = open_group(public_id, key=request.args.get("key") or None)
+    group = open_group(public_id, key=request.args.get("key") or None, read=group_versions)
     evening = request.args.get("evening") or None
-    evenings = store.evening_versions(db(), group)
-    if evening is not None and evening not in {public for public, _version in evenings}:
+    if evening is not None and evening not in {public for public, _version in group.evenings}:
         abort(404)
-    versions = (group.public_id, group.version, evenings, evening, current_lang())
+    versions = (group.public_id, group.version, group.evenings, evening, current_lang())
     try:
         tag, png = pictures.answer(
-            versions, lambda: _picture_args(group, evening), request.if_none_match.__contains__, picture
+            versions, lambda: _picture_args(public_id, evening), request.if_none_match.__contains__, picture
         )
     except pictures.Busy:
         return Response(status=503, headers={"Retry-After": "2", "Cache-Control": "no-store"})
@@ -358,8 +358,11 @@ def share_png(public_id: str):
     return Response(png, mimetype="image/png", headers=headers)
 
 
-def _picture_args(group, evening_id: str | None) -> tuple:
+def _picture_args(public_id: str, evening_id: str | None) -> tuple:
     """What the picture draws (``picture``'s arguments), from the group's state."""
+    group = store.get_group(db(), public_id)
+    if group is None:  # gone since its versions were read
+        abort(404)
     state = group_state(group)
     money = _money(state)
     shared = _shared(state, evening_id)

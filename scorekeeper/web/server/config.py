@@ -62,7 +62,7 @@ def defaults(instance_path: str) -> dict:
         "RATELIMIT_CREATE": "30/hour",
         "RATELIMIT_GUESS": "20/minute",
         # Share pictures a worker serves at once, and how many more wait their turn (groups/gate.py).
-        "PICTURE_SLOTS": 2,
+        "PICTURE_SLOTS": 1,
         "PICTURE_QUEUE": 16,
     }
 
