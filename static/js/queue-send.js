@@ -59,16 +59,26 @@ function retry(text) {
   state.retryTimer = setTimeout(flush, state.retryDelay);
 }
 
+// The settles so far: each one's refresh is numbered, so an older one's answer ends none.
+let settles = 0;
+
 function settle(item, drop, from) {
   // The item is done with (stored or refused): the rest follow it at the server's length.
   const q = pendingTaps().filter(function (it) { return drop.indexOf(it.id) < 0 && it.id !== item.id; });
   keepTaps(renumber(q, from));
   state.retryDelay = 0;
   state.queueStatus = "";
-  // Until the refreshed region is on the page, a tap queues (its seq is the server's now).
+  // Until the refreshed region is on the page, a tap queues (its seq is the server's now). Only
+  // the newest settle's region ends that: an older one's may come back later, one tap short.
+  const settle = ++settles;
   state.settling = true;
   state.settledSeq = from;
-  refresh().then(function (swapped) { state.settling = false; if (!swapped) { redraw(); } flush(); });
+  refresh().then(function (swapped) {
+    if (settle !== settles) { return; }
+    state.settling = false;
+    if (!swapped) { redraw(); }
+    flush();
+  });
 }
 
 function answer(item, lost, code, body) {
