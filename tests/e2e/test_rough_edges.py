@@ -152,12 +152,6 @@ def test_quick_entry_owner_badge_leaves_the_mark_readable(new_context, live_serv
         assert overlap == 0, code
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known regression (issue 27's rule, found at the end of the session): the room under the live page "
-    "is now the End turn bar's height exactly (static/js/bar.js), so the offline go-or-stop row that joins the "
-    "bar covers the last event row; moving the page up instead breaks 'the cards stay put' (test_tap_under_finger)",
-)
 def test_the_offline_go_stop_question_is_one_readable_row_over_no_control(new_context, live_server):
     """Rough edge 2: offline, "If Mina was asked go or stop" was white on pale blue (contrast 1.06),
     152 px tall over months 7–12 and the event row."""
