@@ -47,12 +47,6 @@ def start(phones: dict, dealer: str) -> int:
     return hand
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known regression found at the end of the session: since the what-if line and the bak badges keep "
-    "their line (a tap is never lost while they appear), a seat phone at 390x844 scrolls 15 px in the scripted "
-    "hand, where it scrolled none; the rest of this test passed",
-)
 def test_the_scripted_hand_on_three_seat_phones_stores_the_one_phone_log(new_context, live_server):
     from benchmarks.scripted_hand import PLAYERS, PRESET
     from benchmarks.scripted_hand import events as one_phone_log
