@@ -282,6 +282,16 @@ class Conn:
         return status, data
 
 
+class StreamRefused(ConnectionError):
+    """The server answered the stream's request with something else than 200 (a 429 past a
+    budget, a 503): counted apart from a connection refused or cut."""
+
+    def __init__(self, status_line: bytes):
+        parts = status_line.split()
+        self.status = parts[1].decode("latin-1") if len(parts) > 1 else "none"
+        super().__init__(f"stream refused: {status_line!r}")
+
+
 class Stream:
     """One phone's push stream (``GET /api/v1/tables/<id>/stream``): the changes it announces (the
     last hand's events document, or the version alone), as they come."""
@@ -298,7 +308,7 @@ class Stream:
         )
         status = await reader.readline()
         if not status.startswith(b"HTTP/1.1 200"):
-            raise ConnectionError(f"stream refused: {status!r}")
+            raise StreamRefused(status)
         while (await reader.readline()) not in (b"\r\n", b""):
             pass  # headers: gunicorn streams it chunked
         text = ""
@@ -538,7 +548,8 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
                             if change["version"] > seen["version"] and not mix.pushed(t, seen, change, phone):
                                 await mix.refresh(conn, t, seen, phone)
             except (OSError, asyncio.IncompleteReadError, ValueError) as err:
-                mix.stats.error(f"stream: {type(err).__name__}")
+                refused = f" {err.status}" if isinstance(err, StreamRefused) else ""
+                mix.stats.error(f"stream: {type(err).__name__}{refused}")
                 await asyncio.sleep(1.0)  # EventSource's retry
             finally:
                 stream.close()
