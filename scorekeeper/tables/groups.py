@@ -10,7 +10,6 @@ inputs (the versions of its tables and of the group itself), compared whole at e
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ..caching import Bounded
 from ..engine.errors import EngineError
 from ..engine.group.facts import EveningFacts, evening_facts
 from ..engine.group.figures import Figures, figures
@@ -189,11 +189,7 @@ def load(session: Session, group: Group, facts_writer: Engine) -> GroupState:
         players += [p for p in ev.facts.players if p not in players]
     if kept is None:
         kept = figures(players, evenings, standing(pays), _chip_value(group))
-        with _memo_lock:
-            _memo.pop(key, None)
-            _memo[key] = (inputs, (facts, kept))
-            if len(_memo) > _MEMO_SIZE:
-                del _memo[next(iter(_memo))]
+        _memo.put(key, (inputs, (facts, kept)))
     return GroupState(
         group,
         players,
@@ -224,9 +220,7 @@ def _facts(session: Session, tables: list[Table], facts_writer: Engine) -> list[
 
 
 # (group id, public id) -> (inputs, (each evening's facts, the group's figures))
-_memo: dict[tuple[int, str], tuple[tuple, tuple[list[EveningFacts], Figures]]] = {}
-_memo_lock = threading.Lock()
-_MEMO_SIZE = 200
+_memo: Bounded[tuple[int, str], tuple[tuple, tuple[list[EveningFacts], Figures]]] = Bounded(200)
 
 
 def _memo_key(
