@@ -21,6 +21,7 @@ from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
 from ..engine.live import snapshot as hand_snapshot
 from ..engine.live.hand import HandSetup, HandState
+from ..engine.model import SetupJSON
 from ..engine.series import Series, SeriesConfig
 from ..store import rows as store
 from ..store import snapshots
@@ -33,7 +34,7 @@ class Live:
 
     hand: Hand
     index: int
-    setup: JSONObject  # the hand's setup document (``Series.setup``)
+    setup: SetupJSON  # the hand's setup document (``Series.setup``)
     events: Log
     state: HandState
 
@@ -131,7 +132,7 @@ class _SeriesKept(NamedTuple):
 
 
 class _HandKept(NamedTuple):
-    setup: JSONObject
+    setup: SetupJSON
     events: Log
     state: HandState
 
@@ -164,7 +165,7 @@ def _play_series(table: Table, config: SeriesConfig, records: list[JSONObject]) 
 
 
 def _replay_hand(
-    hand: Hand, setup: JSONObject, events: Log, kept: snapshots.Kept | None = None, version: int = 0
+    hand: Hand, setup: SetupJSON, events: Log, kept: snapshots.Kept | None = None, version: int = 0
 ) -> HandState:
     """``hand_engine.replay``, continued from the last replay of this hand's log when it grew, or
     read from the stored snapshot ``kept`` when it is of this log at the table's ``version``."""
@@ -185,7 +186,7 @@ def _replay_hand(
     return state
 
 
-def _read_kept(kept: snapshots.Kept, version: int, setup: JSONObject, events: Log) -> HandState | None:
+def _read_kept(kept: snapshots.Kept, version: int, setup: SetupJSON, events: Log) -> HandState | None:
     """The state stored with the table's ``version``, when it is still that version's (every change
     moves the version: an undo, a replaced event or an edited hand leave the snapshot behind) and
     is of this log and setup; None otherwise, and the log is replayed."""
@@ -199,12 +200,12 @@ def _read_kept(kept: snapshots.Kept, version: int, setup: JSONObject, events: Lo
         return None
 
 
-def snapshot_of(live_setup: JSONObject, state: HandState) -> tuple[str, str]:
+def snapshot_of(live_setup: SetupJSON, state: HandState) -> tuple[str, str]:
     """(setup, state) as ``store.snapshots`` keeps them: what ``_read_kept`` reads back."""
     return json.dumps(live_setup, separators=(",", ":")), json.dumps(hand_snapshot.dump(state), separators=(",", ":"))
 
 
-def _remember_hand(hand: Hand, setup: JSONObject, events: Log, state: HandState) -> None:
+def _remember_hand(hand: Hand, setup: SetupJSON, events: Log, state: HandState) -> None:
     _hands.put(hand.id, _HandKept(setup, list(events), state))
 
 
@@ -382,7 +383,7 @@ class LastLog(NamedTuple):
     """The last hand row, a live log, with its setup document."""
 
     hand: Hand
-    setup: JSONObject
+    setup: SetupJSON
 
 
 def last_log_setup(state: TableState) -> LastLog | None:

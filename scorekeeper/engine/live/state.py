@@ -15,7 +15,7 @@ pile and remembered.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ..cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
 from ..piles import BIT, codes_of
@@ -113,6 +113,15 @@ class OeMyeon:
     turn: int
 
 
+class LiveOutcomeJSON(TypedDict):
+    """A live hand's outcome in its live view: the contract's, every winner listed, and the reason."""
+
+    type: str
+    winners: list[str]
+    month: NotRequired[int]
+    reason: NotRequired[str]
+
+
 @dataclass(frozen=True, slots=True)
 class LiveOutcome:
     """How the live hand ended; the types are those of the engine contract (``facts.Outcome``),
@@ -139,8 +148,8 @@ class LiveOutcome:
             out["month"] = self.month
         return out
 
-    def to_json(self) -> dict:
-        out: dict[str, Any] = {"type": self.type, "winners": list(self.winners)}
+    def to_json(self) -> LiveOutcomeJSON:
+        out: LiveOutcomeJSON = {"type": self.type, "winners": list(self.winners)}
         if self.month is not None:
             out["month"] = self.month
         if self.reason:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.facade import OPTIONS, rules_from
+from ...engine.facade import OPTIONS, RulesDoc, rules_from
 
 OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
 
 
-def rules_sheet(config_rules: dict) -> list[tuple[str, list[dict[str, Any]]]]:
+def rules_sheet(config_rules: RulesDoc) -> list[tuple[str, list[dict[str, Any]]]]:
     """Every option of the table's rules, grouped, with its value and whether it differs."""
     preset = config_rules.get("preset", "pagat")
     rules = rules_from(preset, config_rules.get("options") or {})
