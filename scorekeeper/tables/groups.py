@@ -25,7 +25,7 @@ from ..engine.errors import EngineError
 from ..engine.group.facts import EveningFacts, evening_facts
 from ..engine.group.figures import Figures, figures
 from ..engine.group.ledger import Owed, check_payment
-from ..engine.model import Transfer
+from ..engine.model import RulesDoc, Transfer
 from ..engine.series import MAX_NAME, config_from
 from ..store import groups as store
 from ..store.db import begin_write
@@ -86,7 +86,7 @@ def standing(payments: Iterable[GroupPayment]) -> list[Transfer]:
 # -- creating ---------------------------------------------------------------------------------
 
 
-def checked_players(value: Any, path: str = "players") -> list[str]:
+def checked_players(value: object, path: str = "players") -> list[str]:
     if (
         not isinstance(value, list)
         or not all(isinstance(p, str) for p in value)
@@ -101,7 +101,7 @@ def checked_players(value: Any, path: str = "players") -> list[str]:
     return out
 
 
-def checked_name(value: Any, path: str = "name") -> str:
+def checked_name(value: object, path: str = "name") -> str:
     """A group's name as creation takes it (NFC, trimmed; no control, bidi or only-invisible text),
     for creation and import alike."""
     name = names.normal_name(value)
@@ -114,7 +114,7 @@ def checked_name(value: Any, path: str = "name") -> str:
     return name
 
 
-def checked_colour(value: Any, path: str) -> str:
+def checked_colour(value: object, path: str) -> str:
     """A player's colour: ``#rrggbb`` (the page and the picture draw it)."""
     if not isinstance(value, str) or not COLOUR.fullmatch(value):
         raise EngineError("bad_value", "colour is #rrggbb.", path)
@@ -311,7 +311,7 @@ def record_payment(
     return payment, True
 
 
-def _brief(p: GroupPayment) -> dict[str, Any]:
+def _brief(p: GroupPayment) -> history.PaymentBrief:
     return {"id": p.id, "from": p.payer, "to": p.payee, "points": p.points}
 
 
@@ -346,7 +346,7 @@ def remove_evening(session: Session, state: GroupState, table_id: str) -> None:
         history.note(session, "evening_removed", {"table": ev.id, "date": ev.date}, group=state.group)
 
 
-def set_pay_link(session: Session, state: GroupState, name: str, value: Any) -> str | None:
+def set_pay_link(session: Session, state: GroupState, name: str, value: object) -> str | None:
     """A player's pay link (``paylinks.checked``; None removes it); the link kept.
     ``NotInGroup`` when ``name`` is not one of the group's players."""
     link = paylinks.checked(value)
@@ -357,7 +357,7 @@ def set_pay_link(session: Session, state: GroupState, name: str, value: Any) -> 
     return link
 
 
-def set_rules(session: Session, state: GroupState, rules: dict[str, Any]) -> None:
+def set_rules(session: Session, state: GroupState, rules: RulesDoc) -> None:
     """The rules the group's next evening plays (``{"preset", "options"}``, checked by the engine)."""
     players = state.players[:2] if len(state.players) >= 2 else ["A", "B"]
     config_from({"players": players, "rules": rules})

@@ -103,9 +103,9 @@ def enter(public_id: str, key: str):
     return response
 
 
-def _links(group) -> dict[str, Any]:
+def _links(group) -> sharing.ShareLinks:
     base, loopback = sharing.share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
-    out: dict[str, Any] = {
+    out: sharing.ShareLinks = {
         "loopback": loopback,
         "view": sharing.rebase(
             url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True), base

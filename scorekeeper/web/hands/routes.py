@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
@@ -137,7 +137,7 @@ def append(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     seat = seats.seat_in(public_id, live.state.order)
     skip = request.form.get("skip") == "1"
-    tap = taps.Tap(event, form.seq.data, seat, request.form.get("then"), skip)
+    tap = taps.Tap(dict(event), form.seq.data, seat, request.form.get("then"), skip)
     if tap.answers_for_another and request.form.get("for_them") != "1":
         return liveview.reply(public_id, hand_id, 409, _("live_not_your_answer", p=event.get("player")))
     try:
@@ -371,7 +371,9 @@ def edit(public_id: str, hand_id: int):
     data = (
         None
         if request.method == "POST"
-        else quick.data_from(hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)
+        else quick.data_from(
+            cast(quick.Summary, hand.summary), seat.players, (hand.seating or {}).get("shown"), seat.sitters
+        )
     )
     form = quick.prepare(QuickForm(data=data), seat.players, seat.sitters)
     if request.method == "GET":
