@@ -5,6 +5,9 @@ version they were computed at, and read back while the table is at that version:
 never replays every hand of every evening. The group's figures (``engine.group.figures``) are then
 the engine's pure functions of those facts and the payments, kept per process for the group's
 inputs (the versions of its tables and of the group itself), compared whole at every view.
+
+The types of those figures (``LedgerRow``, ``PlayerStats``, ``Title``, ``TransferJSON``) and
+``money`` are re-exported: the web reads them here, with the group's state, not from the engine.
 """
 
 from __future__ import annotations
@@ -24,9 +27,14 @@ from sqlalchemy.orm import Session
 from ..engine.errors import EngineError
 from ..engine.group.facts import EveningFacts, evening_facts
 from ..engine.group.figures import Figures, figures
+from ..engine.group.ledger import LedgerRow as LedgerRow
 from ..engine.group.ledger import Owed, check_payment
+from ..engine.group.stats import PlayerStats as PlayerStats
+from ..engine.group.titles import Title as Title
 from ..engine.model import RulesDoc, Transfer
+from ..engine.model import TransferJSON as TransferJSON
 from ..engine.series import MAX_NAME, config_from
+from ..engine.trail import money as money
 from ..store import groups as store
 from ..store.db import begin_write
 from ..store.models import Group, GroupPayment, GroupPlayer, Table, utcnow

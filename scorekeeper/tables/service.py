@@ -4,6 +4,9 @@ The series state is never stored: ``load`` turns the hand rows into the series
 module's records and replays them; an unfinished live hand (the last record)
 is replayed by the hand module on top of the series before it. Nothing here
 computes a score or a payment.
+
+The types of a table's deals (``Deal``, ``Seating``) are re-exported: the web reads them here,
+with the state that holds them, rather than from the engine.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from ..engine.live import snapshot as hand_snapshot
 from ..engine.live.hand import HandSetup, HandState
 from ..engine.model import SetupJSON
 from ..engine.series import Series, SeriesConfig
+from ..engine.series.gwangpalli import Seating as Seating
+from ..engine.series.gwangpalli import nagari_factor
+from ..engine.series.model import Deal as Deal
 from ..store import rows as store
 from ..store import snapshots
 from ..store.models import Hand, JSONObject, Log, Logs, Table
@@ -72,6 +78,10 @@ class TableState:
     @property
     def can_start(self) -> bool:
         return self.live is None and self.problem is None and not self.series.finished
+
+    def carry_factor(self, carry: int) -> int:
+        """What ``carry`` nagari in a row multiply the next hand's payments by, under the table's rules."""
+        return nagari_factor(carry, self.config.rules)
 
 
 def record_of(hand: Hand, events: Log | None) -> JSONObject:

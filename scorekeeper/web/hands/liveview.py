@@ -135,6 +135,11 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
     return seats.forced if seats else ()
 
 
+def junk_given(live: service.Live) -> tuple[hints.Given, ...]:
+    """The junk the last event of the live hand has its players give (and which cards could go)."""
+    return hints.last_event(live.state, live.events).given
+
+
 def sitter_claims(state: service.TableState, hand: Hand) -> tuple[Claim, ...]:
     """광팔기: what each forced sitter is owed for the cards shown."""
     seats = _seats(state, hand)

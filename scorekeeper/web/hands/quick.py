@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypedDict, cast
 
-from ...engine.facade import Deal, EngineError, Seating
 from ...store.models import Hand
-from ...tables.refusals import ErrorJSON
+from ...tables.refusals import EngineError, ErrorJSON
 from ...tables.seating import NextSeating
-from ...tables.service import TableState
+from ...tables.service import Deal, Seating, TableState
 from ..views.forms import opts
 from .forms import PlayerEntry, QuickForm, SeatingForm
 

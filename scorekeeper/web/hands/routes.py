@@ -6,7 +6,6 @@ from typing import Any, cast
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from ...engine.facade import Claim, hints
 from ...store.rows import hand_version
 from ...tables import service, taps, writes
 from ...tables.refusals import Stale, WriteRefused
@@ -28,7 +27,7 @@ bp.add_app_template_global(hand_version, "hand_version")
 
 
 @bp.app_template_global("live_claims")
-def live_claims(state: service.TableState) -> tuple[Claim, ...]:
+def live_claims(state: service.TableState) -> tuple[liveview.Claim, ...]:
     """The forced sitters' claims of the hand being played, for the table's standings."""
     return liveview.sitter_claims(state, state.live.hand) if state.live else ()
 
@@ -184,7 +183,7 @@ def give(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
-    given = hints.last_event(live.state, live.events).given
+    given = liveview.junk_given(live)
     entry = next((g for g in given if g.giver == form.giver.data), None)
     if form.seq.data != len(live.events) or entry is None:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
