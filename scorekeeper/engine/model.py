@@ -151,10 +151,10 @@ class HandResult:
 
     outcome: Outcome
     payments: tuple[Payment, ...]
-    json: dict
+    json: ResultJSON
 
     @classmethod
-    def from_json(cls, result: dict) -> HandResult:
+    def from_json(cls, result: ResultJSON) -> HandResult:
         return cls(Outcome.from_json(result["outcome"]), tuple(map(Payment.from_json, result["payments"])), result)
 
 
@@ -307,3 +307,25 @@ class RefusedJSON(TypedDict):
 
     ok: Literal[False]
     errors: list[dict]
+
+
+# One payment of the contract's result: who pays whom, in points and money, and its trail.
+PaymentJSON = TypedDict(
+    "PaymentJSON",
+    {"from": Player, "to": Player, "points": int, "money": float, "kind": str, "trail": list[dict]},
+)
+
+
+class ResultJSON(TypedDict):
+    """The contract's result of a hand (``scorekeeper score``, POST /api/v1/score, a finished live
+    hand): how it ended, each player's score, the payments, the net; unknown fields warned of."""
+
+    ok: Literal[True]
+    outcome: OutcomeJSON
+    target: int
+    scores: dict[Player, dict]
+    payments: list[PaymentJSON]
+    net: dict[Player, int]
+    net_money: dict[Player, float]
+    notes: list[dict]
+    warnings: NotRequired[list[dict]]

@@ -24,7 +24,7 @@ from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
 from ..engine.live import snapshot as hand_snapshot
 from ..engine.live.hand import HandSetup, HandState
-from ..engine.model import SetupJSON
+from ..engine.model import ResultJSON, SetupJSON
 from ..engine.series import Series, SeriesConfig
 from ..engine.series.gwangpalli import Seating as Seating
 from ..engine.series.gwangpalli import nagari_factor
@@ -379,7 +379,7 @@ def _check_shown(state: TableState, row: Hand) -> None:
         gwangpalli.claims(seating.get("shown"), seats, len(state.config.players), state.config.rules, "shown")
 
 
-def preview(state: TableState, record: dict, index: int | None = None) -> tuple[dict | None, list[dict]]:
+def preview(state: TableState, record: dict, index: int | None = None) -> tuple[ResultJSON | None, list[dict]]:
     """The engine's result for a record appended (or put at ``index``): (result, errors)."""
     try:
         series = state.series.append(record) if index is None else state.series.replace(index, record)

@@ -63,6 +63,7 @@ from typing import Any, NotRequired, TypedDict
 from ..cards import BONUS_CARDS
 from ..checks import is_month, is_whole
 from ..errors import EngineError
+from ..model import RefusedJSON, ResultJSON
 from . import kinds
 from .events import (
     on_bomb,
@@ -274,7 +275,7 @@ class HandReplayJSON(TypedDict):
 
     ok: bool
     state: NotRequired[dict]
-    result: NotRequired[dict | None]
+    result: NotRequired[ResultJSON | RefusedJSON | None]
     errors: NotRequired[list[dict]]
     at_event: NotRequired[int | None]
 

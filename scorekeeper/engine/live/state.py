@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from ..cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
+from ..model import RefusedJSON, ResultJSON
 from ..piles import BIT, codes_of
 from ..rules import Rules
 from ..scoring import Score, best_score_of_mask
@@ -297,7 +298,7 @@ class HandState(Record):
         """역고: players who said a go after an opponent had said one (in this hand's go order)."""
         return hand_summary.reverse_go(self.go_order)
 
-    def result(self) -> dict | None:
+    def result(self) -> ResultJSON | RefusedJSON | None:
         """The contract's result (scores, payments, net) once the hand has ended."""
         return hand_summary.result(self)
 

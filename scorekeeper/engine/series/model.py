@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import EngineError
-from ..model import DealJSON, EntryJSON, NextDealJSON, OutcomeJSON, SeriesJSON, SetupJSON, TransferJSON
+from ..model import DealJSON, EntryJSON, NextDealJSON, OutcomeJSON, ResultJSON, SeriesJSON, SetupJSON, TransferJSON
 from ..payout import money
 from ..trail import net_of
 from .config import SeriesConfig
@@ -63,7 +63,7 @@ class Deal:
     winners: tuple[str, ...]
     entries: tuple[Entry, ...]
     balances: dict[str, int]  # running balances after this deal
-    result: dict = field(repr=False, default_factory=dict)  # the contract's result
+    result: ResultJSON = field(repr=False)  # the contract's result
 
     @property
     def counted(self) -> bool:
