@@ -14,7 +14,7 @@ object field by field.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 
 class Record:
@@ -30,7 +30,7 @@ class Record:
     DEFAULTS: ClassVar[dict[str, object]] = {}  # of the fields that may be left out
     CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         fields: list[str] = []
         for klass in reversed(cls.__mro__[: cls.__mro__.index(Record)]):
