@@ -20,7 +20,6 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from .engine.cards import ANIMAL, BONUS_CARDS, BRIGHT, DECK, JUNK, KINDS, MONTHS, RIBBON
 from .engine.rules import CHOICE_LABELS, DEFAULT_PRESET, PRESET_LABELS, PRESETS, Rules
@@ -45,7 +44,7 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|")
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):

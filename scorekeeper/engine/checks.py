@@ -14,7 +14,7 @@ because the contract's answers are part of what clients rely on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from .errors import EngineError
 from .rules import DEFAULT_PRESET
@@ -25,20 +25,22 @@ MAX_NAME = 40  # characters in a player's name
 MAX_NAGARI_CARRY = 30
 
 
-def is_whole(value: Any, lo: int, hi: int) -> bool:
+def is_whole(value: object, lo: int, hi: int) -> TypeGuard[int]:
     """A whole number from ``lo`` to ``hi`` (JSON true and false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
 
 
-def is_month(value: Any) -> bool:
+def is_month(value: object) -> TypeGuard[int]:
     return is_whole(value, 1, 12)
 
 
-def are_names(value: Any, least: int, most: int, sequence: type | tuple[type, ...] = list) -> bool:
+def are_names(
+    value: object, least: int, most: int, sequence: type | tuple[type, ...] = list
+) -> TypeGuard[Sequence[str]]:
     """``least`` to ``most`` distinct names of 1 to ``MAX_NAME`` characters, not all blank."""
     if not isinstance(value, sequence):
         return False
-    names = cast(Sequence[Any], value)  # (isinstance with a type given as a variable: mypy cannot narrow)
+    names = cast(Sequence[object], value)  # (isinstance with a type given as a variable: mypy cannot narrow)
     if not least <= len(names) <= most:
         return False
     for p in names:  # (a loop, not all() over a generator: this runs once per summary)
@@ -48,7 +50,7 @@ def are_names(value: Any, least: int, most: int, sequence: type | tuple[type, ..
 
 
 def players(
-    value: Any, least: int, most: int, code: str, message: str, path: str, sequence: type | tuple[type, ...] = list
+    value: object, least: int, most: int, code: str, message: str, path: str, sequence: type | tuple[type, ...] = list
 ) -> tuple[str, ...]:
     """The players as a tuple, or the caller's refusal."""
     if not are_names(value, least, most, sequence):
@@ -56,7 +58,7 @@ def players(
     return tuple(value)
 
 
-def is_chip_value(value: Any) -> bool:
+def is_chip_value(value: object) -> TypeGuard[int | float]:
     """Money per point: a number from 0 to a billion (NaN is refused: it compares false)."""
     return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1e9
 
@@ -64,14 +66,14 @@ def is_chip_value(value: Any) -> bool:
 CHIP_VALUE_HELP = "chip_value is the money per point, a number from 0."
 
 
-def chip_value(value: Any, path: str) -> int | float:
+def chip_value(value: object, path: str) -> int | float:
     """The chip value, or the refusal every input gives for it (at ``path``)."""
-    if not is_chip_value(value):
-        raise EngineError("bad_value", CHIP_VALUE_HELP, path)
-    return value
+    if is_chip_value(value):
+        return value
+    raise EngineError("bad_value", CHIP_VALUE_HELP, path)
 
 
-def rules_spec(spec: Any, message: str, path: str, closed: bool = False) -> tuple[Any, Any]:
+def rules_spec(spec: object, message: str, path: str, closed: bool = False) -> tuple[Any, Any]:
     """A rules spec → (preset, options) as given, for ``rules.rules_from`` to check.
 
     The spec is an object ``{preset, options}``, a bare preset name, or absent (the default

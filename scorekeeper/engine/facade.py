@@ -23,8 +23,19 @@ from .live.events import JUNK_REASONS, SOURCES
 from .live.hand import EVENTS, META_FIELDS, HandSetup, HandState
 from .live.takeback import own_last
 from .live.turns import turns_ahead
+from .model import RulesDoc
 from .payout import money
-from .rules import CHOICE_LABELS, OPTIONS, PRESET_LABELS, PRESET_WORDS, PRESETS, Rules, changed_options, rules_from
+from .rules import (
+    CHOICE_LABELS,
+    OPTIONS,
+    PRESET_LABELS,
+    PRESET_WORDS,
+    PRESETS,
+    OptionValue,
+    Rules,
+    changed_options,
+    rules_from,
+)
 from .series import MAX_LENGTH, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, config_from
 from .series.dealer import DAY, NIGHT
 from .series.gwangpalli import Claim, Seating, choose, claims, nagari_factor, payable
@@ -73,10 +84,12 @@ __all__ = [
     "HandSetup",
     "HandState",
     "LedgerRow",
+    "OptionValue",
     "OutcomeType",
     "Owed",
     "PlayerStats",
     "Rules",
+    "RulesDoc",
     "Seating",
     "Title",
     "changed_options",

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import Literal, NamedTuple, NotRequired, TypedDict
 
+from .rules import OptionValue
 from .scoring import Score
 from .trail import NOTE_LABELS, STEP_LABELS, net_of
 
@@ -57,9 +58,9 @@ class Outcome(NamedTuple):
     def winner(self) -> Player | None:
         return self.winners[0] if self.winners else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> OutcomeJSON:
         """The contract's outcome: type, the winner (and every winner when several), the month."""
-        out: dict = {"type": self.type.value}
+        out: OutcomeJSON = {"type": self.type.value}
         if self.winners:
             out["winner"] = self.winners[0]
             if len(self.winners) > 1:
@@ -150,10 +151,10 @@ class HandResult:
 
     outcome: Outcome
     payments: tuple[Payment, ...]
-    json: dict
+    json: ResultJSON
 
     @classmethod
-    def from_json(cls, result: dict) -> HandResult:
+    def from_json(cls, result: ResultJSON) -> HandResult:
         return cls(Outcome.from_json(result["outcome"]), tuple(map(Payment.from_json, result["payments"])), result)
 
 
@@ -164,3 +165,167 @@ class Transfer:
     payer: Player
     payee: Player
     points: int
+
+
+# -- The JSON the engine answers, by shape ------------------------------------------------------
+# What the contract and a series write for the API and the pages: typed here so that what reads
+# them (the series, the pages' view models) says which keys it expects. They stay dicts: each is
+# written out as it is. A key that is a Python keyword ("from") needs the functional form.
+
+
+class OutcomeJSON(TypedDict):
+    """The contract's outcome (``Outcome.to_json``)."""
+
+    type: str
+    winner: NotRequired[Player]
+    winners: NotRequired[list[Player]]
+    month: NotRequired[Month]
+
+
+# A transfer that settles up, in points and money.
+TransferJSON = TypedDict("TransferJSON", {"from": Player, "to": Player, "points": int, "money": float})
+
+
+class RulesDoc(TypedDict):
+    """The rules a series passes on to each of its hands: a preset and its changed options."""
+
+    preset: str
+    options: dict[str, OptionValue]
+
+
+class DrawJSON(TypedDict):
+    """The draw for the first dealer: the cards of each round and who won it."""
+
+    time: str
+    cards: dict[Player, Card]
+    redraws: list[dict[Player, Card]]
+    dealer: Player
+
+
+class ConfigJSON(TypedDict):
+    """A series' settings as it answers them."""
+
+    players: list[Player]
+    rules: RulesDoc
+    chip_value: float
+    currency: str
+    length: int | None
+    first_dealer: Player
+    draw: NotRequired[DrawJSON]
+
+
+class SetupJSON(TypedDict):
+    """What a series tells its next hand (a live log's set-up, a summary's filled-in fields)."""
+
+    players: list[Player]
+    dealer: Player
+    rules: RulesDoc
+    nagari_carry: int
+    chip_value: float
+
+
+# One transfer of a series' ledger.
+EntryJSON = TypedDict(
+    "EntryJSON",
+    {
+        "hand": int,
+        "index": int,
+        "kind": str,
+        "label": str,
+        "reason": str,
+        "from": Player,
+        "to": Player,
+        "points": int,
+        "money": float,
+        "trail": list[dict],
+    },
+)
+
+
+class HandScoreJSON(TypedDict):
+    """A player's score in a series' hand: the points and the ids of the lines that made them."""
+
+    points: int
+    lines: list[str]
+
+
+class DealJSON(TypedDict):
+    """One hand record of a series, replayed."""
+
+    index: int
+    number: int | None
+    counted: bool
+    dealer: Player
+    players: list[Player]
+    carry: int
+    outcome: OutcomeJSON
+    winner: Player | None
+    net: dict[Player, int]
+    net_money: dict[Player, float]
+    balances: dict[Player, int]
+    scores: dict[Player, HandScoreJSON]
+    sitting: NotRequired[dict[Player, str]]  # forced or voluntary
+    notes: NotRequired[list[dict]]
+    warnings: NotRequired[list[dict]]
+
+
+class PendingJSON(TypedDict):
+    """Gwangpalli compensation still owed: the hand record of the claim, the sitter, the points."""
+
+    index: int
+    sitter: Player
+    points: int
+
+
+class NextDealJSON(TypedDict):
+    """What the next hand of a series needs to know."""
+
+    dealer: Player
+    nagari_carry: int
+    players: list[Player] | None
+    choosers: list[Player]
+    pending_compensation: list[PendingJSON]
+
+
+class SeriesJSON(ConfigJSON):
+    """A series replayed, as ``scorekeeper replay``, the API and the pages answer it."""
+
+    ok: bool
+    hands: list[DealJSON]
+    ledger: list[EntryJSON]
+    balances: dict[Player, int]
+    balances_money: dict[Player, float]
+    settle_up: list[TransferJSON]
+    played: int
+    finished: bool
+    next_dealer: Player
+    next: NextDealJSON
+
+
+class RefusedJSON(TypedDict):
+    """A document the engine refused, as a replay or the contract answers it: the coded errors."""
+
+    ok: Literal[False]
+    errors: list[dict]
+
+
+# One payment of the contract's result: who pays whom, in points and money, and its trail.
+PaymentJSON = TypedDict(
+    "PaymentJSON",
+    {"from": Player, "to": Player, "points": int, "money": float, "kind": str, "trail": list[dict]},
+)
+
+
+class ResultJSON(TypedDict):
+    """The contract's result of a hand (``scorekeeper score``, POST /api/v1/score, a finished live
+    hand): how it ended, each player's score, the payments, the net; unknown fields warned of."""
+
+    ok: Literal[True]
+    outcome: OutcomeJSON
+    target: int
+    scores: dict[Player, dict]
+    payments: list[PaymentJSON]
+    net: dict[Player, int]
+    net_money: dict[Player, float]
+    notes: list[dict]
+    warnings: NotRequired[list[dict]]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .live.hand import replay_hand_document
+from .live.hand import HandReplayJSON, replay_hand_document
+from .model import RefusedJSON, SeriesJSON
 from .series import replay_series_document
 
 
-def replay_document(doc: Any) -> dict[str, Any]:
+def replay_document(doc: Any) -> HandReplayJSON | SeriesJSON | RefusedJSON:
     """Replay a hand log or a series; never raises on bad input."""
     if isinstance(doc, dict) and "events" in doc:
         return replay_hand_document(doc)
@@ -24,5 +25,5 @@ def replay_document(doc: Any) -> dict[str, Any]:
     )
 
 
-def _error(code: str, message: str, path: str) -> dict[str, Any]:
+def _error(code: str, message: str, path: str) -> RefusedJSON:
     return {"ok": False, "errors": [{"code": code, "message": message, "path": path}]}

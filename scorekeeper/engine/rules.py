@@ -13,11 +13,15 @@ Every point where the source texts or real tables differ is an option here
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from .errors import EngineError
+
+# An option of the house rules as JSON gives it: a flag, a number or one of its choices.
+OptionValue = bool | int | str
 
 # Choices of the options that are not numbers or flags.
 GO_BONUS = ("plus_two_kept", "plus_one_each", "none_from_three")
@@ -52,7 +56,7 @@ CHOICE_LABELS = {
 
 
 def option(
-    default: Any,
+    default: OptionValue,
     ko: str,
     en: str,
     group: str,
@@ -236,7 +240,7 @@ class Rules:
             "bp": self.bright_protection_jokers,
         }[code]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, OptionValue]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
@@ -309,7 +313,7 @@ def find_preset(name: str) -> Rules:
         ) from None
 
 
-def check_option(name: str, value: Any) -> Any:
+def check_option(name: str, value: object) -> OptionValue:
     """Return ``value`` if it suits option ``name``, else raise a coded error."""
     path = f"rules.options.{name}"
     spec = OPTIONS.get(name)
@@ -324,12 +328,12 @@ def check_option(name: str, value: Any) -> Any:
             raise EngineError("bad_option", f"Option {name} takes a whole number.", path)
         if not meta["lo"] <= value <= meta["hi"]:
             raise EngineError("bad_option", f"Option {name} takes a number from {meta['lo']} to {meta['hi']}.", path)
-    elif value not in meta["choices"]:
+    elif not isinstance(value, str) or value not in meta["choices"]:
         raise EngineError("bad_option", f"Option {name} takes one of {', '.join(meta['choices'])}.", path)
     return value
 
 
-def rules_from(preset: str = DEFAULT_PRESET, overrides: dict[str, Any] | None = None) -> Rules:
+def rules_from(preset: str = DEFAULT_PRESET, overrides: Mapping[str, object] | None = None) -> Rules:
     """The preset with ``overrides`` applied, each checked."""
     if not overrides and isinstance(preset, str) and preset in PRESETS:
         return PRESETS[preset]  # the common case: a preset as it is
@@ -354,7 +358,7 @@ def _rules_from(preset: str, items: tuple) -> Rules:
 _set = object.__setattr__
 
 
-def _replaced(base: Rules, changes: dict[str, Any]) -> Rules:
+def _replaced(base: Rules, changes: dict[str, OptionValue]) -> Rules:
     """``dataclasses.replace(base, **changes)`` for checked options, without the generated
     ``__init__`` (frozen: a guarded ``__setattr__`` for each of some fifty fields): a batch of
     summaries each with options of its own builds one of these a line, and this costs 40 % less
@@ -365,7 +369,7 @@ def _replaced(base: Rules, changes: dict[str, Any]) -> Rules:
     return new
 
 
-def changed_options(rules: Rules, preset: str = DEFAULT_PRESET) -> dict[str, Any]:
+def changed_options(rules: Rules, preset: str = DEFAULT_PRESET) -> dict[str, OptionValue]:
     """The options where ``rules`` differ from ``preset``."""
     base = find_preset(preset)
     return {n: getattr(rules, n) for n in OPTIONS if getattr(rules, n) != getattr(base, n)}

@@ -5,6 +5,9 @@ version they were computed at, and read back while the table is at that version:
 never replays every hand of every evening. The group's figures (``engine.group.figures``) are then
 the engine's pure functions of those facts and the payments, kept per process for the group's
 inputs (the versions of its tables and of the group itself), compared whole at every view.
+
+The types of those figures (``LedgerRow``, ``PlayerStats``, ``Title``, ``TransferJSON``) and
+``money`` are re-exported: the web reads them here, with the group's state, not from the engine.
 """
 
 from __future__ import annotations
@@ -24,9 +27,14 @@ from ..caching import Bounded
 from ..engine.errors import EngineError
 from ..engine.group.facts import EveningFacts, evening_facts
 from ..engine.group.figures import Figures, figures
+from ..engine.group.ledger import LedgerRow as LedgerRow
 from ..engine.group.ledger import Owed, check_payment
-from ..engine.model import Transfer
+from ..engine.group.stats import PlayerStats as PlayerStats
+from ..engine.group.titles import Title as Title
+from ..engine.model import RulesDoc, Transfer
+from ..engine.model import TransferJSON as TransferJSON
 from ..engine.series import MAX_NAME, config_from
+from ..engine.trail import money as money
 from ..store import groups as store
 from ..store.db import begin_write
 from ..store.models import Group, GroupPayment, GroupPlayer, Table, utcnow
@@ -86,7 +94,7 @@ def standing(payments: Iterable[GroupPayment]) -> list[Transfer]:
 # -- creating ---------------------------------------------------------------------------------
 
 
-def checked_players(value: Any, path: str = "players") -> list[str]:
+def checked_players(value: object, path: str = "players") -> list[str]:
     if (
         not isinstance(value, list)
         or not all(isinstance(p, str) for p in value)
@@ -101,7 +109,7 @@ def checked_players(value: Any, path: str = "players") -> list[str]:
     return out
 
 
-def checked_name(value: Any, path: str = "name") -> str:
+def checked_name(value: object, path: str = "name") -> str:
     """A group's name as creation takes it (NFC, trimmed; no control, bidi or only-invisible text),
     for creation and import alike."""
     name = names.normal_name(value)
@@ -114,7 +122,7 @@ def checked_name(value: Any, path: str = "name") -> str:
     return name
 
 
-def checked_colour(value: Any, path: str) -> str:
+def checked_colour(value: object, path: str) -> str:
     """A player's colour: ``#rrggbb`` (the page and the picture draw it)."""
     if not isinstance(value, str) or not COLOUR.fullmatch(value):
         raise EngineError("bad_value", "colour is #rrggbb.", path)
@@ -305,7 +313,7 @@ def record_payment(
     return payment, True
 
 
-def _brief(p: GroupPayment) -> dict[str, Any]:
+def _brief(p: GroupPayment) -> history.PaymentBrief:
     return {"id": p.id, "from": p.payer, "to": p.payee, "points": p.points}
 
 
@@ -340,7 +348,7 @@ def remove_evening(session: Session, state: GroupState, table_id: str) -> None:
         history.note(session, "evening_removed", {"table": ev.id, "date": ev.date}, group=state.group)
 
 
-def set_pay_link(session: Session, state: GroupState, name: str, value: Any) -> str | None:
+def set_pay_link(session: Session, state: GroupState, name: str, value: object) -> str | None:
     """A player's pay link (``paylinks.checked``; None removes it); the link kept.
     ``NotInGroup`` when ``name`` is not one of the group's players."""
     link = paylinks.checked(value)
@@ -351,7 +359,7 @@ def set_pay_link(session: Session, state: GroupState, name: str, value: Any) -> 
     return link
 
 
-def set_rules(session: Session, state: GroupState, rules: dict[str, Any]) -> None:
+def set_rules(session: Session, state: GroupState, rules: RulesDoc) -> None:
     """The rules the group's next evening plays (``{"preset", "options"}``, checked by the engine)."""
     players = state.players[:2] if len(state.players) >= 2 else ["A", "B"]
     config_from({"players": players, "rules": rules})

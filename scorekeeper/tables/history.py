@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import TypedDict
+from typing import Required, TypedDict, cast
 
 from sqlalchemy.orm import Session
 
+from ..engine.model import RulesDoc
 from ..store import history as store
 from ..store.models import Group, HistoryEntry, JSONObject, Table
 
@@ -87,13 +88,39 @@ def iso(when: datetime) -> str:
     return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
 
 
-def entry_json(entry: HistoryEntry) -> JSONObject:
-    return {"at": iso(entry.at), "kind": entry.kind, "by": entry.by, **entry.data}
+# A payment as a group's history tells of it.
+PaymentBrief = TypedDict("PaymentBrief", {"id": int, "from": str, "to": str, "points": int})
 
 
-def of_table(session: Session, table: Table) -> list[JSONObject]:
+class EntryJSON(TypedDict, total=False):
+    """A history entry as the API answers it and the pages read it: when, what, who, and what the
+    writer noted of its change (the keys of its kind)."""
+
+    at: Required[str]
+    kind: Required[str]
+    by: Required[str]
+    table: str  # the table's public id: an entry of a table
+    name: str  # group_created, group_imported
+    players: list[str]  # group_created, evening_added
+    payment: PaymentBrief  # payment_recorded, payment_voided
+    date: str  # evening_added, evening_removed
+    player: str  # pay_link_set
+    pay_link: str | None
+    rules: RulesDoc  # rules_set
+    which: str  # keys_rotated: edit, view or both
+    hand: int  # hand_added, hand_edited, hand_deleted, hand_finished
+    hand_kind: str  # hand_added: summary or log
+    changes: list[Change]  # the players whose standing the change moved
+
+
+def entry_json(entry: HistoryEntry) -> EntryJSON:
+    # The entry's data is what its writer noted (``note``): the keys of its kind.
+    return cast(EntryJSON, {"at": iso(entry.at), "kind": entry.kind, "by": entry.by, **entry.data})
+
+
+def of_table(session: Session, table: Table) -> list[EntryJSON]:
     return [entry_json(e) for e in store.of_table(session, table.id)]
 
 
-def of_group(session: Session, group: Group) -> list[JSONObject]:
+def of_group(session: Session, group: Group) -> list[EntryJSON]:
     return [entry_json(e) for e in store.of_group(session, group.id)]

@@ -34,9 +34,9 @@ def _finite(text: str) -> float:
     return value
 
 
-def _depth_at_most(doc: Any, limit: int) -> bool:
+def _depth_at_most(doc: object, limit: int) -> bool:
     """Whether ``doc`` nests no deeper than ``limit`` (walked without recursion)."""
-    stack = [(doc, 1)]
+    stack: list[tuple[object, int]] = [(doc, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, (dict, list)):

@@ -11,12 +11,13 @@ and case folding, so "José" typed two ways, "Mina"/"MINA" or full-width "Ｍｉ
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from .refusals import CodedRefusal
 
 # Characters that show nothing: trimmed from the ends, and a name of only these is empty.
 INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad\u034f\u3164\u115f\u1160\uffa0\u2800")
+_T = TypeVar("_T")
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -28,7 +29,11 @@ def _shows_nothing(c: str) -> bool:
     return _blank(c) or unicodedata.category(c) in ("Cf", "Mn", "Me", "Cc")
 
 
-def normal_name(value: Any) -> Any:
+@overload
+def normal_name(value: str) -> str: ...
+@overload
+def normal_name(value: _T) -> _T: ...
+def normal_name(value: object) -> object:
     """NFC, trimmed of blanks at both ends; anything but a string as it is (the engine refuses it)."""
     if not isinstance(value, str):
         return value

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Literal, NotRequired, TypedDict, cast
 
-from ..engine.errors import EngineError
+# EngineError is re-exported: the web catches the engine's refusals through this module.
+from ..engine.errors import EngineError as EngineError
 
 if TYPE_CHECKING:
     from ..store.models import Hand

@@ -4,6 +4,9 @@ The series state is never stored: ``load`` turns the hand rows into the series
 module's records and replays them; an unfinished live hand (the last record)
 is replayed by the hand module on top of the series before it. Nothing here
 computes a score or a payment.
+
+The types of a table's deals (``Deal``, ``Seating``) are re-exported: the web reads them here,
+with the state that holds them, rather than from the engine.
 """
 
 from __future__ import annotations
@@ -21,7 +24,11 @@ from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
 from ..engine.live import snapshot as hand_snapshot
 from ..engine.live.hand import HandSetup, HandState
+from ..engine.model import ResultJSON, SetupJSON
 from ..engine.series import Series, SeriesConfig
+from ..engine.series.gwangpalli import Seating as Seating
+from ..engine.series.gwangpalli import nagari_factor
+from ..engine.series.model import Deal as Deal
 from ..store import rows as store
 from ..store import snapshots
 from ..store.models import Hand, JSONObject, Log, Logs, Table
@@ -33,7 +40,7 @@ class Live:
 
     hand: Hand
     index: int
-    setup: JSONObject  # the hand's setup document (``Series.setup``)
+    setup: SetupJSON  # the hand's setup document (``Series.setup``)
     events: Log
     state: HandState
 
@@ -71,6 +78,10 @@ class TableState:
     @property
     def can_start(self) -> bool:
         return self.live is None and self.problem is None and not self.series.finished
+
+    def carry_factor(self, carry: int) -> int:
+        """What ``carry`` nagari in a row multiply the next hand's payments by, under the table's rules."""
+        return nagari_factor(carry, self.config.rules)
 
 
 def record_of(hand: Hand, events: Log | None) -> JSONObject:
@@ -131,7 +142,7 @@ class _SeriesKept(NamedTuple):
 
 
 class _HandKept(NamedTuple):
-    setup: JSONObject
+    setup: SetupJSON
     events: Log
     state: HandState
 
@@ -164,7 +175,7 @@ def _play_series(table: Table, config: SeriesConfig, records: list[JSONObject]) 
 
 
 def _replay_hand(
-    hand: Hand, setup: JSONObject, events: Log, kept: snapshots.Kept | None = None, version: int = 0
+    hand: Hand, setup: SetupJSON, events: Log, kept: snapshots.Kept | None = None, version: int = 0
 ) -> HandState:
     """``hand_engine.replay``, continued from the last replay of this hand's log when it grew, or
     read from the stored snapshot ``kept`` when it is of this log at the table's ``version``."""
@@ -185,7 +196,7 @@ def _replay_hand(
     return state
 
 
-def _read_kept(kept: snapshots.Kept, version: int, setup: JSONObject, events: Log) -> HandState | None:
+def _read_kept(kept: snapshots.Kept, version: int, setup: SetupJSON, events: Log) -> HandState | None:
     """The state stored with the table's ``version``, when it is still that version's (every change
     moves the version: an undo, a replaced event or an edited hand leave the snapshot behind) and
     is of this log and setup; None otherwise, and the log is replayed."""
@@ -199,12 +210,12 @@ def _read_kept(kept: snapshots.Kept, version: int, setup: JSONObject, events: Lo
         return None
 
 
-def snapshot_of(live_setup: JSONObject, state: HandState) -> tuple[str, str]:
+def snapshot_of(live_setup: SetupJSON, state: HandState) -> tuple[str, str]:
     """(setup, state) as ``store.snapshots`` keeps them: what ``_read_kept`` reads back."""
     return json.dumps(live_setup, separators=(",", ":")), json.dumps(hand_snapshot.dump(state), separators=(",", ":"))
 
 
-def _remember_hand(hand: Hand, setup: JSONObject, events: Log, state: HandState) -> None:
+def _remember_hand(hand: Hand, setup: SetupJSON, events: Log, state: HandState) -> None:
     _hands.put(hand.id, _HandKept(setup, list(events), state))
 
 
@@ -368,7 +379,7 @@ def _check_shown(state: TableState, row: Hand) -> None:
         gwangpalli.claims(seating.get("shown"), seats, len(state.config.players), state.config.rules, "shown")
 
 
-def preview(state: TableState, record: dict, index: int | None = None) -> tuple[dict | None, list[dict]]:
+def preview(state: TableState, record: dict, index: int | None = None) -> tuple[ResultJSON | None, list[dict]]:
     """The engine's result for a record appended (or put at ``index``): (result, errors)."""
     try:
         series = state.series.append(record) if index is None else state.series.replace(index, record)
@@ -382,7 +393,7 @@ class LastLog(NamedTuple):
     """The last hand row, a live log, with its setup document."""
 
     hand: Hand
-    setup: JSONObject
+    setup: SetupJSON
 
 
 def last_log_setup(state: TableState) -> LastLog | None:

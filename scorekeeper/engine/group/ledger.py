@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import EngineError
-from ..model import Player, Transfer
+from ..model import Player, Transfer, TransferJSON
 from ..payout import money
 from ..series.settle import settle_up
 from .facts import Dated
@@ -33,7 +33,7 @@ class Owed:
     points: int
     money: float
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> TransferJSON:
         return {"from": self.payer, "to": self.payee, "points": self.points, "money": self.money}
 
 

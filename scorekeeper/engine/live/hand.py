@@ -58,11 +58,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..cards import BONUS_CARDS
 from ..checks import is_month, is_whole
 from ..errors import EngineError
+from ..model import RefusedJSON, ResultJSON
 from . import kinds
 from .events import (
     on_bomb,
@@ -156,13 +157,13 @@ assert all(name == kind.shape.TYPE for name, kind in EVENTS.items()), "each kind
 # -- the shape of an event: each field's check ---------------------------------------------
 
 
-def _check_month(v: Any, path: str) -> bool:
+def _check_month(v: object, path: str) -> bool:
     if not is_month(v):
         raise EngineError("bad_month", "A month is a whole number from 1 to 12.", path)
     return True
 
 
-def _check_players(v: Any) -> bool:  # chongtong holders
+def _check_players(v: object) -> bool:  # chongtong holders
     if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
         raise EngineError("bad_event", "players is an object: name → month.", "players")
     for holder, month in v.items():
@@ -182,7 +183,7 @@ _FIELD_HELP = {
 
 
 # Each field's check: True when the value suits it (month and players raise their own refusal).
-FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
+FIELD_CHECKS: dict[str, Callable[[object], bool]] = {
     "player": lambda v: isinstance(v, str),
     "cards": lambda v: isinstance(v, list) and bool(v) and all(isinstance(c, str) for c in v),
     "from": lambda v: v in SOURCES,
@@ -195,10 +196,10 @@ FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def _kind(event: Any) -> EventKind:
+def _kind(event: object) -> EventKind:
     if not isinstance(event, dict):
         raise EngineError("bad_event", 'An event is an object {"type": ..., ...}.')
-    type_: Any = event.get("type")
+    type_ = event.get("type")
     kind = EVENTS.get(type_) if isinstance(type_, str) else None  # a list or object cannot be looked up
     if kind is None:
         raise EngineError("bad_event", f"Unknown event type {event.get('type')!r}; one of {', '.join(EVENTS)}.", "type")
@@ -268,7 +269,18 @@ def undo(setup: HandSetup, events: list[dict]) -> tuple[list[dict], HandState]:
     return kept, replay(setup, kept)
 
 
-def replay_hand_document(doc: Any) -> dict:
+class HandReplayJSON(TypedDict):
+    """A hand log replayed: its live view, and the contract's result once it has ended (else null);
+    or refused (``ok`` false, ``errors``, the index of the refused event or null for the set-up)."""
+
+    ok: bool
+    state: NotRequired[dict]
+    result: NotRequired[ResultJSON | RefusedJSON | None]
+    errors: NotRequired[list[dict]]
+    at_event: NotRequired[int | None]
+
+
+def replay_hand_document(doc: Any) -> HandReplayJSON:
     """``{"setup": {...}, "events": [...]}`` → ``{"ok": true, "state", "result"}`` or the refusal.
 
     ``result`` is the engine contract's result once the hand has ended, else null.
@@ -288,5 +300,5 @@ def replay_hand_document(doc: Any) -> dict:
     return {"ok": True, "state": state.to_json(), "result": state.result()}
 
 
-def _refused(err: EngineError, at_event: int | None) -> dict:
+def _refused(err: EngineError, at_event: int | None) -> HandReplayJSON:
     return {"ok": False, "errors": err.errors, "at_event": at_event}

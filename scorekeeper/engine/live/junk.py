@@ -14,8 +14,6 @@ double junk: the engine never picks a card its owner may still count as an anima
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import BONUS, BRIDGE, CARDS, CUP, JUNK, RAIN_RIBBON, sort_key
 from ..errors import EngineError
 from ..piles import B_RAIN_RIBBON, BIT, DOUBLE_JUNK_CARDS, SINGLE_JUNK
@@ -82,7 +80,7 @@ def cheapest_junk_of(mask: int, bonus: tuple[str, ...], amount: int, rules: Rule
 
 
 def check_named(
-    giver: str, captures: tuple[str, ...], named: Any, amount: int, rules: Rules, path: str
+    giver: str, captures: tuple[str, ...], named: object, amount: int, rules: Rules, path: str
 ) -> tuple[str, ...]:
     """Cards the table names for ``giver`` to surrender: junk they hold, enough and no more."""
     if not isinstance(named, list) or not all(isinstance(c, str) for c in named):

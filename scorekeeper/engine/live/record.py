@@ -14,7 +14,7 @@ object field by field.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 
 class Record:
@@ -27,10 +27,10 @@ class Record:
     """
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
-    DEFAULTS: ClassVar[dict[str, Any]] = {}  # of the fields that may be left out
+    DEFAULTS: ClassVar[dict[str, object]] = {}  # of the fields that may be left out
     CACHES: ClassVar[tuple[str, ...]] = ()  # derived entries: dropped when any field changes
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         fields: list[str] = []
         for klass in reversed(cls.__mro__[: cls.__mro__.index(Record)]):
@@ -40,13 +40,13 @@ class Record:
         cls.FIELDS = tuple(fields)
         cls.DEFAULTS = {name: getattr(cls, name) for name in fields if hasattr(cls, name)}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         values = dict(zip(self.FIELDS, args))
         values.update(kwargs)
         d = {name: values[name] if name in values else self.DEFAULTS[name] for name in self.FIELDS}
         object.__setattr__(self, "__dict__", d)
 
-    def but(self, **changes: Any) -> Self:
+    def but(self, **changes: object) -> Self:
         """A copy with ``changes``: the only way to 'change' a record."""
         d = self.__dict__.copy()
         d.update(changes)
@@ -56,7 +56,7 @@ class Record:
         object.__setattr__(new, "__dict__", d)
         return new
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: use but({name}=...)")
 
     def __delattr__(self, name: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import checks
 from ..errors import EngineError
-from ..rules import DEFAULT_PRESET, Rules, rules_from
+from ..rules import DEFAULT_PRESET, OptionValue, Rules, rules_from
 
 # rules.md §2: 2 players hold 10 cards each, 3 players 7; one card is played a turn.
 TURNS_EACH = {2: 10, 3: 7}
@@ -27,7 +27,7 @@ class HandSetup:
     dealer: str
     rules: Rules
     preset: str = DEFAULT_PRESET
-    options: tuple[tuple[str, Any], ...] = ()  # the overrides of the preset, sorted
+    options: tuple[tuple[str, OptionValue], ...] = ()  # the overrides of the preset, sorted
     nagari_carry: int = 0
     chip_value: float = 100
     # Derived once here, read on every event: turn order, each name's place in it, the turns.
@@ -55,7 +55,7 @@ class HandSetup:
     @classmethod
     def create(
         cls,
-        players: Any,
+        players: object,
         dealer: str | None = None,
         preset: str = DEFAULT_PRESET,
         options: dict | None = None,
@@ -63,7 +63,7 @@ class HandSetup:
         chip_value: float = 100,
     ) -> HandSetup:
         """Check and build a set-up; the dealer defaults to the first player."""
-        players = checks.players(
+        seated = checks.players(
             players,
             2,
             3,
@@ -72,16 +72,14 @@ class HandSetup:
             "setup.players",
             sequence=(list, tuple),
         )
-        dealer = players[0] if dealer is None else dealer
-        if dealer not in players:
+        dealer = seated[0] if dealer is None else dealer
+        if dealer not in seated:
             raise EngineError("unknown_player", f"The dealer {dealer!r} is not a player of this hand.", "setup.dealer")
         if not checks.is_whole(nagari_carry, 0, checks.MAX_NAGARI_CARRY):
             raise EngineError("bad_value", "nagari_carry is a whole number from 0 to 30.", "setup.nagari_carry")
         checks.chip_value(chip_value, "setup.chip_value")
         rules = rules_from(preset, options)
-        return cls(
-            tuple(players), dealer, rules, preset, tuple(sorted((options or {}).items())), nagari_carry, chip_value
-        )
+        return cls(seated, dealer, rules, preset, tuple(sorted((options or {}).items())), nagari_carry, chip_value)
 
     @classmethod
     def from_json(cls, doc: Any) -> HandSetup:

@@ -73,7 +73,7 @@ def _player(p: PlayerState) -> dict[str, Any]:
     return {name: list(d[name]) if name in _PLAYER_TUPLES else d[name] for name in PlayerState.FIELDS}
 
 
-def restore(setup: HandSetup, doc: Any) -> HandState | None:
+def restore(setup: HandSetup, doc: object) -> HandState | None:
     """The state ``dump`` wrote, on ``setup``; None unless this code wrote exactly such a document."""
     if not isinstance(doc, dict) or doc.get("code") != code_version():
         return None
@@ -103,7 +103,7 @@ def restore(setup: HandSetup, doc: Any) -> HandState | None:
         return None
 
 
-def _restore_player(doc: Any) -> PlayerState:
+def _restore_player(doc: object) -> PlayerState:
     if not isinstance(doc, dict) or set(doc) != set(PlayerState.FIELDS):
         raise ValueError("not a player's fields")
     values = dict(doc)

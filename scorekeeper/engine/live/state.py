@@ -15,9 +15,10 @@ pile and remembered.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ..cards import ANIMAL, BONUS, BRIGHT, CARDS, JUNK, RIBBON
+from ..model import RefusedJSON, ResultJSON
 from ..piles import BIT, codes_of
 from ..rules import Rules
 from ..scoring import Score, best_score_of_mask
@@ -113,6 +114,15 @@ class OeMyeon:
     turn: int
 
 
+class LiveOutcomeJSON(TypedDict):
+    """A live hand's outcome in its live view: the contract's, every winner listed, and the reason."""
+
+    type: str
+    winners: list[str]
+    month: NotRequired[int]
+    reason: NotRequired[str]
+
+
 @dataclass(frozen=True, slots=True)
 class LiveOutcome:
     """How the live hand ended; the types are those of the engine contract (``facts.Outcome``),
@@ -139,8 +149,8 @@ class LiveOutcome:
             out["month"] = self.month
         return out
 
-    def to_json(self) -> dict:
-        out: dict[str, Any] = {"type": self.type, "winners": list(self.winners)}
+    def to_json(self) -> LiveOutcomeJSON:
+        out: LiveOutcomeJSON = {"type": self.type, "winners": list(self.winners)}
         if self.month is not None:
             out["month"] = self.month
         if self.reason:
@@ -288,7 +298,7 @@ class HandState(Record):
         """역고: players who said a go after an opponent had said one (in this hand's go order)."""
         return hand_summary.reverse_go(self.go_order)
 
-    def result(self) -> dict | None:
+    def result(self) -> ResultJSON | RefusedJSON | None:
         """The contract's result (scores, payments, net) once the hand has ended."""
         return hand_summary.result(self)
 

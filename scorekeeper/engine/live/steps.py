@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from ..cards import BONUS_CARDS, CARDS, month_cards
 from ..errors import EngineError
@@ -83,7 +83,7 @@ def note_turn_captures(s: HandState, name: str, cards: tuple[str, ...]) -> HandS
     return s
 
 
-def take_junk(s: HandState, taker: str, amount: int, named: Any, path: str = "give") -> HandState:
+def take_junk(s: HandState, taker: str, amount: int, named: object, path: str = "give") -> HandState:
     """Each opponent gives ``amount`` junk: the cards named, or the cheapest they hold."""
     named = named or {}
     if not isinstance(named, dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import EngineError
-from ..model import HandResult
+from ..model import HandResult, RefusedJSON, ResultJSON
 
 if TYPE_CHECKING:
     from .state import HandState, PlayerState
@@ -132,7 +132,7 @@ def _stop_extras(state: HandState) -> dict:
     return extras
 
 
-def result(state: HandState) -> dict | None:
+def result(state: HandState) -> ResultJSON | RefusedJSON | None:
     """The contract's result (scores, payments, net) once the hand has ended."""
     if state.outcome is None:
         return None

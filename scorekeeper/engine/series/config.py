@@ -10,6 +10,7 @@ from .. import checks
 from ..cards import BONUS_CARDS
 from ..checks import MAX_NAME
 from ..errors import EngineError
+from ..model import ConfigJSON, RulesDoc
 from ..rules import Rules, rules_from
 from .dealer import Draw, draw_for_dealer
 
@@ -41,7 +42,7 @@ class SeriesConfig:
 
     players: tuple[str, ...]  # at the table, in seating order going to the right
     rules: Rules
-    rules_doc: dict  # {"preset", "options"}: passed on to every hand
+    rules_doc: RulesDoc  # {"preset", "options"}: passed on to every hand
     first_dealer: str
     chip_value: float = DEFAULT_CHIP_VALUE
     currency: str = DEFAULT_CURRENCY
@@ -52,8 +53,8 @@ class SeriesConfig:
     def gwangpalli(self) -> bool:
         return len(self.players) > 3
 
-    def to_json(self) -> dict[str, Any]:
-        out = {
+    def to_json(self) -> ConfigJSON:
+        out: ConfigJSON = {
             "players": list(self.players),
             "rules": self.rules_doc,
             "chip_value": self.chip_value,
@@ -116,7 +117,7 @@ def _first_dealer(dealer: object, players: tuple[str, ...], draw: Draw | None) -
     return dealer
 
 
-def _draw_of(spec: Any, players: tuple[str, ...]) -> Draw | None:
+def _draw_of(spec: object, players: tuple[str, ...]) -> Draw | None:
     """The draw for the first dealer the series records, checked; None when it records none."""
     if spec is None:
         return None
@@ -128,7 +129,7 @@ def _draw_of(spec: Any, players: tuple[str, ...]) -> Draw | None:
     return draw_for_dealer(players, spec.get("time"), [spec.get("cards"), *redraws])
 
 
-def rules_of(spec: Any) -> tuple[Rules, dict]:
+def rules_of(spec: object) -> tuple[Rules, RulesDoc]:
     """The series' rules, and the spec every hand is given: ``{preset, options}``."""
     preset, options = checks.rules_spec(spec, "rules is {preset, options}.", "rules", closed=True)
     options = options or {}

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..cards import CARDS, KIND_RANK
 from ..errors import EngineError
+from ..model import DrawJSON
 
 NIGHT, DAY = "night", "day"
 TIMES = (NIGHT, DAY)
@@ -52,12 +53,12 @@ class Draw:
     rounds: tuple[tuple[tuple[str, str], ...], ...]  # each round: ((player, card), …)
     dealer: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DrawJSON:
         rounds = [dict(r) for r in self.rounds]
         return {"time": self.time, "cards": rounds[0], "redraws": rounds[1:], "dealer": self.dealer}
 
 
-def draw_for_dealer(players: Sequence[str], time: Any, rounds: Sequence[Any], path: str = "draw") -> Draw:
+def draw_for_dealer(players: Sequence[str], time: object, rounds: Sequence[Any], path: str = "draw") -> Draw:
     """The first dealer from the cards drawn; refuses a tie that was not drawn again."""
     if time not in TIMES:
         raise EngineError("bad_draw", 'The draw is at night or by day: time is "night" or "day".', f"{path}.time")

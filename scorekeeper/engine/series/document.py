@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import EngineError
+from ..model import RefusedJSON, SeriesJSON
 from .config import config_from
 from .model import Series
 from .play import play
@@ -19,7 +20,7 @@ def series_from_document(doc: Any) -> Series:
     return play(config, hands)
 
 
-def replay_series_document(doc: Any) -> dict[str, Any]:
+def replay_series_document(doc: Any) -> SeriesJSON | RefusedJSON:
     """A series document → its JSON (ledger, balances, settle-up …); never raises on bad input."""
     try:
         return series_from_document(doc).to_json()

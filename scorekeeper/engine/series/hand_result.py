@@ -8,18 +8,21 @@ record that gives them must agree.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ..errors import EngineError
 from ..live.hand import HandSetup, replay
 from ..live.summary import hand_result as live_hand_result
-from ..model import HandResult
+from ..model import HandResult, SetupJSON
 from ..rules import Rules
 from ..summary.contract import score_summary
 from .config import rules_of
 
-SUPPLIED = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # filled in by the series
+Supplied = Literal["players", "dealer", "rules", "nagari_carry", "chip_value"]
+SUPPLIED: tuple[Supplied, ...] = ("players", "dealer", "rules", "nagari_carry", "chip_value")  # filled in by the series
 
 
-def hand_result(record: dict, setup: dict, rules: Rules) -> HandResult:
+def hand_result(record: dict, setup: SetupJSON, rules: Rules) -> HandResult:
     """The contract's result of the record's hand, read into its types: all the series reads from a hand."""
     if "log" in record:
         return _result_from_log(record["log"], setup)
@@ -29,7 +32,7 @@ def hand_result(record: dict, setup: dict, rules: Rules) -> HandResult:
     return HandResult.from_json(result)
 
 
-def _summary_from_quick_entry(summary: object, setup: dict, rules: Rules) -> dict:
+def _summary_from_quick_entry(summary: object, setup: SetupJSON, rules: Rules) -> dict:
     """The record's summary with the series' fields filled in; given ones must agree."""
     if not isinstance(summary, dict):
         raise EngineError("bad_summary", "A hand summary is a JSON object.", "summary")
@@ -58,7 +61,7 @@ def _summary_from_quick_entry(summary: object, setup: dict, rules: Rules) -> dic
     return {**summary, **setup}
 
 
-def _result_from_log(log: object, setup: dict) -> HandResult:
+def _result_from_log(log: object, setup: SetupJSON) -> HandResult:
     """A live log, replayed by ``engine.live.hand``: the finished hand hands its result over typed,
     as the payout settled it (``live.summary.hand_result``); refusals are the log's."""
     if not isinstance(log, dict) or not isinstance(log.get("events"), list) or set(log) - {"events", "note"}:

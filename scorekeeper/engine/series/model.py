@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import EngineError
+from ..model import DealJSON, EntryJSON, NextDealJSON, OutcomeJSON, ResultJSON, SeriesJSON, SetupJSON, TransferJSON
 from ..payout import money
 from ..trail import net_of
 from .config import SeriesConfig
@@ -35,7 +35,7 @@ class Entry:
     reason: str  # the payment's kind: stop, chongtong, first_turn_ppuk … or gwangpalli
     trail: tuple[dict, ...] = ()
 
-    def to_json(self, chip_value: float) -> dict[str, Any]:
+    def to_json(self, chip_value: float) -> EntryJSON:
         return {
             "hand": self.hand,
             "index": self.index,
@@ -59,11 +59,11 @@ class Deal:
     dealer: str
     seating: Seating
     carry: int  # nagari before this hand, passed to it as nagari_carry
-    outcome: dict  # the contract's outcome
+    outcome: OutcomeJSON  # the contract's outcome
     winners: tuple[str, ...]
     entries: tuple[Entry, ...]
     balances: dict[str, int]  # running balances after this deal
-    result: dict = field(repr=False, default_factory=dict)  # the contract's result
+    result: ResultJSON = field(repr=False)  # the contract's result
 
     @property
     def counted(self) -> bool:
@@ -73,8 +73,8 @@ class Deal:
     def net(self) -> dict[str, int]:
         return net_of(self.balances, self.entries)
 
-    def to_json(self, chip_value: float) -> dict[str, Any]:
-        out = {
+    def to_json(self, chip_value: float) -> DealJSON:
+        out: DealJSON = {
             "index": self.index,
             "number": self.number,
             "counted": self.counted,
@@ -118,7 +118,7 @@ class NextDeal:
     choosers: tuple[str, ...]  # who chooses to play or sit, in order from the dealer's right
     pending: tuple[Pending, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> NextDealJSON:
         return {
             "dealer": self.dealer,
             "nagari_carry": self.nagari_carry,
@@ -146,7 +146,7 @@ class Series:
     def finished(self) -> bool:
         return self.config.length is not None and self.played >= self.config.length
 
-    def settle_up(self) -> list[dict[str, Any]]:
+    def settle_up(self) -> list[TransferJSON]:
         """Who pays whom to settle, in points and money: fewest transfers."""
         chip = self.config.chip_value
         return [
@@ -154,7 +154,7 @@ class Series:
             for t in settle_up(self.balances)
         ]
 
-    def setup(self, choices: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def setup(self, choices: Mapping[str, str] | None = None) -> SetupJSON:
         """The setup of the next hand (for a live log): players, dealer, rules, carry, chip value."""
         if self.finished:
             raise EngineError("series_finished", f"The series had its {self.config.length} hands.", "hands")
@@ -177,7 +177,7 @@ class Series:
         del records[index]
         return _replayed(self.config, records)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeriesJSON:
         chip = self.config.chip_value
         return {
             "ok": True,

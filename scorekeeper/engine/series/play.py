@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from ..checks import MAX_NAGARI_CARRY
 from ..errors import EngineError
-from ..model import OutcomeType
+from ..model import OutcomeType, SetupJSON
 from . import gwangpalli
 from .config import SeriesConfig
 from .dealer import next_dealer, play_order
@@ -145,7 +144,7 @@ def seating_of(config: SeriesConfig, nxt: NextDeal, record: dict, path: str) -> 
     return gwangpalli.choose(config.players, nxt.dealer, record.get("choices"), here("choices"))
 
 
-def setup_of(config: SeriesConfig, players: Sequence[str], nxt: NextDeal) -> dict[str, Any]:
+def setup_of(config: SeriesConfig, players: Sequence[str], nxt: NextDeal) -> SetupJSON:
     return {
         "players": list(players),
         "dealer": nxt.dealer,

@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class Checker:
     """Collects every problem of a summary, so the user sees them all at once."""
@@ -41,8 +39,8 @@ def per_player(c: Checker, doc: dict, key: str, players: tuple[str, ...]) -> dic
     return {p: v for p, v in value.items() if p in players}
 
 
-def known_player(c: Checker, value: Any, players: tuple[str, ...], path: str) -> str | None:
-    if value not in players:
+def known_player(c: Checker, value: object, players: tuple[str, ...], path: str) -> str | None:
+    if not isinstance(value, str) or value not in players:
         c.add("unknown_player", f"{value!r} is not a player of this hand.", path)
         return None
     return value

@@ -19,7 +19,7 @@ from typing import Any
 from .. import checks
 from ..checks import MAX_NAME
 from ..errors import EngineError
-from ..model import Outcome, OutcomeType, Settlement
+from ..model import Outcome, OutcomeType, RefusedJSON, ResultJSON, Settlement
 from ..payout import money, settle
 from ..rules import Rules, rules_from
 from . import cards, play
@@ -177,7 +177,7 @@ assert HandFacts._fields == (
 )
 
 
-def result_json(s: Settlement, facts: HandFacts) -> dict:
+def result_json(s: Settlement, facts: HandFacts) -> ResultJSON:
     """The contract's result for a settlement."""
     outcome = facts.outcome.to_json()
     net = s.net
@@ -205,7 +205,7 @@ def result_json(s: Settlement, facts: HandFacts) -> dict:
     }
 
 
-def score_summary(doc: Any) -> dict:
+def score_summary(doc: Any) -> ResultJSON | RefusedJSON:
     """A summary → the result, or the coded errors; never raises on bad input."""
     try:
         rules, facts = parse_summary(doc)
@@ -247,7 +247,7 @@ def dumps_bytes(result: Any) -> bytes:
     return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def score_text(text: str) -> dict:
+def score_text(text: str) -> ResultJSON | RefusedJSON:
     """One JSON text → the result; invalid JSON is a coded error too."""
     try:
         doc = loads(text)

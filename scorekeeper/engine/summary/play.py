@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import checks
 from ..checks import is_month, is_whole
 from ..model import Outcome, OutcomeType
@@ -105,7 +103,7 @@ def _winners_of(c: Checker, spec: dict, kind: OutcomeType, players: Players) -> 
     return winners
 
 
-def _check_instant_win(c: Checker, kind: OutcomeType, month: Any, rules: Rules) -> None:
+def _check_instant_win(c: Checker, kind: OutcomeType, month: object, rules: Rules) -> None:
     """Chongtong and three ppuk: played at this table, and chongtong's month (when named) a month."""
     if kind is OutcomeType.CHONGTONG:
         if month is not None and not is_month(month):
@@ -259,7 +257,7 @@ def _check_link(c: Checker, paid: Fixed, out: list[Fixed], rules: Rules) -> None
         )
 
 
-def _check_mission(c: Checker, mission: Any, players: Players, rules: Rules, out: dict) -> None:
+def _check_mission(c: Checker, mission: object, players: Players, rules: Rules, out: dict) -> None:
     """The mission's multiplier (and who completed it, when named) into ``out``, or the problems."""
     if isinstance(mission, dict):  # {"multiplier", "player"}: the player who completed it (pagat)
         if set(mission) != {"multiplier", "player"} or not is_whole(mission["multiplier"], 2, 9):

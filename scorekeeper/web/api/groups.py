@@ -11,11 +11,11 @@ from typing import Any
 
 from flask import abort, jsonify, url_for
 
-from ...engine.facade import EngineError, LedgerRow, PlayerStats, Title, money
 from ...store.models import GroupPayment
 from ...tables import groups as service
 from ...tables import grouptransfer, history, paylinks
-from ...tables.groups import Evening, GroupState
+from ...tables.groups import Evening, GroupState, LedgerRow, PlayerStats, Title, money
+from ...tables.refusals import EngineError
 from ..access.groups import group_state, keep_group_access, open_group
 from ..server.database import db
 from ..server.errors import error_response

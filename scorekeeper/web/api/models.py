@@ -20,21 +20,6 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_jso
 from pydantic_core import core_schema
 
 from ...engine import facade as engine
-from ...engine.facade import (
-    ERROR_CODES,
-    EVENTS,
-    JUNK_REASONS,
-    MAX_LENGTH,
-    MAX_NAGARI_CARRY,
-    MAX_NAME,
-    MAX_PAYMENT_POINTS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PRESETS,
-    SOURCES,
-    EngineError,
-    OutcomeType,
-)
 from ...tables.groups import MAX_GROUP_PLAYERS
 from ...tables.history import KINDS as HISTORY_KINDS
 from ...tables.records import MAX_SEQ, Door, HandRecord, Row, read_record
@@ -47,7 +32,7 @@ Object = dict[str, Any]
 Month = Annotated[int, Field(ge=1, le=12)]
 Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
 Money = float  # points × chip value: whole amounts stay whole (an integer), others two decimals
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+Name = Annotated[str, Field(min_length=1, max_length=engine.MAX_NAME)]
 
 # A player's name at a table (``names``): no control or bidi character, something visible in it.
 # The engine and ``names`` check it; the pattern documents it (and lets the fuzzing send only such names).
@@ -56,7 +41,7 @@ PLAYER_NAME_PATTERN = (
     f"^[^{_HIDDEN}]*[^{_HIDDEN}\\s\\u200b-\\u200d\\u2060\\ufeff\\u3164\\u115f\\u1160\\uffa0\\u2800][^{_HIDDEN}]*$"
 )
 PlayerName = Annotated[
-    str, Field(min_length=1, max_length=MAX_NAME, json_schema_extra={"pattern": PLAYER_NAME_PATTERN})
+    str, Field(min_length=1, max_length=engine.MAX_NAME, json_schema_extra={"pattern": PLAYER_NAME_PATTERN})
 ]
 
 
@@ -90,15 +75,15 @@ def _event_schema() -> dict:
         "month": month,
         "last_card": {"type": "boolean"},
         "cards": {"type": "array", "minItems": 1, "items": {"type": "string"}},
-        "from": {"type": "string", "enum": sorted(SOURCES)},
-        "reason": {"type": "string", "enum": list(JUNK_REASONS)},
+        "from": {"type": "string", "enum": sorted(engine.SOURCES)},
+        "reason": {"type": "string", "enum": list(engine.JUNK_REASONS)},
         "give": {"type": "object"},
         "players": {"type": "object", "additionalProperties": month},
         "multiplier": {"type": "integer", "minimum": 2, "maximum": 9},  # a mission
     }
     meta: dict[str, dict] = {"note": {}, "at": {}, "by": {}, "id": {}, "seq": {}}
     forms = []
-    for name, kind in EVENTS.items():
+    for name, kind in engine.EVENTS.items():
         own = {f: fields[f] for f in kind.required + kind.optional}
         props = {"type": {"type": "string", "enum": [name]}} | meta | own
         forms.append(
@@ -110,7 +95,7 @@ def _event_schema() -> dict:
 class Outcome(_Open):
     """How the hand ended (``type``), and who won."""
 
-    type: Annotated[str, Field(json_schema_extra={"enum": [t.value for t in OutcomeType]})]
+    type: Annotated[str, Field(json_schema_extra={"enum": [t.value for t in engine.OutcomeType]})]
     winner: Name = ""
     winners: list[Name] = Field(default_factory=list)
     month: Month = 1
@@ -140,7 +125,7 @@ class Summary(_Open):
     showdown: Object | None = None
     outcome: Outcome
     dokbak: Object | None = None
-    nagari_carry: Annotated[int, Field(ge=0, le=MAX_NAGARI_CARRY)] = 0
+    nagari_carry: Annotated[int, Field(ge=0, le=engine.MAX_NAGARI_CARRY)] = 0
     dealer: Name | None = None
     last_go: Name | None = None
     mission: int | Mission | None = Field(
@@ -151,7 +136,7 @@ class Summary(_Open):
 
 
 class SeriesRules(_Shape):
-    preset: Annotated[str, Field(json_schema_extra={"enum": list(PRESETS)})] = ""
+    preset: Annotated[str, Field(json_schema_extra={"enum": list(engine.PRESETS)})] = ""
     options: Object = Field(default_factory=dict, description="House-rule options by name (`scorekeeper rules`).")
 
 
@@ -167,12 +152,13 @@ class SeriesConfig(_Shape):
     name: Annotated[str, Field(max_length=120)] | None = None
     note: str | None = None
     players: Annotated[
-        list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, json_schema_extra={"uniqueItems": True})
+        list[PlayerName],
+        Field(min_length=engine.MIN_PLAYERS, max_length=engine.MAX_PLAYERS, json_schema_extra={"uniqueItems": True}),
     ]
     rules: SeriesRules | None = None
     chip_value: Annotated[float, Field(ge=0, le=1e9)] = 100
     currency: Annotated[str, Field(max_length=8)] = "₩"
-    length: Annotated[int, Field(ge=1, le=MAX_LENGTH)] | None = None
+    length: Annotated[int, Field(ge=1, le=engine.MAX_LENGTH)] | None = None
     first_dealer: str | None = Field(None, description="One of the players (default: the draw's, or the first).")
     draw: DrawSpec | None = None
 
@@ -197,7 +183,7 @@ class NewGroup(_Shape):
     chip_value: Annotated[float, Field(ge=0, le=1e9)] | None = 100
     currency: Annotated[str, Field(max_length=8)] | None = "₩"
     rules: SeriesRules | None = None
-    length: Annotated[int, Field(ge=1, le=MAX_LENGTH)] | None = None
+    length: Annotated[int, Field(ge=1, le=engine.MAX_LENGTH)] | None = None
 
 
 class NewPayment(_Shape):
@@ -206,7 +192,7 @@ class NewPayment(_Shape):
 
     payer: PlayerName = Field(alias="from")
     payee: PlayerName = Field(alias="to")
-    points: Annotated[int, Field(ge=1, le=MAX_PAYMENT_POINTS)]
+    points: Annotated[int, Field(ge=1, le=engine.MAX_PAYMENT_POINTS)]
     key: Annotated[str, Field(min_length=1, max_length=80)] | None = None
     beyond_owed: bool = False
 
@@ -346,14 +332,14 @@ _FLAGS = (("player",), ("at",), ("confirm",), ("for_them",))
 _FLAGS_HELP = "player is a player's name, at an event's index (0, 1, …), confirm and for_them true or false."
 
 
-def _seq_or_event(err: ValidationError) -> EngineError:
+def _seq_or_event(err: ValidationError) -> engine.EngineError:
     """An append's or undo's problem, as the API has always named it: ``seq`` first, then ``event``."""
     if any(e["loc"][:1] == ("seq",) for e in err.errors()):
-        return EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
+        return engine.EngineError("bad_value", "seq is the number of events the client has seen (0, 1, …).", "seq")
     field = next((str(e["loc"][0]) for e in err.errors() if e["loc"][:1] in _FLAGS), None)
     if field is not None:
-        return EngineError("bad_value", f"{field}: {_FLAGS_HELP}", field)
-    return EngineError("bad_event", 'event is an object {"type": ..., ...}.', "event")
+        return engine.EngineError("bad_value", f"{field}: {_FLAGS_HELP}", field)
+    return engine.EngineError("bad_event", 'event is an object {"type": ..., ...}.', "event")
 
 
 def read_append(body: dict) -> tuple[int, dict[str, Any]]:
@@ -377,7 +363,7 @@ def read_undo(body: dict) -> Undo:
 
 
 class ErrorItem(_Open):
-    code: Annotated[str, Field(json_schema_extra={"enum": sorted(set(ERROR_CODES) | set(WEB_ERROR_CODES))})]
+    code: Annotated[str, Field(json_schema_extra={"enum": sorted(set(engine.ERROR_CODES) | set(WEB_ERROR_CODES))})]
     message: str
     path: str
 

@@ -9,9 +9,8 @@ A card is named as players say it (송학 광, 비광, 국진, 똥쌍피), never
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from ...engine.facade import BRIGHT, CARDS, JUNK, OPTIONS, PRESETS, RIBBON
+from ...engine.facade import BRIGHT, CARDS, JUNK, OPTIONS, PRESETS, RIBBON, OptionValue
 from .i18n import both, current_lang, gettext
 from .messages import MESSAGES
 
@@ -78,7 +77,7 @@ def option_label(name: str) -> str:
     return _CODE_IN_LABEL.sub(lambda m: card_name(m.group(0)), label)
 
 
-def option_value(name: str, value: Any) -> str:
+def option_value(name: str, value: OptionValue) -> str:
     """An option's value as the sheet shows it: 예/아니오, a number, a choice's label."""
     if value is True:
         return gettext("on")
@@ -163,7 +162,7 @@ def trail_text(steps) -> str:
     return " · ".join(out)
 
 
-def jinja_helpers() -> dict[str, Any]:
+def jinja_helpers() -> dict[str, object]:
     return {
         "step_label": step_label,
         "line_label": line_label,

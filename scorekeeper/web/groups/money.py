@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from ...engine.facade import OPTIONS, PRESETS, EngineError, Owed, changed_options, rules_from
-from ...engine.facade import money as money_of
 from ...store import groups as store
 from ...tables import groups as service
 from ...tables import history, paylinks
-from ...tables.refusals import WriteRefused
+from ...tables.groups import Owed
+from ...tables.groups import money as money_of
+from ...tables.refusals import EngineError, WriteRefused
 from .. import historyview
 from ..access.groups import group_state, open_group
 from ..catalogue.i18n import gettext as _
@@ -18,7 +18,7 @@ from ..catalogue.i18n import refusal
 from ..server.database import db
 from ..server.security import EDIT
 from ..tables.forms import TableForm
-from ..tables.newtable import localize, preset_table, sheet_rows
+from ..tables.newtable import form_with_rules, localize, preset_table, rules_of_form, sheet_rows
 from . import bp
 
 
@@ -72,15 +72,7 @@ def pay_link(public_id: str):
 
 def _rules_form(state: service.GroupState, args) -> TableForm:
     """The new table's sheet, filled with the next evening's rules (or ``?preset=``'s)."""
-    rules = service.last_settings(state).get("rules") or {}
-    preset = args.get("preset") or rules.get("preset", "pagat")
-    preset = preset if preset in PRESETS else "pagat"
-    chosen = rules_from(preset, (rules.get("options") or {}) if preset == rules.get("preset") else {})
-    form = TableForm(formdata=None)
-    form.preset.data = preset
-    for name in OPTIONS:
-        form[f"opt_{name}"].data = getattr(chosen, name)
-    return form
+    return form_with_rules(service.last_settings(state).get("rules") or {}, args.get("preset"))
 
 
 @bp.route("/g/<public_id>/rules", methods=["GET", "POST"])
@@ -89,20 +81,19 @@ def rules(public_id: str):
     state = group_state(open_group(public_id, EDIT))
     if request.method == "POST":
         form = TableForm()
-        preset = form.preset.data if form.preset.data in PRESETS else None
-        fields_ok = all(form[f"opt_{n}"].validate(form) for n in OPTIONS)
-        if preset and fields_ok:
-            try:
-                chosen = rules_from(preset, {n: form[f"opt_{n}"].data for n in OPTIONS})
-                service.set_rules(db(), state, {"preset": preset, "options": changed_options(chosen, preset)})
-            except EngineError as err:
-                for e in err.errors:
-                    flash(refusal(e), "error")
+        try:
+            chosen = rules_of_form(form)
+            if chosen is not None:
+                service.set_rules(db(), state, chosen)
+        except EngineError as err:
+            for e in err.errors:
+                flash(refusal(e), "error")
+        else:
+            if chosen is None:
+                flash(_("refuse_generic"), "error")
             else:
                 flash(_("group_rules_saved"), "ok")
                 return _back(public_id, "#new-evening")
-        else:
-            flash(_("refuse_generic"), "error")
     else:
         form = _rules_form(state, request.args)
     return render_template(

@@ -40,13 +40,13 @@ _pool: Any = None
 draws = 0  # pictures drawn by this process (the tests count them)
 
 
-def etag(*inputs: Any) -> str:
+def etag(*inputs: object) -> str:
     """The digest of what a picture shows: equal inputs, one picture."""
     text = json.dumps([FORMAT, *inputs], ensure_ascii=False, default=str, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _off_path(fn: Callable[..., bytes], *args: Any) -> bytes:
+def _off_path(fn: Callable[..., bytes], *args: object) -> bytes:
     """``fn(*args)`` on the drawing thread, this greenlet or thread waiting for it."""
     global _pool
     if _pool is None:
@@ -67,7 +67,7 @@ def _off_path(fn: Callable[..., bytes], *args: Any) -> bytes:
     return _pool.apply(fn, args)  # pragma: no cover - gevent's pool
 
 
-def kept_or_drawn(tag: str, draw: Callable[..., bytes], *args: Any) -> bytes:
+def kept_or_drawn(tag: str, draw: Callable[..., bytes], *args: object) -> bytes:
     """The picture named ``tag``: kept, or being drawn (waited for), or drawn now off the path."""
     global draws
     while True:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import (
     Response,
@@ -17,12 +17,13 @@ from flask import (
     url_for,
 )
 
-from ...engine.facade import EngineError, money
 from ...store import groups as store
 from ...store import rows as tables_store
 from ...store.groupversions import group_versions
 from ...tables import groups as service
 from ...tables import grouptransfer
+from ...tables.groups import TransferJSON, money
+from ...tables.refusals import EngineError
 from ..access import keyring
 from ..access.groups import (
     can_edit_group,
@@ -103,9 +104,9 @@ def enter(public_id: str, key: str):
     return response
 
 
-def _links(group) -> dict[str, Any]:
+def _links(group) -> sharing.ShareLinks:
     base, loopback = sharing.share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
-    out: dict[str, Any] = {
+    out: sharing.ShareLinks = {
         "loopback": loopback,
         "view": sharing.rebase(
             url_for("groups.enter", public_id=group.public_id, key=group.view_secret, _external=True), base
@@ -122,7 +123,18 @@ def _money(state: service.GroupState):
     return lambda v: money_text(v, state.currency)
 
 
-def _shared(state: service.GroupState, evening_id: str | None) -> dict[str, Any]:
+class Shared(TypedDict):
+    """What a group's share text and picture say."""
+
+    title: str
+    heading: str
+    amounts: dict[str, float]  # money, by player
+    transfers_heading: str
+    transfers: list[TransferJSON]
+    subtitle: str
+
+
+def _shared(state: service.GroupState, evening_id: str | None) -> Shared:
     """What is shared: the group's standings and what is still owed, or one evening's result and
     its settle-up (``evening_id``, a table of the group); 404 of an evening not in the group."""
     f = state.figures

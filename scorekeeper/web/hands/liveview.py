@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any, Required, TypedDict
 
 from flask import flash, redirect, render_template, url_for
 
@@ -38,11 +38,23 @@ from . import eventlines
 KIND_ORDER = (("bright", "kind_bright"), ("animal", "kind_animal"), ("ribbon", "kind_ribbon"), ("junk", "kind_junk"))
 
 
-def event_from(form) -> dict[str, Any]:
+class FormEvent(TypedDict, total=False):
+    """An event as a live page's button posts it (the engine checks it as any event)."""
+
+    type: Required[str]
+    player: str
+    cards: list[str]
+    month: int
+    reason: str
+    last_card: bool
+    multiplier: int
+
+
+def event_from(form) -> FormEvent:
     """The event a button posted: only the fields its type takes."""
     kind = EVENTS[form.type.data]
     fields = set(kind.required) | set(kind.optional)
-    event: dict[str, Any] = {"type": form.type.data}
+    event: FormEvent = {"type": form.type.data}
     if "player" in fields and form.player.data:
         event["player"] = form.player.data
     if "cards" in fields and form.cards.data:
@@ -62,7 +74,7 @@ def form_problem(form) -> str:
     return "; ".join(f"{name}: {', '.join(map(str, errs))}" for name, errs in form.errors.items())
 
 
-def said(stored: Mapping[str, Any]) -> str:
+def said(stored: Mapping[str, object]) -> str:
     """A stored event's line and its toast, in the phone's language: "Jun: 난초 초단", "Mina: 10월 흔들기"."""
     event = codec.load(stored)
     parts = [_what(event)]
@@ -121,6 +133,11 @@ def forced_sitters(state: service.TableState, hand) -> tuple[str, ...]:
     """The players made to sit out this hand (광팔기): they showed cards and are paid for them."""
     seats = _seats(state, hand)
     return seats.forced if seats else ()
+
+
+def junk_given(live: service.Live) -> tuple[hints.Given, ...]:
+    """The junk the last event of the live hand has its players give (and which cards could go)."""
+    return hints.last_event(live.state, live.events).given
 
 
 def sitter_claims(state: service.TableState, hand: Hand) -> tuple[Claim, ...]:
@@ -304,10 +321,10 @@ class SkipConfirm(TypedDict):
 
     players: str
     p: str
-    event: dict[str, Any]
+    event: FormEvent
 
 
-def skip_confirm(s: HandState, event: dict[str, Any]) -> SkipConfirm:
+def skip_confirm(s: HandState, event: FormEvent) -> SkipConfirm:
     """The question a seat's tap from further ahead asks: whose turns it ends, and the tap again."""
     player = event["player"]
     start = s.order.index(s.current or player)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
-from ...engine.facade import Deal, EngineError, Seating
 from ...store.models import Hand
-from ...tables.refusals import ErrorJSON
+from ...tables.refusals import EngineError, ErrorJSON
 from ...tables.seating import NextSeating
-from ...tables.service import TableState
+from ...tables.service import Deal, Seating, TableState
 from ..views.forms import opts
 from .forms import PlayerEntry, QuickForm, SeatingForm
 
@@ -183,48 +182,47 @@ class FormData(TypedDict):
 
 
 def data_from(
-    summary: Mapping[str, Any], players: tuple[str, ...], shown: Mapping[str, Shown] | None, sitters: tuple[str, ...]
+    summary: Summary, players: tuple[str, ...], shown: Mapping[str, Shown] | None, sitters: tuple[str, ...]
 ) -> FormData:
     """Form data that shows a stored summary again (the summary as stored: the contract's JSON)."""
     outcome = summary.get("outcome") or {}
-    dokbak = summary.get("dokbak") or {}
+    dokbak = summary.get("dokbak")
     mission, mission_player = _mission_of(summary.get("mission", 1))
     return {
         "outcome": outcome.get("type", "stop"),
         "winner": outcome.get("winner", ""),
         "month": str(outcome.get("month", "")),
         "entries": [_entry_data(summary, p) for p in players],
-        "dokbak_player": dokbak.get("player", ""),
-        "dokbak_reason": dokbak.get("reason", "oe_myeon"),
+        "dokbak_player": dokbak.get("player", "") if dokbak else "",
+        "dokbak_reason": dokbak.get("reason", "oe_myeon") if dokbak else "oe_myeon",
         "last_go": summary.get("last_go", ""),
         "mission": mission,
         "mission_player": mission_player,
-        "sitters": [_shown_data((shown or {}).get(s) or {}) for s in sitters],
+        "sitters": [_shown_data((shown or {}).get(s)) for s in sitters],
     }
 
 
-def _entry_data(summary: Mapping[str, Any], p: str) -> EntryData:
-    def of(key: str, default: Any) -> Any:
-        return (summary.get(key) or {}).get(p, default)
-
+def _entry_data(summary: Summary, p: str) -> EntryData:
     return {
-        "cards": of("captures", []),
-        "junk": of("junk", 0),
-        "gos": of("gos", 0),
-        "shakes": of("shakes", []),
-        "bombs": of("bombs", []),
+        "cards": (summary.get("captures") or {}).get(p, []),
+        "junk": (summary.get("junk") or {}).get(p, 0),
+        "gos": (summary.get("gos") or {}).get(p, 0),
+        "shakes": (summary.get("shakes") or {}).get(p, []),
+        "bombs": (summary.get("bombs") or {}).get(p, []),
         "fixed": [f["kind"] for f in summary.get("fixed") or [] if f.get("player") == p],
     }
 
 
-def _mission_of(mission: int | Mapping[str, Any]) -> tuple[int, str]:
+def _mission_of(mission: int | MissionJSON) -> tuple[int, str]:
     """(multiplier, who completed it): a mission is a multiplier or {multiplier, player}."""
-    if isinstance(mission, Mapping):
+    if isinstance(mission, dict):
         return mission.get("multiplier", 1), mission.get("player", "")
     return mission, ""
 
 
-def _shown_data(entry: Mapping[str, Any]) -> Shown:
+def _shown_data(entry: Shown | None) -> Shown:
+    if not entry:
+        return {"cards": [], "shake": False}
     return {"cards": entry.get("cards", []), "shake": entry.get("shake", False)}
 
 

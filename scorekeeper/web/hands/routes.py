@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from ...engine.facade import Claim, hints
 from ...store.rows import hand_version
 from ...tables import service, taps, writes
 from ...tables.refusals import Stale, WriteRefused
@@ -28,7 +27,7 @@ bp.add_app_template_global(hand_version, "hand_version")
 
 
 @bp.app_template_global("live_claims")
-def live_claims(state: service.TableState) -> tuple[Claim, ...]:
+def live_claims(state: service.TableState) -> tuple[liveview.Claim, ...]:
     """The forced sitters' claims of the hand being played, for the table's standings."""
     return liveview.sitter_claims(state, state.live.hand) if state.live else ()
 
@@ -137,7 +136,7 @@ def append(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 422, _("live_shown_card_refused", c=terms.card_name(refused)))
     seat = seats.seat_in(public_id, live.state.order)
     skip = request.form.get("skip") == "1"
-    tap = taps.Tap(event, form.seq.data, seat, request.form.get("then"), skip)
+    tap = taps.Tap(dict(event), form.seq.data, seat, request.form.get("then"), skip)
     if tap.answers_for_another and request.form.get("for_them") != "1":
         return liveview.reply(public_id, hand_id, 409, _("live_not_your_answer", p=event.get("player")))
     try:
@@ -184,7 +183,7 @@ def give(public_id: str, hand_id: int):
         return liveview.reply(public_id, hand_id, 409, _("hand_not_live"))
     if not form.validate_on_submit():
         return liveview.reply(public_id, hand_id, 400, liveview.form_problem(form))
-    given = hints.last_event(live.state, live.events).given
+    given = liveview.junk_given(live)
     entry = next((g for g in given if g.giver == form.giver.data), None)
     if form.seq.data != len(live.events) or entry is None:
         return liveview.reply(public_id, hand_id, 409, _("err_conflict"))
@@ -371,7 +370,9 @@ def edit(public_id: str, hand_id: int):
     data = (
         None
         if request.method == "POST"
-        else quick.data_from(hand.summary, seat.players, (hand.seating or {}).get("shown"), seat.sitters)
+        else quick.data_from(
+            cast(quick.Summary, hand.summary), seat.players, (hand.seating or {}).get("shown"), seat.sitters
+        )
     )
     form = quick.prepare(QuickForm(data=data), seat.players, seat.sitters)
     if request.method == "GET":

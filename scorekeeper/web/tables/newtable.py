@@ -1,10 +1,22 @@
-"""The new-table form → a series configuration, checked by the engine."""
+"""The new-table form → a series configuration, checked by the engine; and a table's rules sheet
+(every option grouped, with its value and whether it differs from the preset's)."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TypedDict
 
-from ...engine.facade import DECK, OPTIONS, PRESETS, EngineError, changed_options, config_from, rules_from
+from ...engine.facade import (
+    DECK,
+    OPTIONS,
+    PRESETS,
+    EngineError,
+    OptionValue,
+    RulesDoc,
+    changed_options,
+    config_from,
+    rules_from,
+)
 from ..catalogue import terms
 from ..catalogue.i18n import current_lang
 from ..catalogue.i18n import gettext as _
@@ -77,6 +89,63 @@ def sheet_rows(form: TableForm) -> list[tuple[str, list[tuple]]]:
             (name, field, spec.metadata, field.data != getattr(base, name))
         )
     return list(groups.items())
+
+
+OPTION_GROUPS = ["scoring", "bonus", "go", "doubles", "fixed", "gwangpalli"]
+
+
+class SheetRow(TypedDict):
+    """One option on a table's rules sheet: its labels, its value, and whether the preset differs."""
+
+    name: str
+    ko: str
+    en: str
+    value: OptionValue
+    changed: bool
+
+
+def rules_sheet(config_rules: RulesDoc) -> list[tuple[str, list[SheetRow]]]:
+    """Every option of a table's rules, grouped, with its value and whether it differs from the preset's."""
+    preset = config_rules.get("preset", "pagat")
+    rules = rules_from(preset, config_rules.get("options") or {})
+    base = rules_from(preset)
+    groups: dict[str, list[SheetRow]] = {grp: [] for grp in OPTION_GROUPS}
+    for name, spec in OPTIONS.items():
+        groups.setdefault(spec.metadata["group"], []).append(
+            {
+                "name": name,
+                "ko": spec.metadata["ko"],
+                "en": spec.metadata["en"],
+                "value": getattr(rules, name),
+                "changed": getattr(rules, name) != getattr(base, name),
+            }
+        )
+    return [(grp, rows) for grp, rows in groups.items() if rows]
+
+
+def form_with_rules(rules: RulesDoc | dict, asked: str | None = None) -> TableForm:
+    """The new table's sheet filled with ``rules`` (``{preset, options}``), or with the preset
+    ``asked`` at its own values."""
+    preset = asked or rules.get("preset", "pagat")
+    preset = preset if preset in PRESETS else "pagat"
+    chosen = rules_from(preset, (rules.get("options") or {}) if preset == rules.get("preset") else {})
+    form = TableForm(formdata=None)
+    form.preset.data = preset
+    for name in OPTIONS:
+        form[f"opt_{name}"].data = getattr(chosen, name)
+    return form
+
+
+def rules_of_form(form: TableForm) -> RulesDoc | None:
+    """The rules a posted sheet chose: its preset and the options it changed; None when the preset
+    or an option's field is refused (each field is validated, so the sheet shows its errors). An
+    option the engine refuses raises its ``EngineError``."""
+    preset = form.preset.data if form.preset.data in PRESETS else None
+    fields_ok = all(form[f"opt_{n}"].validate(form) for n in OPTIONS)
+    if not (preset and fields_ok):
+        return None
+    chosen = rules_from(preset, {n: form[f"opt_{n}"].data for n in OPTIONS})
+    return {"preset": preset, "options": changed_options(chosen, preset)}
 
 
 def default_preset() -> str:

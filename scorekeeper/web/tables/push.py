@@ -41,8 +41,7 @@ import time
 from collections.abc import Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy import Engine, event
 from werkzeug.exceptions import TooManyRequests
 
 from ...store import rows as store

@@ -14,10 +14,9 @@ from flask import (
     url_for,
 )
 
-from ...engine.facade import EngineError
 from ...store import rows as store
 from ...tables import service, transfer, writes
-from ...tables.refusals import WriteRefused
+from ...tables.refusals import EngineError, WriteRefused
 from ..access import seats
 from ..access.tables import keep_access, open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
@@ -26,11 +25,11 @@ from ..home import routes as home
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, remember_key
-from ..views import export, joincode, rulesheet, sharing, tableview
+from ..views import export, joincode, sharing, tableview
 from ..views.forms import attach_errors
 from . import bp, pagecache
 from .forms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
-from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, sheet_rows
+from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, rules_sheet, sheet_rows
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -174,9 +173,7 @@ def version(public_id: str):
 @bp.get("/t/<public_id>/rules")
 def rules(public_id: str):
     state = service.load(db(), open_table(public_id))
-    return render_template(
-        "table/rules.html", **tableview.table_view(state), sheet=rulesheet.rules_sheet(state.config.rules_doc)
-    )
+    return render_template("table/rules.html", **tableview.table_view(state), sheet=rules_sheet(state.config.rules_doc))
 
 
 @bp.get("/t/<public_id>/export.json")

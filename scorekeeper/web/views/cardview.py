@@ -2,14 +2,31 @@
 
 Presentation only: which card is which comes from ``engine.cards``; this module
 adds the CSS classes and the short Korean words the card faces print (templates mark
-them lang="ko"). A card's name in words is ``terms.card_name``.
+them lang="ko"). A card's name in words is ``terms.card_name``. Also the cards a table's pickers
+offer under its rules (``card_lists``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
-from ...engine.facade import BONUS_CARDS, BRIGHT, CARDS, CHEONG_DAN, CHO_DAN, DECK, HONG_DAN, JUNK, MONTHS, RIBBON
+from ...engine.facade import (
+    BONUS_CARDS,
+    BRIGHT,
+    CARDS,
+    CHEONG_DAN,
+    CHO_DAN,
+    DECK,
+    FIXED_KINDS,
+    HONG_DAN,
+    JUNK,
+    MONTHS,
+    RIBBON,
+    Rules,
+    payable,
+)
+from ..catalogue import terms
 
 RIBBON_CLASS = {HONG_DAN: "rb-hong", CHEONG_DAN: "rb-cheong", CHO_DAN: "rb-cho", None: "rb-plain"}
 RIBBON_TEXT = {HONG_DAN: "홍단", CHEONG_DAN: "청단", CHO_DAN: "초단", None: "띠"}
@@ -78,3 +95,38 @@ BONUS_FACES = [FACES[c] for c in BONUS_CARDS]
 def player_classes(players) -> dict[str, str]:
     """Each player's colour class, by seat at the table."""
     return {p: f"p{i % PLAYER_COLOURS}" for i, p in enumerate(players)}
+
+
+class CardLists(TypedDict):
+    """The cards the pickers offer under a table's rules."""
+
+    bonus_codes: list[str]  # the jokers the table plays with
+    matter: list[Face]  # the cards that count toward a score (and the jokers)
+    plain_junk: list[Face]
+    payable: list[Face]  # the cards a forced sitter may show (광팔기)
+    fixed_kinds: list[str]  # the fixed payments the rules play
+    fixed_labels: dict[str, str]
+
+
+def card_lists(rules: Rules) -> CardLists:
+    """The cards the pickers offer under the table's rules."""
+    bonus = [c for c in BONUS_CARDS if rules.bonus_count(c)]
+    matter, plain_junk, shown = _piles_offered(bonus)
+    return {
+        "bonus_codes": bonus,
+        "matter": matter,
+        "plain_junk": plain_junk,
+        "payable": shown,
+        "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
+        "fixed_labels": {k: terms.step_label({"id": k}) for k in FIXED_KINDS},
+    }
+
+
+def _piles_offered(bonus: list[str]) -> tuple[list[Face], list[Face], list[Face]]:
+    """The faces of the cards that matter to a score, the plain junk, and the cards a sitter may show."""
+    deck = [FACES[c.code] for c in DECK]
+    return (
+        [f for f in deck if f.kind != "junk" or CARDS[f.code].junk == 2] + [FACES[c] for c in bonus],
+        [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
+        [FACES[c.code] for c in DECK if payable(c.code)] + [FACES[c] for c in bonus],
+    )

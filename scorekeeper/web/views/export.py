@@ -16,7 +16,7 @@ from ..catalogue import terms
 from ..catalogue.i18n import gettext as _
 
 
-def json_download(doc: Any, filename: str) -> Response:
+def json_download(doc: object, filename: str) -> Response:
     """``doc`` as a JSON file to save (a table's or a group's export). Jinja's HTML-safe JSON:
     markup in a name stays inert wherever the file is opened."""
     text = str(htmlsafe_json_dumps(doc, ensure_ascii=False, indent=1))

@@ -9,7 +9,7 @@ from wtforms.fields.choices import SelectChoice  # WTForms 3.3 deprecates (value
 from wtforms.validators import ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ...engine.facade import BONUS_CARDS, DECK, MONTHS
+from .cardview import BONUS_CARDS, DECK, MONTHS
 
 
 def opts(pairs) -> list:

@@ -15,7 +15,7 @@ import io
 import ipaddress
 import socket
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Required, TypedDict
 from urllib.parse import urlsplit
 
 import segno
@@ -84,12 +84,21 @@ def rebase(url: str, base: str) -> str:
 # -- a table's share links and their QR codes ----------------------------------------------
 
 
-def share_links(state: TableState) -> dict[str, Any]:
+class ShareLinks(TypedDict, total=False):
+    """A table's or a group's share links: view, edit for an editor, a table's seats."""
+
+    loopback: Required[bool]  # only this machine can open them: the page warns
+    view: Required[str]
+    edit: str
+    seats: list[tuple[str, str]]  # (player, the edit link that opens on that seat)
+
+
+def share_links(state: TableState) -> ShareLinks:
     """The view (and, for an editor, edit) link from an address other phones can reach."""
     t = state.table
     base, loopback = share_base(request.host_url, current_app.config.get("PUBLIC_URL"))
-    links: dict[str, Any] = {"loopback": loopback}
-    links["view"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.view_secret, _external=True), base)
+    view = rebase(url_for("tables.enter", public_id=t.public_id, key=t.view_secret, _external=True), base)
+    links: ShareLinks = {"loopback": loopback, "view": view}
     if g.get("table_level") == EDIT:
         links["edit"] = rebase(url_for("tables.enter", public_id=t.public_id, key=t.edit_secret, _external=True), base)
         # One seat link per player: the edit link that also says whose phone it opens on.

@@ -13,7 +13,7 @@ from ...tables.service import TableState
 
 
 def table_json(state: TableState) -> dict:
-    out = state.series.to_json()
+    out: dict[str, object] = dict(state.series.to_json())
     out.update(
         id=state.table.public_id,
         name=state.table.title,

@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from ...engine.facade import BONUS_CARDS, CARDS, DECK, FIXED_KINDS, Rules, nagari_factor, payable
 from ...store.rows import EDIT
 from ...tables.service import TableState
 from ..access import seats
@@ -44,31 +43,9 @@ def table_view(state: TableState) -> dict[str, Any]:
         "my_seat": seats.seat_in(state.table.public_id, cfg.players) if g.get("table_level") == EDIT else None,
         "hand_count": len(state.hands),
         "balances_money": s.to_json()["balances_money"],
-        "carry_factor": lambda carry: nagari_factor(carry, cfg.rules),
+        "carry_factor": state.carry_factor,
         "config_poll": current_app.config["POLL_INTERVAL_MS"],
-        **card_lists(cfg.rules),
-    }
-
-
-def card_lists(rules: Rules) -> dict[str, Any]:
-    """The cards the pickers offer under the table's rules."""
-    bonus = [c for c in BONUS_CARDS if rules.bonus_count(c)]
-    return {
-        "bonus_codes": bonus,
-        **_piles_offered(bonus),
-        "fixed_kinds": [k for k in FIXED_KINDS if getattr(rules, k)],
-        "fixed_labels": {k: terms.step_label({"id": k}) for k in FIXED_KINDS},
-    }
-
-
-def _piles_offered(bonus: list[str]) -> dict[str, list[cardview.Face]]:
-    """The faces of the cards that matter to a score, the plain junk, and the cards a sitter may show."""
-    faces = cardview.FACES
-    deck = [faces[c.code] for c in DECK]
-    return {
-        "matter": [f for f in deck if f.kind != "junk" or CARDS[f.code].junk == 2] + [faces[c] for c in bonus],
-        "plain_junk": [f for f in deck if f.kind == "junk" and CARDS[f.code].junk == 1],
-        "payable": [faces[c.code] for c in DECK if payable(c.code)] + [faces[c] for c in bonus],
+        **cardview.card_lists(cfg.rules),
     }
 
 
