@@ -477,7 +477,10 @@ def appended_since(session: Session, hand_id: int, known_version: int, known_len
     seqs ``known_length …``, prove that nothing else happened meanwhile (an undo, an edit, a
     hand added, a rename: each is a version with no event of its own).
     """
-    rows = session.execute(_APPENDED_SINCE, {"hand_id": hand_id, "after": known_version, "upto": version}).all()
+    # On the session's connection: a select of columns needs none of the ORM's execution (a
+    # fifth of what a stream's load of another process's tap cost).
+    params = {"hand_id": hand_id, "after": known_version, "upto": version}
+    rows = session.connection().execute(_APPENDED_SINCE, params).all()
     if len(rows) != version - known_version:
         return None
     for i, row in enumerate(rows):
