@@ -9,7 +9,17 @@ another phone's tap (``GET …/events``, the version moved), an append (``POST �
 a stream opened (``GET /t/<id>/stream``, its first event read, then closed) and an API stream
 opened by a process that has never seen the table (``api_stream_cold``: its first event, the
 live hand's document; ``--replay`` never reads the kept state, as before). Printed:
-the process CPU time per request of each kind. ``--profile KIND`` prints cProfile's
+the process CPU time per request of each kind.
+
+A tap's cost all in, as ``load.py``'s phones make it (each of a table's three phones follows the
+table's API push stream; the two workers hold some of each table's streams), in two parts:
+``push_here``, an append with one stream of this process following the table (the append and
+that stream's event, sent from the appending request's answer); ``push_there``, the same change
+as the other process meets it, with two streams following: the streams' events, the change
+loaded once for both from the rows that process kept at the version before (the append itself
+made here, not counted; SQLite's version check, made a dozen times a second whatever the taps,
+not counted either). ``push_here + push_there`` is the app's CPU a tap, all in, but gunicorn's
+parsing and writing. ``--profile KIND`` prints cProfile's
 cumulative view of that kind instead. This is the part of ``benchmarks/load.py``'s
 "server CPU a request" that is the app's (gunicorn adds ~0.35 ms a request).
 """
@@ -110,6 +120,55 @@ def api_stream_cold(client, t: dict, _script) -> None:
     r.close()
 
 
+# -- a tap all in: the streams that carry it -----------------------------------------------------
+STREAMS_THERE = 2  # the other worker's share of a table's three phones' streams (load.py: 1.5 a worker)
+
+
+def read_change(body) -> None:
+    """Read a stream up to its next event carrying a hand's log."""
+    while b'"events"' not in next(body):
+        pass
+
+
+def follow(client, t: dict, count: int) -> list:
+    """``count`` API streams open on ``t`` in this process, each past its first event."""
+    t.setdefault("streams", [])
+    while len(t["streams"]) < count:
+        r = client.get(f"/api/v1/tables/{t['id']}/stream", headers={"X-Table-Key": t["key"]}, buffered=False)
+        assert r.status_code == 200
+        read_change(r.response)
+        t["streams"].append(r)
+    return t["streams"][:count]
+
+
+def push_here(client, t: dict, script) -> None:
+    """An append, and the event of the one stream of this process following the table."""
+    (stream,) = t["push_here"]
+    append(client, t, script)
+    read_change(stream.response)
+
+
+def push_there(client, t: dict, script) -> None:
+    """The events of two streams in a process that did not make the change: measured after
+    ``before_there`` made it (see ``measure``)."""
+    for stream in t["push_there"]:
+        read_change(stream.response)
+
+
+def before_there(client, t: dict, script) -> None:
+    """The change, made as if by another process: this process keeps the rows, the hand's replay
+    and the answers as they were before it, and is offered nothing."""
+    from scorekeeper.tables import service
+    from scorekeeper.web.api import answers
+
+    key = next(k for k in service._rows if k[1] == t["id"])
+    kept = service._rows.get(key), service._hands.get(t["hand"])
+    append(client, t, script)
+    service._rows[key], service._hands[t["hand"]] = kept
+    answers._answers.pop((key[0], key[1], t["hand"]), None)
+    client.application.extensions["sk_push"]._deltas.pop(t["id"], None)
+
+
 def forget() -> None:
     """What a restarted process knows: no replay kept, no answer kept."""
     from scorekeeper.tables import service
@@ -119,11 +178,35 @@ def forget() -> None:
     answers._answers.clear()
 
 
-KINDS = {"poll": poll, "refresh": refresh, "append": append, "stream": stream, "api_stream_cold": api_stream_cold}
+KINDS = {
+    "poll": poll,
+    "refresh": refresh,
+    "append": append,
+    "stream": stream,
+    "api_stream_cold": api_stream_cold,
+    "push_here": push_here,
+    "push_there": push_there,
+}
+
+
+PROFILE_SORT, PROFILE_LINES = "cumulative", 45
+
+
+# What each kind finds done before it, not measured.
+BEFORE = {
+    "refresh": append,  # another phone tapped: the version moved since this one's last fetch
+    "api_stream_cold": lambda *_: forget(),
+    "push_there": before_there,
+}
+FOLLOWERS = {"push_here": 1, "push_there": STREAMS_THERE}  # streams open on each table
 
 
 def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> float:
     fn = KINDS[kind]
+    for t in tables:  # the streams a tap's change goes to, open before the first
+        if kind in FOLLOWERS:
+            t[kind] = follow(client, t, FOLLOWERS[kind])
+    before = BEFORE.get(kind)
     work = []
     for _ in range(rounds):
         work.extend(tables)
@@ -131,10 +214,8 @@ def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> fl
     profiler = cProfile.Profile(time.process_time) if profile else None
     spent = 0.0
     for t in work:
-        if kind == "refresh":  # another phone tapped: the version moved since this one's last fetch
-            append(client, t, script)
-        if kind == "api_stream_cold":
-            forget()
+        if before is not None:  # not measured: what the request finds done before it
+            before(client, t, script)
         start = time.process_time()
         if profiler:
             profiler.enable()
@@ -143,7 +224,7 @@ def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> fl
             profiler.disable()
         spent += time.process_time() - start
     if profiler:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(profiler).sort_stats(PROFILE_SORT).print_stats(PROFILE_LINES)
     return 1000 * spent / len(work)
 
 
@@ -153,12 +234,16 @@ def main(argv=None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--profile", choices=list(KINDS))
+    parser.add_argument("--profile-sort", default="cumulative", help="cProfile's order: cumulative, tottime…")
+    parser.add_argument("--profile-lines", type=int, default=45)
     parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
     parser.add_argument("--finished", type=int, default=0, help="finished hands before each table's live hand")
     parser.add_argument(
         "--replay", action="store_true", help="never read a kept state: every cold load replays (as before)"
     )
     args = parser.parse_args(argv)
+    global PROFILE_SORT, PROFILE_LINES
+    PROFILE_SORT, PROFILE_LINES = args.profile_sort, args.profile_lines
     if args.replay:
         from scorekeeper.tables import service
 
@@ -186,15 +271,26 @@ def main(argv=None) -> int:
                     "SECRET_KEY": "cpu",
                     "RATELIMIT_CREATE": "100000/hour",
                     "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp}/limits.db",
+                    # SQLite's watcher checks by itself every 75 ms: a thread whose CPU, whatever
+                    # the taps, would land on whichever request was being measured. Its streams
+                    # here are rung by the commits of this process instead.
+                    "PUSH_CHECK_MS": 3_600_000,
                 }
             )
             client = app.test_client()
             tables = make_tables(client, args.tables, script, args.finished)
             kinds = [args.profile] if args.profile else args.kinds.split(",")
+            spent = {}
             for kind in kinds:
                 measure(client, tables, script, kind, 1, False)  # warm
-                ms = measure(client, tables, script, kind, args.rounds, args.profile == kind)
+                spent[kind] = ms = measure(client, tables, script, kind, args.rounds, args.profile == kind)
                 print(f"{args.db} {kind:8} {ms:.3f} ms CPU a request")
+            if "push_here" in spent and "push_there" in spent:
+                both = spent["push_here"] + spent["push_there"]
+                print(f"{args.db} tap, all in (push_here + push_there) {both:.3f} ms")
+            for t in tables:
+                for r in t.get("streams", ()):
+                    r.close()
             app.extensions["sk_engine"].dispose()
         finally:
             if schema:

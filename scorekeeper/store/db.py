@@ -59,7 +59,7 @@ def make_engine(url: str | URL) -> Engine:
     def _on_begin(conn):
         options = conn.get_execution_options()
         if options.get(IMMEDIATE):
-            _begin_immediate(conn.connection.dbapi_connection)
+            begin_immediate(conn.connection.dbapi_connection)
         elif not options.get(SINGLE_READ):
             conn.exec_driver_sql("BEGIN")
 
@@ -100,7 +100,7 @@ def _ping_after_idle(engine: Engine) -> None:
 LOCK_WAIT_S = 15.0  # as long as the busy timeout above
 
 
-def _begin_immediate(raw) -> None:
+def begin_immediate(raw) -> None:
     """Take SQLite's write lock, waiting for it in short naps rather than inside SQLite.
 
     SQLite's busy handler sleeps in C: under the gevent workers (``web/server/serving.py``) that

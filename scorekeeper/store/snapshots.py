@@ -16,12 +16,13 @@ from sqlalchemy.engine import Connection
 
 from .models import Event, Hand, HandSnapshot, Log, Table
 
-_KEEP = text(
+KEEP_SQL = (
     "INSERT INTO sk_hand_states (hand_id, version, seq, setup, state) "
     "VALUES (:hand_id, :version, :seq, :setup, :state) "
     "ON CONFLICT (hand_id) DO UPDATE SET version = excluded.version, seq = excluded.seq, "
     "setup = excluded.setup, state = excluded.state"
 )
+_KEEP = text(KEEP_SQL)
 _OF_HAND = select(HandSnapshot.version, HandSnapshot.seq, HandSnapshot.setup, HandSnapshot.state).where(
     HandSnapshot.hand_id == bindparam("hand_id")
 )

@@ -406,3 +406,42 @@ def test_the_watcher_asks_by_row_id_and_hears_only_the_tables_that_moved(sqlite_
     finally:
         for follower in followers:
             watcher.leave(follower)
+
+
+def test_a_writers_own_streams_check_their_secrets_without_a_read(app, table, monkeypatch):
+    """The appending request hands its row with its answer: its secrets are those of the version
+    it made, so the streams of its process check theirs against them and read nothing."""
+    hand = table.start_live()
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id, table.view_key)
+    try:
+        table.append(hand, GO_PIBAK[:1])
+        reads: list[str] = []
+        real = store.poll_row
+        monkeypatch.setattr(store, "poll_row", lambda *a: reads.append(a[1]) or real(*a))
+        r = table.append(hand, GO_PIBAK[1:2], 1)
+        assert follower.version == r.get_json()["version"]
+        assert watcher.admits(follower) and reads == []
+        other_process_change(app, table.id)  # moved by someone else: read again
+        follower.hear(follower.version + 1)
+        assert watcher.admits(follower) and reads == [table.id]
+    finally:
+        watcher.leave(follower)
+
+
+def test_a_write_holds_the_secrets_of_the_version_it_locked(app, table):
+    """Keys replaced between a request's load and its write: the lock reads them again with the
+    version, so what the writer hands its streams is never a replaced secret."""
+    from scorekeeper.tables import writes
+
+    with app.app_context():
+        maker = app.extensions["sk_sessionmaker"]
+        with maker() as loading, maker() as rotating:
+            loaded = store.read_table(loading.connection(), table.id)
+            old_view = loaded.view_secret
+            _edit, new_view = writes.rotate_keys(rotating, store.get_table(rotating, table.id), "view")
+            loading.commit()
+            store.lock_table(loading, loaded)
+            assert loaded.view_secret == new_view != old_view
+            assert loaded.version == version_of(table)
+            loading.rollback()

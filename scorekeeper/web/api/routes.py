@@ -384,7 +384,7 @@ def append_event(public_id: str, hand_id: int):
     body = response.get_data()
     answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
     if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
-        push.offer(public_id, state.table.version, body)
+        push.offer(public_id, state.table.version, body, state.table)
     return response, 201
 
 

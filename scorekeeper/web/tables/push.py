@@ -199,15 +199,21 @@ class Watcher:
             follower.hear(version)
 
     # -- the change itself, for API streams ------------------------------------------------------
-    def offer(self, public_id: str, version: int, answer: bytes) -> None:
+    def offer(self, public_id: str, version: int, answer: bytes, table: store.Table | None = None) -> None:
         """A request that just changed ``public_id`` answered ``answer`` (an events document of
-        the table's last hand at ``version``, JSON): the streams of this process send it as it is."""
+        the table's last hand at ``version``, JSON): the streams of this process send it as it is.
+
+        ``table``: the writer's row, its secrets those of ``version`` (a write reads them again
+        with the version under its lock, or stores only at the version its request read them
+        at): the streams' check of their secrets then reads nothing either."""
         with self._lock:
             if public_id not in self._followers:
                 return
             known = self._deltas.get(public_id)
             if known is None or known[0] < version:
                 self._deltas[public_id] = (version, answer.decode().strip())
+            if table is not None and table.version == version:
+                self._keep_secrets(table)
 
     def admits(self, follower: Follower) -> bool:
         """Whether the follower's secret still opens its table at the version it heard: one read
@@ -256,8 +262,7 @@ class Watcher:
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
                 # The row read whole, so its secrets are those of its version: the streams' check
-                # of their secrets needs no read of its own. (Not a writer's table: a writer reads
-                # only the version again, its secrets are those its request loaded.)
+                # of their secrets needs no read of its own (nor after a writer's, ``offer``).
                 with self._lock:
                     if public_id in self._followers:
                         self._keep_secrets(table)
@@ -580,7 +585,8 @@ class TooManyStreams(TooManyRequests):
     retry_after_s = 30
 
 
-def offer(public_id: str, version: int, answer: bytes) -> None:
+def offer(public_id: str, version: int, answer: bytes, table: store.Table | None = None) -> None:
     """This request changed ``public_id`` to ``version`` and answers ``answer`` (an events
-    document): the API streams of this process send it instead of loading the table again."""
-    current_app.extensions["sk_push"].offer(public_id, version, answer)
+    document): the API streams of this process send it instead of loading the table again, and
+    check their secrets against ``table``'s (``Watcher.offer``)."""
+    current_app.extensions["sk_push"].offer(public_id, version, answer, table)
