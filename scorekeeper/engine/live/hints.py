@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from ..errors import EngineError
 from ..model import Player
 from ..payout import settle
-from ..summary.contract import parse_summary
 from .hand import replay
 from .junk import named_value
 from .state import HandState, LiveOutcome
+from .summary import facts as hand_facts
 
 __all__ = ["Bak", "Given", "IfStopped", "LastEvent", "PiBakWhy", "if_stopped_now", "last_event", "pi_bak_why"]
 
@@ -58,10 +58,9 @@ def if_stopped_now(state: HandState) -> IfStopped:
     try:
         # A what-if, not a stop the engine would take now: right after a go the leader may not
         # stop until the score rises, yet the baks the others face are the ones to warn about.
-        summary = state.but(outcome=LiveOutcome("stop", (leader,)), must_decide=None).summary()
-        summary.pop("score_at_last_go", None)
-        rules, facts = parse_summary(summary)
-        settled = settle(facts, rules)
+        # The scores at the last gos are left out: they would refuse the leader's stop below them.
+        stopped = state.but(outcome=LiveOutcome("stop", (leader,)), must_decide=None)
+        settled = settle(hand_facts(stopped)._replace(score_at_last_go={}), state.rules)
     except EngineError:
         return nobody
     baks: dict[Player, tuple[Bak, ...]] = {}

@@ -2,9 +2,9 @@
 
 ``hand.py`` applies events; this module holds what they produce: each player's piles
 and declarations (``PlayerState``) and the hand as a whole (``HandState``), on top of
-its set-up (``hand_setup.HandSetup``). Once the hand has ended the state converts to
-the engine contract's summary (``hand_summary``), so the payments are the rules
-engine's own; ``hand_view`` is the live view the phones show.
+its set-up (``hand_setup.HandSetup``). Once the hand has ended the state hands its facts
+to the payout, and converts to the engine contract's summary (``hand_summary``), so the
+payments are the rules engine's own; ``hand_view`` is the live view the phones show.
 
 Applying an event must cost next to nothing (the app replays a hand's log on every
 tap), so the two values an event changes are ``Record``s rather than dataclasses, and

@@ -87,15 +87,27 @@ def _rules_and_players(doc: dict, c: Checker) -> tuple[Rules, tuple[str, ...]]:
 
 
 def _dealer_chongtong(c: Checker, outcome: Outcome | None, dealer: str | None, rules: Rules) -> Outcome | None:
+    """``dealer_chongtong`` for a summary: its refusal goes with the summary's other problems."""
+    if outcome is None:
+        return outcome
+    try:
+        return dealer_chongtong(outcome, dealer, rules)
+    except EngineError as err:
+        c.errors.extend(err.errors)
+        return outcome
+
+
+def dealer_chongtong(outcome: Outcome, dealer: str | None, rules: Rules) -> Outcome:
     """rules.md §13 reading 8: under ``void_deal_chongtong`` a void deal is the dealer's chongtong,
-    reported as such, never a void deal that pays."""
-    if outcome is None or outcome.type is not OutcomeType.VOID_DEAL:
+    reported as such, never a void deal that pays. A summary and a live hand both read it here."""
+    if outcome.type is not OutcomeType.VOID_DEAL:
         return outcome
     if not (rules.void_deal_chongtong and rules.chongtong_played):
         return outcome
     if not dealer:
-        c.add("missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.", "dealer")
-        return outcome
+        raise EngineError(
+            "missing_winner", "Under the table's rules a void deal is the dealer's win: name the dealer.", "dealer"
+        )
     return Outcome(OutcomeType.CHONGTONG, (dealer,), outcome.month)
 
 

@@ -1,7 +1,8 @@
 """What happened in a hand, apart from the house rules: the input of ``payout``.
 
 ``contract.parse_summary`` builds these from the JSON summary after checking it;
-the live hand builds the same summary from its event log.
+the live hand builds the same facts from its event log (``live.summary.facts``), with no
+summary to parse.
 """
 
 from __future__ import annotations
