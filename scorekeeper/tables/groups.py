@@ -86,7 +86,9 @@ def standing(payments: Iterable[GroupPayment]) -> list[Transfer]:
 # -- creating ---------------------------------------------------------------------------------
 
 
-def checked_players(value: Any, path: str = "players") -> list[str]:
+def checked_players(value: Any, path: str = "players", *, look_alikes: bool = False) -> list[str]:
+    """A group's players, checked as a table's are (``names.check_names``; ``look_alikes``: two
+    that read the same but are spelt apart are taken, for an import's roster)."""
     if (
         not isinstance(value, list)
         or not all(isinstance(p, str) for p in value)
@@ -97,7 +99,7 @@ def checked_players(value: Any, path: str = "players") -> list[str]:
     for i, p in enumerate(out):
         if len(p) > MAX_NAME:
             raise CodedRefusal("bad_player_name", f"A name is at most {MAX_NAME} characters.", f"{path}[{i}]")
-    names.check_names(out, path)
+    names.check_names(out, path, look_alikes=look_alikes)
     return out
 
 
