@@ -380,6 +380,10 @@ def last_settings(state: GroupState) -> dict[str, Any]:
         # Rules an editor chose on the group's page after the last evening began are the next one's.
         keep = ("rules",) if chosen and _when(chosen) > _when(history.iso(last.created_at)) else ()
         out |= {k: cfg[k] for k in SETTINGS if k in cfg and k not in keep}
+    if isinstance(out.get("rules"), str):
+        # A bare preset name, as the API took for a new table (and imports still take): read as
+        # the object every reader of these settings expects (the group's page failed on it).
+        out["rules"] = {"preset": out["rules"], "options": {}}
     return out
 
 

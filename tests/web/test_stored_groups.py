@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
 
 from scorekeeper.store import migrate
+from scorekeeper.store.models import Table
 from tests.conftest import make_app
 
 BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
@@ -224,3 +226,32 @@ def test_an_import_still_refuses_the_same_name_twice(app):
     r = app.test_client().post("/api/v1/groups/import", json=doc)
     assert r.status_code == 422, r.get_json()
     assert [(e["code"], e["path"]) for e in r.get_json()["errors"]] == [("duplicate_player", "group.players[2]")]
+
+
+def test_an_evening_stored_with_a_bare_preset_name_is_read_and_followed(app):
+    """``POST /tables`` took ``"rules": "korean-common"`` (as an import still does: old exports
+    hold it), and a group whose evening was stored so answered 500 on its page, its rules page and
+    a new evening's page: the next evening's rules were read as an object."""
+    client = app.test_client()
+    g, _evening = _make_group(client, ["민수", "지영", "철수"])
+    doc = {"players": ["민수", "지영", "철수"], "rules": "korean-common", "hands": []}
+    old = client.post("/api/v1/tables/import", json=doc)
+    assert old.status_code == 201, old.get_json()
+    engine = app.extensions["sk_engine"]
+    with engine.begin() as conn:
+        gid = conn.execute(text("select id from sk_groups where public_id = :p"), {"p": g["id"]}).scalar_one()
+        conn.execute(
+            text("update sk_tables set group_id = :g where public_id = :p"), {"g": gid, "p": old.get_json()["id"]}
+        )
+        conn.execute(text("update sk_groups set version = version + 1 where id = :g"), {"g": gid})
+    assert every_read(app, g, old.get_json()["id"]) == ALL_READ
+    phone = app.test_client()
+    phone.get(f"/gj/{g['id']}/{g['edit_key']}")
+    assert phone.get(f"/g/{g['id']}/rules").status_code == 200
+    nxt = client.post(
+        "/api/v1/tables", json={"group": g["id"], "players": ["민수", "지영"]}, headers={"X-Group-Key": g["edit_key"]}
+    )
+    assert nxt.status_code == 201, nxt.get_json()
+    with Session(engine) as session:
+        stored = session.scalars(select(Table).where(Table.public_id == nxt.get_json()["id"])).one().config
+    assert stored["rules"] == {"preset": "korean-common", "options": {}}  # the next evening's, as an object
