@@ -230,6 +230,15 @@ def test_a_new_tables_rules_as_a_bare_preset_name_are_refused_as_the_document_sa
     assert made.status_code == 201, made.get_json()
 
 
+def test_an_import_takes_the_bare_preset_name_an_older_table_exports_and_its_document_says_so(client):
+    """A table stored when ``POST /tables`` took ``"rules": "pagat"`` exports it so: its export
+    imports back, and the document of ``/tables/import`` allows the preset's name."""
+    allowed = document()["components"]["schemas"]["SeriesExport"]["properties"]["rules"]["anyOf"]
+    assert any(a.get("type") == "string" and "korean-common" in a.get("enum", []) for a in allowed)
+    r = client.post("/api/v1/tables/import", json={"players": ["A", "B"], "rules": "korean-common"})
+    assert r.status_code == 201, r.get_json()
+
+
 def test_the_document_bounds_a_group_imports_players_as_the_server_does(client):
     """Schemathesis (``--checks all``, issue 29): an import whose group has no players conformed to
     the document and was refused (422, 2 to 100 players): the document now says so."""
