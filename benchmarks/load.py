@@ -157,7 +157,8 @@ class Gunicorn:
         raise SystemExit(f"gunicorn did not answer within {timeout} s:\n{self.log_tail()}")
 
     def cpu_seconds(self) -> float:
-        """CPU time of the master and its workers so far."""
+        """CPU time of the master, its workers and their children (the share picture's drawing
+        processes) so far: every process of the session the master leads."""
         ticks = os.sysconf("SC_CLK_TCK")
         total = 0
         for pid in os.listdir("/proc"):
@@ -168,7 +169,7 @@ class Gunicorn:
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(pid) == self.proc.pid or int(fields[1]) == self.proc.pid:  # fields[1]: the parent
+            if int(fields[3]) == self.proc.pid:  # fields[3]: the session (start_new_session)
                 total += int(fields[11]) + int(fields[12])  # utime, stime
         return total / ticks
 

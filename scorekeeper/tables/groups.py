@@ -94,7 +94,9 @@ def standing(payments: Iterable[GroupPayment]) -> list[Transfer]:
 # -- creating ---------------------------------------------------------------------------------
 
 
-def checked_players(value: object, path: str = "players") -> list[str]:
+def checked_players(value: object, path: str = "players", *, look_alikes: bool = False) -> list[str]:
+    """A group's players, checked as a table's are (``names.check_names``; ``look_alikes``: two
+    that read the same but are spelt apart are taken, for an import's roster)."""
     if (
         not isinstance(value, list)
         or not all(isinstance(p, str) for p in value)
@@ -105,7 +107,7 @@ def checked_players(value: object, path: str = "players") -> list[str]:
     for i, p in enumerate(out):
         if len(p) > MAX_NAME:
             raise CodedRefusal("bad_player_name", f"A name is at most {MAX_NAME} characters.", f"{path}[{i}]")
-    names.check_names(out, path)
+    names.check_names(out, path, look_alikes=look_alikes)
     return out
 
 
@@ -380,6 +382,10 @@ def last_settings(state: GroupState) -> dict[str, Any]:
         # Rules an editor chose on the group's page after the last evening began are the next one's.
         keep = ("rules",) if chosen and _when(chosen) > _when(history.iso(last.created_at)) else ()
         out |= {k: cfg[k] for k in SETTINGS if k in cfg and k not in keep}
+    if isinstance(out.get("rules"), str):
+        # A bare preset name, as the API took for a new table (and imports still take): read as
+        # the object every reader of these settings expects (the group's page failed on it).
+        out["rules"] = {"preset": out["rules"], "options": {}}
     return out
 
 

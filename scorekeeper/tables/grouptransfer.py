@@ -159,7 +159,15 @@ def _head(head: dict[str, Any]) -> Head:
     roster_doc = head.get("players")
     if not isinstance(roster_doc, list) or not all(isinstance(p, dict) for p in roster_doc):
         raise EngineError("bad_value", "players lists {name, colour}.", "group.players")
-    players = groups.checked_players([p.get("name") for p in roster_doc], "group.players")
+    # Two players whose names read the same but are spelt apart ("Mina" and the evening's newcomer
+    # "mina", stored before newcomers were checked against the members) are taken as the two
+    # people the export says they are: the export is the group's own record, and each of them has
+    # evenings and payments of their own. Refusing them made the group's export impossible to
+    # import back (issue 29); renaming one would put a name on the group that nobody chose, and
+    # merging them would join two people's ledgers. Creating a group and a new evening's newcomers
+    # still refuse a name that reads like a member's (``checked_players``, ``checked_newcomers``);
+    # the same spelling twice is refused here too.
+    players = groups.checked_players([p.get("name") for p in roster_doc], "group.players", look_alikes=True)
     colours = [
         store.colour_for(i)
         if p.get("colour") is None

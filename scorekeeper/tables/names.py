@@ -60,14 +60,15 @@ def same_name_key(name: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKC", name).casefold() if c not in INVISIBLE)
 
 
-def check_names(names: list[str], path: str = "players") -> None:
-    """Refuse a list of normalised names with a bad name or two that read the same."""
+def check_names(names: list[str], path: str = "players", *, look_alikes: bool = False) -> None:
+    """Refuse a list of normalised names with a bad name or two that read the same (with
+    ``look_alikes``, only two spelt exactly the same: see ``grouptransfer._head``)."""
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         why = problem(name)
         if why:
             raise CodedRefusal("bad_player_name", why, f"{path}[{i}]")
-        key = same_name_key(name)
+        key = name if look_alikes else same_name_key(name)
         if key in seen:
             raise CodedRefusal(
                 "duplicate_player", f"{name!r} reads the same as player {seen[key] + 1}'s name.", f"{path}[{i}]"

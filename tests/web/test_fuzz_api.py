@@ -210,6 +210,35 @@ def test_rules_that_are_neither_an_object_nor_null_are_refused(client, path, rul
     assert [(e["code"], e["path"]) for e in r.get_json()["errors"]] == [("bad_value", "rules")]
 
 
+@pytest.mark.parametrize("rules", ["pagat", "korean-common", "nope"])
+def test_a_new_tables_rules_as_a_bare_preset_name_are_refused_as_the_document_says(client, rules):
+    """The document's ``rules`` is ``{preset, options}`` or null, and ``POST /tables`` took a bare
+    preset name (issue 29; a group's evening stored with one broke the group's page). No client
+    sends one (the page's form and the tests send an object): refused, as a new group's are."""
+    schemas = document()["components"]["schemas"]
+    allowed = schemas["NewTable"]["properties"]["rules"]
+    assert all(a.get("type") != "string" for a in allowed.get("anyOf", [allowed]))
+    group = client.post("/api/v1/groups", json={"name": "모임", "players": ["A", "B"]}).get_json()
+    for body, headers in (
+        ({"players": ["A", "B"], "rules": rules}, {}),
+        ({"group": group["id"], "players": ["A", "B"], "rules": rules}, {"X-Group-Key": group["edit_key"]}),
+    ):
+        r = client.post("/api/v1/tables", json=body, headers=headers)
+        assert r.status_code == 422, r.get_json()
+        assert [(e["code"], e["path"]) for e in r.get_json()["errors"]] == [("bad_value", "rules")]
+    made = client.post("/api/v1/tables", json={"players": ["A", "B"], "rules": {"preset": "pagat"}})
+    assert made.status_code == 201, made.get_json()
+
+
+def test_an_import_takes_the_bare_preset_name_an_older_table_exports_and_its_document_says_so(client):
+    """A table stored when ``POST /tables`` took ``"rules": "pagat"`` exports it so: its export
+    imports back, and the document of ``/tables/import`` allows the preset's name."""
+    allowed = document()["components"]["schemas"]["SeriesExport"]["properties"]["rules"]["anyOf"]
+    assert any(a.get("type") == "string" and "korean-common" in a.get("enum", []) for a in allowed)
+    r = client.post("/api/v1/tables/import", json={"players": ["A", "B"], "rules": "korean-common"})
+    assert r.status_code == 201, r.get_json()
+
+
 def test_the_document_bounds_a_group_imports_players_as_the_server_does(client):
     """Schemathesis (``--checks all``, issue 29): an import whose group has no players conformed to
     the document and was refused (422, 2 to 100 players): the document now says so."""

@@ -222,6 +222,9 @@ class GroupExport(_Open):
 class SeriesExport(SeriesConfig):
     """A table's export (``export.json``): its settings and its hands, each as ``records.HandRecord``."""
 
+    # A table created when the API still took a bare preset name was stored, and exports, with one:
+    # an export always imports back, so the import takes it (read as ``{"preset": name}``), and says so.
+    rules: SeriesRules | Annotated[str, Field(json_schema_extra={"enum": list(engine.PRESETS)})] | None = None  # type: ignore[assignment]
     hands: list[HandRecord] = Field(default_factory=list)
 
 

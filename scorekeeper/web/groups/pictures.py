@@ -12,20 +12,25 @@ group, on the path that serves taps) to find what it shows, once however many as
 many picture requests a process serves at once is ``gate.py``'s.
 
 Drawing holds the CPU for tens of milliseconds (issue 29: 255 ms each, and 50 at once moved
-another table's poll to p95 1.3 s). It runs on one drawing thread of its own: under gevent a
-native thread of gevent's pool, so the worker's greenlets (polls, taps, streams) go on while
-Pillow draws, and at most one picture of this process is drawn at a time.
+another table's poll to p95 1.3 s). It runs in a drawing process of this process's own
+(``scorekeeper/drawer.py``): drawn on a thread here, it still held this process's GIL, and another table's
+poll waited (p95 260 ms on SQLite). At most one picture of this process is drawn at a time. A
+drawing function the child cannot import by name (a test's stand-in) is drawn on a thread here,
+as is every picture where no process can be started.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from ... import drawer
 
 KEEP = 64  # pictures kept by a process: about 80 KB each
 FORMAT = "2"  # bumped when the drawing changes: every digest then changes
@@ -37,6 +42,8 @@ _tags: OrderedDict[Hashable, str] = OrderedDict()  # versions → the digest of 
 _building: dict[Hashable, threading.Event] = {}
 _lock = threading.Lock()
 _pool: Any = None
+_drawer: drawer.Drawer | None = None
+_in_process = False  # no drawing process could be started: drawn on the thread
 draws = 0  # pictures drawn by this process (the tests count them)
 
 
@@ -47,6 +54,26 @@ def etag(*inputs: object) -> str:
 
 
 def _off_path(fn: Callable[..., bytes], *args: object) -> bytes:
+    """``fn(*args)`` in the drawing process (else on the drawing thread), this greenlet or thread
+    waiting for it; ``Busy`` when the drawing process did not answer in time."""
+    global _drawer, _in_process
+    ref = drawer.by_reference(fn)
+    if ref is not None and not _in_process:
+        with _lock:
+            if _drawer is None:  # made at the first picture: after gevent patched threading
+                _drawer = drawer.Drawer()
+            mine = _drawer
+        try:
+            return mine.call(ref, args)
+        except drawer.CannotStart as err:
+            logging.getLogger(__name__).warning("%s: pictures are drawn in this process", err)
+            _in_process = True
+        except drawer.Stuck as err:
+            raise Busy() from err
+    return _on_thread(fn, *args)
+
+
+def _on_thread(fn: Callable[..., bytes], *args: object) -> bytes:
     """``fn(*args)`` on the drawing thread, this greenlet or thread waiting for it."""
     global _pool
     if _pool is None:
