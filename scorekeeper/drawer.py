@@ -36,6 +36,7 @@ import traceback
 import types
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import IO, Any
 
 NICE = 10  # the child's niceness: taps first when the cores are busy
@@ -55,7 +56,7 @@ class CannotStart(Exception):
     """No drawing process can be started here (the caller draws in its own process)."""
 
 
-def by_reference(fn: Callable[..., Any]) -> tuple[str, str] | None:
+def by_reference(fn: Callable[..., object]) -> tuple[str, str] | None:
     """``fn``'s module and qualified name, where the child can import it by them (else None: a
     function made at run time, such as a test's stand-in, is called in this process)."""
     module, name = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
@@ -170,7 +171,7 @@ def _receive(stream: IO[bytes] | None) -> bytes:
 ROOT = Path(__file__).resolve().parents[1]  # the tree holding the scorekeeper package
 
 
-def _bare_import(module: str) -> Any:
+def _bare_import(module: str) -> ModuleType:
     """``module``, the packages above it in scorekeeper taken as bare folders: their ``__init__``
     build the app (Flask, the store, every view: 2.8 s to import on a busy machine, against 0.2 s
     for ``picture.py`` and Pillow), and the child only draws. A module drawn here must need none
@@ -199,7 +200,11 @@ def serve() -> None:
             return
         module, name, args = pickle.loads(_read(inp, int.from_bytes(head, "big")))
         try:
-            fn = functools.reduce(getattr, name.split("."), _bare_import(module))
+            fn: object = _bare_import(module)
+            for part in name.split("."):
+                fn = getattr(fn, part)
+            if not callable(fn):
+                raise TypeError(f"{module}.{name} is not callable")
             answer = (True, fn(*args))
         except Exception:
             answer = (False, traceback.format_exc())

@@ -157,7 +157,8 @@ def _append_sqlite(
     """``append_at`` on SQLite: the write lock, then the compare-and-set and the rows on the
     driver's connection, committed; None (rolled back, nothing stored) when the table has moved."""
     conn = session.connection()
-    raw: Any = conn.connection.driver_connection  # sqlite3.Connection
+    raw = conn.connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)  # the SQLite dialect's driver: sqlite3
     stored_time, stored_json = _sqlite_values(conn.dialect)
     now = stored_time(utcnow())
     # Each event marked with the version it made (``version_each``), else all with the one made.
@@ -199,7 +200,7 @@ def _write_sqlite(
     step: list[str],
     table: Table,
     bump: int,
-    now: Any,
+    now: object,
     expected: int,
     rows: list[tuple],
     kept: tuple[str, str] | None,
