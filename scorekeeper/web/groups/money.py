@@ -17,8 +17,8 @@ from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
 from ..server.database import db
 from ..server.security import EDIT
-from ..tables.forms import TableForm
-from ..tables.newtable import form_with_rules, localize, preset_table, rules_of_form, sheet_rows
+from ..views.newtable import form_with_rules, localize, preset_table, rules_of_form, sheet_rows
+from ..views.tableforms import TableForm
 from . import bp
 
 

@@ -40,11 +40,11 @@ from ..catalogue.terms import trail_text
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, presented_key, remember_key
-from ..tables.forms import KeysForm
-from ..tables.newtable import default_preset
 from ..views import export, joincode, sharing
 from ..views.cardview import player_classes
 from ..views.chart import balance_chart
+from ..views.newtable import default_preset
+from ..views.tableforms import KeysForm
 from . import bp, pictures
 from .money import money_view, pay_link_of
 from .picture import HEIGHT, WIDTH, picture

@@ -12,7 +12,7 @@ from ..access import keyring
 from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS, TEXT_COOKIE
 from ..server.database import db
 from ..server.security import cookie_secure
-from ..tables.forms import ImportForm, JoinForm
+from ..views.tableforms import ImportForm, JoinForm
 from . import bp
 
 # Control and format characters (tab, newline, zero-width, bidi): never part of a path we send back.

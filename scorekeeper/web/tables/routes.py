@@ -27,9 +27,17 @@ from ..server.limits import created, refused_key
 from ..server.security import EDIT, remember_key
 from ..views import export, joincode, sharing, tableview
 from ..views.forms import attach_errors
+from ..views.newtable import (
+    ERROR_FIELDS,
+    config_from_form,
+    form_for_get,
+    localize,
+    preset_table,
+    rules_sheet,
+    sheet_rows,
+)
+from ..views.tableforms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
 from . import bp, pagecache
-from .forms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
-from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, rules_sheet, sheet_rows
 
 
 @bp.route("/new", methods=["GET", "POST"])
