@@ -484,10 +484,3 @@ def new_keys(public_id: str):
 def forget(public_id: str):
     forget_group(public_id)
     return redirect(url_for("home.index"), 303)
-
-
-def known_groups() -> list:
-    """The groups this phone holds a key for, newest first (the home page lists them)."""
-    keys = keyring.kept(keyring.GROUP)
-    found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
-    return [found[p] for p in reversed(list(keys)) if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]

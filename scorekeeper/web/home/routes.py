@@ -9,6 +9,7 @@ from flask import redirect, render_template, request, url_for
 
 from ...store import rows as store
 from ..access import keyring
+from ..access.groups import known_groups
 from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS, TEXT_COOKIE
 from ..server.database import db
 from ..server.security import cookie_secure
@@ -46,8 +47,6 @@ def page(import_form: ImportForm | None = None, import_errors: list[dict] | None
     keys = keyring.kept(keyring.TABLE)
     found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
     recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
-    from ..groups.routes import known_groups  # the groups' blueprint imports this module's page
-
     return render_template(
         "home.html",
         recent=recent,
