@@ -21,11 +21,10 @@ from ..access import seats
 from ..access.tables import keep_access, open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
-from ..home import routes as home
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, remember_key
-from ..views import export, joincode, sharing, tableview
+from ..views import export, homepage, joincode, sharing, tableview
 from ..views.forms import attach_errors
 from ..views.newtable import (
     ERROR_FIELDS,
@@ -64,11 +63,11 @@ def import_table():
     """A table's export file → a new table with new secrets; a refusal shows its codes on the home page."""
     form = ImportForm()
     if not form.validate_on_submit():
-        return home.page(form, [{"code": "bad_import", "message": _("err_bad_import"), "path": ""}]), 422
+        return homepage.page(form, [{"code": "bad_import", "message": _("err_bad_import"), "path": ""}]), 422
     try:
         table = writes.import_table(db(), transfer.parse_json(form.file.data.read()))
     except (EngineError, WriteRefused) as err:
-        return home.page(form, [e | {"message": refusal(e)} for e in err.errors]), 422
+        return homepage.page(form, [e | {"message": refusal(e)} for e in err.errors]), 422
     created()
     remember_key(table.public_id, table.edit_secret)
     flash(_("imported"), "ok")
