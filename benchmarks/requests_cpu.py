@@ -113,7 +113,7 @@ def api_stream_cold(client, t: dict, _script) -> None:
 def forget() -> None:
     """What a restarted process knows: no replay kept, no answer kept."""
     from scorekeeper.tables import service
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     service.forget()
     answers._answers.clear()

@@ -19,13 +19,13 @@ from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
 from ..access.tables import keep_access, open_poll_row, open_table
-from ..server import push
+from ..server import answers, push
 from ..server.database import db
 from ..server.errors import error_response
 from ..server.limits import created
 from ..server.security import KEY_HEADER, csrf, presented_key
 from ..views import tablejson
-from . import answers, bp, models, openapi, preconditions
+from . import bp, models, openapi, preconditions
 
 
 class TableIdConverter(BaseConverter):
