@@ -11,12 +11,12 @@ from ...tables import history, paylinks
 from ...tables.groups import Owed
 from ...tables.groups import money as money_of
 from ...tables.refusals import EngineError, WriteRefused
-from .. import historyview
 from ..access.groups import group_state, open_group
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
 from ..server.database import db
 from ..server.security import EDIT
+from ..views import historyview
 from ..views.newtable import form_with_rules, localize, preset_table, rules_of_form, sheet_rows
 from ..views.tableforms import TableForm
 from . import bp

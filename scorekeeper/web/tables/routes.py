@@ -128,7 +128,7 @@ def join():
 @bp.get("/t/<public_id>")
 def show(public_id: str):
     from ...tables import history
-    from .. import historyview
+    from ..views import historyview
 
     state = service.load(db(), open_table(public_id))
     can_edit = g.get("table_level") == EDIT
