@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from typing import Any, TypedDict
+from dataclasses import dataclass
+from typing import Any
 
 from flask import (
     Response,
@@ -22,7 +23,7 @@ from ...store import rows as tables_store
 from ...store.groupversions import group_versions
 from ...tables import groups as service
 from ...tables import grouptransfer
-from ...tables.groups import TransferJSON, money
+from ...tables.groups import Owed, money
 from ...tables.refusals import EngineError
 from ..access import keyring
 from ..access.groups import (
@@ -123,14 +124,15 @@ def _money(state: service.GroupState):
     return lambda v: money_text(v, state.currency)
 
 
-class Shared(TypedDict):
+@dataclass(frozen=True, slots=True)
+class Shared:
     """What a group's share text and picture say."""
 
     title: str
     heading: str
     amounts: dict[str, float]  # money, by player
     transfers_heading: str
-    transfers: list[TransferJSON]
+    transfers: tuple[Owed, ...]
     subtitle: str
 
 
@@ -143,23 +145,23 @@ def _shared(state: service.GroupState, evening_id: str | None) -> Shared:
         if i is None:
             abort(404)
         ev, row = state.evenings[i], f.ledger[i]
-        return {
-            "title": f"{state.group.name} · {ev.date}",
-            "heading": _("evening_result"),
-            "amounts": row.result_money,
-            "transfers_heading": _("settle_up"),
-            "transfers": [t.to_json() for t in row.settle_up],
-            "subtitle": ev.table.title or _("n_hands", n=ev.facts.played),
-        }
+        return Shared(
+            title=f"{state.group.name} · {ev.date}",
+            heading=_("evening_result"),
+            amounts=row.result_money,
+            transfers_heading=_("settle_up"),
+            transfers=row.settle_up,
+            subtitle=ev.table.title or _("n_hands", n=ev.facts.played),
+        )
     last = state.evenings[-1].date if state.evenings else ""
-    return {
-        "title": state.group.name,
-        "heading": _("group_standings"),
-        "amounts": {p: _cash(state, v) for p, v in f.balances.items()},
-        "transfers_heading": _("owed_title"),
-        "transfers": [t.to_json() for t in f.owed],
-        "subtitle": _("group_picture_sub", n=len(state.evenings), date=last),
-    }
+    return Shared(
+        title=state.group.name,
+        heading=_("group_standings"),
+        amounts={p: _cash(state, v) for p, v in f.balances.items()},
+        transfers_heading=_("owed_title"),
+        transfers=f.owed,
+        subtitle=_("group_picture_sub", n=len(state.evenings), date=last),
+    )
 
 
 def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
@@ -167,13 +169,13 @@ def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
     reads it ("민수 → 지영 3,600원")."""
     money = _money(state)
     shared = _shared(state, evening_id)
-    lines = [f"[{shared['title']}] {shared['heading']}"]
-    for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1]):
+    lines = [f"[{shared.title}] {shared.heading}"]
+    for p, v in sorted(shared.amounts.items(), key=lambda kv: -kv[1]):
         lines.append(f"{p} {'+' if v > 0 else ''}{money(v)}")
-    if shared["transfers"]:
+    if shared.transfers:
         lines.append("")
-        lines.append(shared["transfers_heading"])
-        lines += [f"{t['from']} → {t['to']} {money(t['money'])}" for t in shared["transfers"]]
+        lines.append(shared.transfers_heading)
+        lines += [f"{t.payer} → {t.payee} {money(t.money)}" for t in shared.transfers]
     return "\n".join(lines)
 
 
@@ -380,16 +382,16 @@ def _picture_args(public_id: str, evening_id: str | None) -> tuple:
     shared = _shared(state, evening_id)
     standings = [
         (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", 1 if v > 0 else -1 if v < 0 else 0)
-        for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])
+        for p, v in sorted(shared.amounts.items(), key=lambda kv: -kv[1])
     ]
-    transfers = [(f"{t['from']} → {t['to']}", str(money(t["money"]))) for t in shared["transfers"]]
+    transfers = [(f"{t.payer} → {t.payee}", str(money(t.money))) for t in shared.transfers]
     return (
-        str(shared["title"]),
-        str(shared["subtitle"]),
+        str(shared.title),
+        str(shared.subtitle),
         standings,
         transfers,
         str(_("app_name")),
-        str(shared["transfers_heading"]),
+        str(shared.transfers_heading),
         str(_("picture_more")),
     )
 
