@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flask import (
     Response,
@@ -21,9 +21,10 @@ from flask import (
 from ...store import groups as store
 from ...store import rows as tables_store
 from ...store.groupversions import group_versions
+from ...store.models import Group, Table
 from ...tables import groups as service
 from ...tables import grouptransfer
-from ...tables.groups import Owed, money
+from ...tables.groups import Figures, LedgerRow, Owed, PlayerStats, money
 from ...tables.refusals import EngineError
 from ..access import keyring
 from ..access.groups import (
@@ -43,11 +44,11 @@ from ..server.limits import created, refused_key
 from ..server.security import EDIT, presented_key, remember_key
 from ..views import export, joincode, sharing
 from ..views.cardview import player_classes
-from ..views.chart import balance_chart
+from ..views.chart import Chart, balance_chart
 from ..views.newtable import default_preset
 from ..views.tableforms import KeysForm
 from . import bp, pictures
-from .money import money_view, pay_link_of
+from .money import MoneyView, money_view, pay_link_of
 from .picture import HEIGHT, WIDTH, picture
 
 LEDGER_ROWS = 20
@@ -183,7 +184,33 @@ def _cash(state: service.GroupState, points: int):
     return money(points, state.chip_value)
 
 
-def page_view(state: service.GroupState) -> dict[str, Any]:
+class PageView(MoneyView):
+    """What the group page's template gets (``page_view``), beside its share links and preview."""
+
+    group: Group
+    state: service.GroupState
+    f: Figures
+    classes: dict[str, str]  # each player's colour class
+    owed: list[dict[str, object]]  # a transfer's JSON, its key and the payee's pay link
+    chart: Chart | None
+    ledger: list[LedgerRow]  # newest first
+    ledger_more: int  # the evenings left off the page
+    evenings: dict[str, service.Evening]  # by id
+    money: Callable[[float], str]
+    cash: Callable[[int], int | float]  # points → money at the group's chip value
+    can_edit: bool
+    stats: dict[str, PlayerStats]
+    order: list[str]  # the players, the one ahead first
+    came: set[str]  # who played the last evening
+    share_text: str
+    known: list[str]  # the groups this phone holds a key for
+    last_settings: dict[str, object]
+    trail_text: Callable[[Sequence[object]], str]
+    attachable: list[Table]
+    picture_version: str
+
+
+def page_view(state: service.GroupState) -> PageView:
     f = state.figures
     classes = player_classes(state.players)
     history = [row.balances for row in f.ledger]
