@@ -172,7 +172,7 @@ def before_there(client, t: dict, script) -> None:
 def forget() -> None:
     """What a restarted process knows: no replay kept, no answer kept."""
     from scorekeeper.tables import service
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     service.forget()
     answers._answers.clear()

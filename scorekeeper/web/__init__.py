@@ -39,9 +39,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .catalogue import i18n
     from .groups.gate import PictureGate
     from .home import pwa, rules_page
-    from .server import assets, database, errors, fastpath, limits, redact, security
+    from .server import assets, database, errors, fastpath, limits, push, redact, security
     from .server.rowids import RowId
-    from .tables import push
 
     redact.install()
     app.url_map.converters["int"] = RowId  # before any route: every <int:…> names a row

@@ -64,7 +64,7 @@ def test_scripts_show_no_words_of_their_own(path):
         "views/tableview.py",
         "views/export.py",
         "views/joincode.py",
-        "tables/newtable.py",
+        "views/newtable.py",
         "tables/routes.py",
         "catalogue/terms.py",
         "views/sharing.py",

@@ -166,7 +166,7 @@ def test_what_is_not_plain_goes_to_flask(setting, spied, path):
 
 def test_a_hand_not_kept_goes_to_flask_which_keeps_it(setting, spied):
     app, table, hand = setting
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     answers._answers.clear()
     path = f"/api/v1/tables/{table.id}/hands/{hand}/events"

@@ -146,7 +146,7 @@ def test_a_pay_link_set_on_the_page_opens_from_every_phones_owed_line(app, grp):
 
 
 def test_the_next_evenings_rules_chosen_on_the_groups_sheet(app, grp):
-    from scorekeeper.web.tables.newtable import preset_defaults
+    from scorekeeper.web.views.newtable import preset_defaults
 
     c = phone(app, grp)
     sheet = c.get(f"/g/{grp['id']}/rules")

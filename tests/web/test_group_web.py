@@ -29,7 +29,7 @@ FORMS["groups.pay_link"] = {"player": "민수", "pay_link": "https://toss.me/min
 
 def _rules_form() -> dict:
     """The rules sheet as a phone sends it: a preset and every option (a box left unticked is absent)."""
-    from scorekeeper.web.tables.newtable import preset_defaults
+    from scorekeeper.web.views.newtable import preset_defaults
 
     values = preset_defaults("ogb-matgo")
     return {"preset": "ogb-matgo"} | {k: ("y" if v is True else str(v)) for k, v in values.items() if v is not False}

@@ -19,7 +19,7 @@ from scorekeeper.engine.live.hand import HandSetup, replay
 from scorekeeper.store import rows as store
 from scorekeeper.store import snapshots
 from scorekeeper.tables import service, writes
-from scorekeeper.web.api import answers
+from scorekeeper.web.server import answers
 from tests.conftest import make_app
 from tests.engine.test_hand_properties import events_for
 from tests.web.conftest import STOP_A, Table

@@ -89,7 +89,7 @@ def test_each_view_of_the_body_is_its_own(csrf_app, renders, variant):
 
 
 def test_the_api_table_answer_is_kept_per_version(app, make_table):
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     t = make_table()
     t.add_summary(STOP_A)

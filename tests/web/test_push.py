@@ -267,7 +267,7 @@ def test_a_stream_knows_when_its_phone_has_gone():
     """Before loading a change for a stream, one look at its socket: a phone that closed it is gone."""
     import socket
 
-    from scorekeeper.web.tables.push import gone
+    from scorekeeper.web.server.push import gone
 
     server, phone = socket.socketpair()
     try:
@@ -289,7 +289,7 @@ def test_a_stream_past_the_1024th_connection_is_not_taken_for_gone():
     tables every phone reconnected every few seconds, 13,088 streams opened for 3,000 phones)."""
     import socket
 
-    from scorekeeper.web.tables.push import gone
+    from scorekeeper.web.server.push import gone
 
     held = [socket.socketpair() for _ in range(540)]  # 1,080 descriptors and more
     try:
@@ -313,7 +313,7 @@ def test_a_quiet_stream_lets_a_gone_phone_go_before_its_heartbeat(monkeypatch, s
     every GONE_CHECK_S (issue 32: in one look for all of them)."""
     import socket
 
-    from scorekeeper.web.tables import push
+    from scorekeeper.web.server import push
 
     monkeypatch.setattr(push, "GONE_CHECK_S", 0.1)
     watcher = sqlite_app.extensions["sk_push"]

@@ -149,7 +149,7 @@ def test_another_processs_change_is_seen_exactly(app, change):
     answers; an append (or several) is caught up from the new events alone."""
     from scorekeeper.store import rows as store
     from scorekeeper.tables import service
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     client = app.test_client()
     created = client.post("/api/v1/tables", json={"players": ["A", "B", "C"], "first_dealer": "A"}).get_json()

@@ -120,7 +120,7 @@ def test_the_version_and_the_log_are_of_one_snapshot(app, table, elsewhere, monk
     applies that tap twice, or misses the one after it."""
     from scorekeeper.store import rows as store
     from scorekeeper.tables import service
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     hand = table.start_live()
     table.append(hand, A_JUNK[:2])

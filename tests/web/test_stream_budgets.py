@@ -41,7 +41,7 @@ def test_200_streams_from_one_address_all_stream(streams_app):
 
 
 def test_a_tables_streams_are_bounded_and_the_refusal_is_coded(streams_app):
-    from scorekeeper.web.tables.push import STREAMS_PER_TABLE
+    from scorekeeper.web.server.push import STREAMS_PER_TABLE
 
     client = streams_app.test_client()
     t, other = _tables(client, 2)

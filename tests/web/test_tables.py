@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.engine.replay import replay_document
 from scorekeeper.engine.rules import OPTIONS, PRESETS
-from scorekeeper.web.tables.newtable import preset_defaults
+from scorekeeper.web.views.newtable import preset_defaults
 
 
 def table_form(players=("Mina", "Jun", "Hana"), preset="pagat", **extra) -> dict:

@@ -45,6 +45,13 @@ def known_group_ids() -> list[str]:
     return list(keyring.kept(keyring.GROUP))
 
 
+def known_groups() -> list[Group]:
+    """The groups this phone holds a key for, newest first (the home page lists them)."""
+    keys = keyring.kept(keyring.GROUP)
+    found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
+    return [found[p] for p in reversed(list(keys)) if p in found and access_level(found[p], keys[p])]  # type: ignore[arg-type]
+
+
 def presented_group_key(public_id: str, header_only: bool = False) -> str | None:
     header = request.headers.get(GROUP_KEY_HEADER)
     if header or header_only:

@@ -21,7 +21,7 @@ from ..server.database import db
 from ..server.errors import error_response
 from ..server.limits import created
 from ..server.security import EDIT
-from ..tables.newtable import default_preset
+from ..views.newtable import default_preset
 from . import bp, routes  # noqa: F401  (routes first: it registers the id converter these paths use)
 
 PAYMENT_FIELDS = {"from", "to", "points", "key", "beyond_owed"}

@@ -19,13 +19,13 @@ from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
 from ..access.tables import keep_access, open_poll_row, open_table
+from ..server import answers, push
 from ..server.database import db
 from ..server.errors import error_response
 from ..server.limits import created
 from ..server.security import KEY_HEADER, csrf, presented_key
-from ..tables import push
 from ..views import tablejson
-from . import answers, bp, models, openapi, preconditions
+from . import bp, models, openapi, preconditions
 
 
 class TableIdConverter(BaseConverter):
@@ -229,7 +229,7 @@ def version(public_id: str):
 @bp.get("/tables/<table_id:public_id>/stream")
 def stream(public_id: str):
     """Server-Sent Events: the table's last hand as ``…/hands/<hand>/events`` answers it, now
-    and at each change (``web/tables/push.py``); only the version when it is not a live log."""
+    and at each change (``web/server/push.py``); only the version when it is not a live log."""
     return push.stream_response(public_id, changes=True)
 
 

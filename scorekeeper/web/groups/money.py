@@ -3,6 +3,8 @@ removed (two steps), a player's pay link, the rules of the next evening; and the
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ...store import groups as store
@@ -11,14 +13,14 @@ from ...tables import history, paylinks
 from ...tables.groups import Owed
 from ...tables.groups import money as money_of
 from ...tables.refusals import EngineError, WriteRefused
-from .. import historyview
 from ..access.groups import group_state, open_group
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
 from ..server.database import db
 from ..server.security import EDIT
-from ..tables.forms import TableForm
-from ..tables.newtable import form_with_rules, localize, preset_table, rules_of_form, sheet_rows
+from ..views import historyview
+from ..views.newtable import form_with_rules, localize, preset_table, rules_of_form, sheet_rows
+from ..views.tableforms import TableForm
 from . import bp
 
 
@@ -113,7 +115,26 @@ def pay_link_of(state: service.GroupState, transfer: Owed) -> dict[str, str]:
     }
 
 
-def money_view(state: service.GroupState) -> dict:
+# A payment as the group page lists it ("from" is a keyword: the functional form).
+PaymentLine = TypedDict(
+    "PaymentLine",
+    {"id": int, "from": str, "to": str, "points": int, "money": float, "date": str, "voided": bool},
+)
+
+
+class MoneyView(TypedDict):
+    """The group page's money part (``money_view``): its payments, pay links, history, next rules."""
+
+    payments: list[PaymentLine]
+    pay_links: dict[str, str]
+    pay_link_example: str
+    history: list[historyview.Line]
+    empty_evenings: set[str]
+    next_rules: str
+    next_rules_changed: bool
+
+
+def money_view(state: service.GroupState) -> MoneyView:
     """The group page's payments (newest first, voided ones marked), pay links, history, and the
     next evening's rules."""
     from ..catalogue.terms import preset_label

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from typing import Any, TypedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from flask import (
     Response,
@@ -20,9 +21,10 @@ from flask import (
 from ...store import groups as store
 from ...store import rows as tables_store
 from ...store.groupversions import group_versions
+from ...store.models import Group, Table
 from ...tables import groups as service
 from ...tables import grouptransfer
-from ...tables.groups import TransferJSON, money
+from ...tables.groups import Figures, LedgerRow, Owed, PlayerStats, money
 from ...tables.refusals import EngineError
 from ..access import keyring
 from ..access.groups import (
@@ -40,13 +42,13 @@ from ..catalogue.terms import trail_text
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, presented_key, remember_key
-from ..tables.forms import KeysForm
-from ..tables.newtable import default_preset
 from ..views import export, joincode, sharing
 from ..views.cardview import player_classes
-from ..views.chart import balance_chart
+from ..views.chart import Chart, balance_chart
+from ..views.newtable import default_preset
+from ..views.tableforms import KeysForm
 from . import bp, pictures
-from .money import money_view, pay_link_of
+from .money import MoneyView, money_view, pay_link_of
 from .picture import HEIGHT, WIDTH, picture
 
 LEDGER_ROWS = 20
@@ -123,14 +125,15 @@ def _money(state: service.GroupState):
     return lambda v: money_text(v, state.currency)
 
 
-class Shared(TypedDict):
+@dataclass(frozen=True, slots=True)
+class Shared:
     """What a group's share text and picture say."""
 
     title: str
     heading: str
     amounts: dict[str, float]  # money, by player
     transfers_heading: str
-    transfers: list[TransferJSON]
+    transfers: tuple[Owed, ...]
     subtitle: str
 
 
@@ -143,23 +146,23 @@ def _shared(state: service.GroupState, evening_id: str | None) -> Shared:
         if i is None:
             abort(404)
         ev, row = state.evenings[i], f.ledger[i]
-        return {
-            "title": f"{state.group.name} · {ev.date}",
-            "heading": _("evening_result"),
-            "amounts": row.result_money,
-            "transfers_heading": _("settle_up"),
-            "transfers": [t.to_json() for t in row.settle_up],
-            "subtitle": ev.table.title or _("n_hands", n=ev.facts.played),
-        }
+        return Shared(
+            title=f"{state.group.name} · {ev.date}",
+            heading=_("evening_result"),
+            amounts=row.result_money,
+            transfers_heading=_("settle_up"),
+            transfers=row.settle_up,
+            subtitle=ev.table.title or _("n_hands", n=ev.facts.played),
+        )
     last = state.evenings[-1].date if state.evenings else ""
-    return {
-        "title": state.group.name,
-        "heading": _("group_standings"),
-        "amounts": {p: _cash(state, v) for p, v in f.balances.items()},
-        "transfers_heading": _("owed_title"),
-        "transfers": [t.to_json() for t in f.owed],
-        "subtitle": _("group_picture_sub", n=len(state.evenings), date=last),
-    }
+    return Shared(
+        title=state.group.name,
+        heading=_("group_standings"),
+        amounts={p: _cash(state, v) for p, v in f.balances.items()},
+        transfers_heading=_("owed_title"),
+        transfers=f.owed,
+        subtitle=_("group_picture_sub", n=len(state.evenings), date=last),
+    )
 
 
 def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
@@ -167,13 +170,13 @@ def share_text(state: service.GroupState, evening_id: str | None = None) -> str:
     reads it ("민수 → 지영 3,600원")."""
     money = _money(state)
     shared = _shared(state, evening_id)
-    lines = [f"[{shared['title']}] {shared['heading']}"]
-    for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1]):
+    lines = [f"[{shared.title}] {shared.heading}"]
+    for p, v in sorted(shared.amounts.items(), key=lambda kv: -kv[1]):
         lines.append(f"{p} {'+' if v > 0 else ''}{money(v)}")
-    if shared["transfers"]:
+    if shared.transfers:
         lines.append("")
-        lines.append(shared["transfers_heading"])
-        lines += [f"{t['from']} → {t['to']} {money(t['money'])}" for t in shared["transfers"]]
+        lines.append(shared.transfers_heading)
+        lines += [f"{t.payer} → {t.payee} {money(t.money)}" for t in shared.transfers]
     return "\n".join(lines)
 
 
@@ -181,7 +184,33 @@ def _cash(state: service.GroupState, points: int):
     return money(points, state.chip_value)
 
 
-def page_view(state: service.GroupState) -> dict[str, Any]:
+class PageView(MoneyView):
+    """What the group page's template gets (``page_view``), beside its share links and preview."""
+
+    group: Group
+    state: service.GroupState
+    f: Figures
+    classes: dict[str, str]  # each player's colour class
+    owed: list[dict[str, object]]  # a transfer's JSON, its key and the payee's pay link
+    chart: Chart | None
+    ledger: list[LedgerRow]  # newest first
+    ledger_more: int  # the evenings left off the page
+    evenings: dict[str, service.Evening]  # by id
+    money: Callable[[float], str]
+    cash: Callable[[int], int | float]  # points → money at the group's chip value
+    can_edit: bool
+    stats: dict[str, PlayerStats]
+    order: list[str]  # the players, the one ahead first
+    came: set[str]  # who played the last evening
+    share_text: str
+    known: list[str]  # the groups this phone holds a key for
+    last_settings: dict[str, object]
+    trail_text: Callable[[Sequence[object]], str]
+    attachable: list[Table]
+    picture_version: str
+
+
+def page_view(state: service.GroupState) -> PageView:
     f = state.figures
     classes = player_classes(state.players)
     history = [row.balances for row in f.ledger]
@@ -380,16 +409,16 @@ def _picture_args(public_id: str, evening_id: str | None) -> tuple:
     shared = _shared(state, evening_id)
     standings = [
         (p, state.colours.get(p, ""), f"{'+' if v > 0 else ''}{money(v)}", 1 if v > 0 else -1 if v < 0 else 0)
-        for p, v in sorted(shared["amounts"].items(), key=lambda kv: -kv[1])
+        for p, v in sorted(shared.amounts.items(), key=lambda kv: -kv[1])
     ]
-    transfers = [(f"{t['from']} → {t['to']}", str(money(t["money"]))) for t in shared["transfers"]]
+    transfers = [(f"{t.payer} → {t.payee}", str(money(t.money))) for t in shared.transfers]
     return (
-        str(shared["title"]),
-        str(shared["subtitle"]),
+        str(shared.title),
+        str(shared.subtitle),
         standings,
         transfers,
         str(_("app_name")),
-        str(shared["transfers_heading"]),
+        str(shared.transfers_heading),
         str(_("picture_more")),
     )
 
@@ -484,10 +513,3 @@ def new_keys(public_id: str):
 def forget(public_id: str):
     forget_group(public_id)
     return redirect(url_for("home.index"), 303)
-
-
-def known_groups() -> list:
-    """The groups this phone holds a key for, newest first (the home page lists them)."""
-    keys = keyring.kept(keyring.GROUP)
-    found = {grp.public_id: grp for grp in store.recent_groups(db(), list(keys))}
-    return [found[p] for p in reversed(list(keys)) if p in found and tables_store.access_level(found[p], keys[p])]  # type: ignore[arg-type]

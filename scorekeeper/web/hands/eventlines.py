@@ -122,6 +122,23 @@ def describe_all(events: list[dict]) -> list[str]:
     return [write(e, words, lookup) for e in events]
 
 
-def for_page() -> dict[str, object]:
+class PageWords(TypedDict):
+    """What the live page carries for its script (``for_page``): the templates and the tables they name."""
+
+    lines: Words
+    labels: dict[str, str]
+    cards: dict[str, str]
+    months: dict[str, str]
+    junk: dict[str, str]
+
+
+def for_page() -> PageWords:
     """What the live page carries for its script: the templates and the tables they name."""
-    return {"lines": templates(), **tables()}
+    lookup = tables()
+    return {
+        "lines": templates(),
+        "labels": lookup["labels"],
+        "cards": lookup["cards"],
+        "months": lookup["months"],
+        "junk": lookup["junk"],
+    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, Required, TypedDict
 
 from flask import flash, redirect, render_template, url_for
@@ -13,6 +14,7 @@ from ...engine.facade import (
     META_FIELDS,
     MONTHS,
     Claim,
+    Deal,
     HandSetup,
     HandState,
     Seating,
@@ -155,7 +157,31 @@ def owners_map(owners: dict[str, str], shown: dict[str, str], classes: dict[str,
     return out
 
 
-def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -> dict[str, Any]:
+class LiveView(TypedDict, total=False):
+    """What a live hand's page adds (``_live_view``, which gives every key): the state, whose turn,
+    the hints, the sitters. Not total: a finished hand's page (``HandView``) has none of them."""
+
+    st: dict  # the hand's state as its JSON
+    players_view: list[dict]
+    owners: dict[str, str]  # each captured card → who holds it
+    shown: dict[str, str]  # a sitter's card shown → the sitter
+    seat: str | None  # this phone's seat, when it edits
+    owners_json: dict[str, list]
+    current: str | None  # whose turn it is
+    eligible: bool  # whether the player whose turn it is may stop
+    threats: hints.IfStopped
+    claims: tuple[Claim, ...]
+    sitters: list[tuple[str, dict]]
+    paid_at_end: bool
+    weol_yak_offers: tuple[str, ...]
+    last_event: str
+    given: tuple[hints.Given, ...]
+    own_at: int | None
+    own_line: str
+    last_player: str | None
+
+
+def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -> LiveView:
     st = live.state.to_json()
     current = st["turn"]["player"] if st["turn"] else None
     s = live.state
@@ -165,7 +191,7 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     seat = seats.seat_in(state.table.public_id, s.order) if can_edit() else None
     own_at = own_last(live.events, seat) if seat else None
     last = hints.last_event(s, live.events)
-    return dict(
+    return LiveView(
         st=st,
         players_view=_players_view(s, st, classes),
         owners=owners,
@@ -187,42 +213,62 @@ def _live_view(state: service.TableState, hand, live, classes: dict[str, str]) -
     )
 
 
-def hand_view(state: service.TableState, hand) -> dict[str, Any]:
+class HandView(tableview.TableView, LiveView, total=False):
+    """What the hand page's templates get (``hand_view``): the table page's view, the hand's, and
+    either the live hand's (``LiveView``) or the finished hand's result."""
+
+    hand: Required[Hand]
+    index: Required[int]
+    events: Required[list[tuple[int, str]]]  # each log line with its index, newest first
+    seq: Required[int]  # the log's length: what the next tap expects
+    can_undo: Required[bool]
+    number: Required[int]
+    faces: Required[ModuleType]  # the card faces (``views.cardview``)
+    junk_reasons: Required[list[str]]
+    event_types: Required[set[str]]
+    months: Required[list[int]]
+    offline: OfflineData  # an editing phone's: what it keeps its taps offline with
+    # A finished hand's:
+    pi_why: dict[str, hints.PiBakWhy]
+    deal: Deal | None
+    result: service.ResultJSON | None
+    next_dealer: str
+    deal_json: Mapping[str, object] | None
+
+
+def hand_view(state: service.TableState, hand) -> HandView:
     """Everything the hand page shows, live or finished."""
-    view = tableview.table_view(state)
-    classes = view["classes"]
+    table = tableview.table_view(state)
     index = state.hands.index(hand)
     live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
     last = service.last_log_setup(state) if can_edit() else None
-    view.update(
-        hand=hand,
-        index=index,
-        live=live,
-        events=list(enumerate(eventlines.describe_all(events)))[::-1],
-        seq=len(events),
-        can_undo=bool(last and last[0].id == hand.id and events),
-        number=index + 1,
-        faces=cardview,
-        junk_reasons=list(JUNK_REASONS),
-        event_types=set(EVENTS),
-        months=list(MONTHS),
-    )
+    view: HandView = {
+        **table,
+        "hand": hand,
+        "index": index,
+        "live": live,
+        "events": list(enumerate(eventlines.describe_all(events)))[::-1],
+        "seq": len(events),
+        "can_undo": bool(last and last[0].id == hand.id and events),
+        "number": index + 1,
+        "faces": cardview,
+        "junk_reasons": list(JUNK_REASONS),
+        "event_types": set(EVENTS),
+        "months": list(MONTHS),
+    }
     if can_edit():
-        view.update(offline=offline_data(state.table, hand, live.state.setup if live else None))
+        view["offline"] = offline_data(state.table, hand, live.state.setup if live else None)
     if live:
-        view.update(_live_view(state, hand, live, classes))
-        return view
+        return {**view, **_live_view(state, hand, live, table["classes"])}
     deal = state.series.deals[index] if index < len(state.series.deals) else None
     nxt = state.series.deals[index + 1].dealer if index + 1 < len(state.series.deals) else state.series.next.dealer
     threshold = state.config.rules.pi_bak_threshold(len(deal.seating.players) if deal else 3)
-    view.update(pi_why=hints.pi_bak_why(deal.result if deal else None, threshold))
-    view.update(
-        deal=deal,
-        result=deal.result if deal else None,
-        next_dealer=nxt,
-        deal_json=deal.to_json(state.config.chip_value) if deal else None,
-    )
+    view["pi_why"] = hints.pi_bak_why(deal.result if deal else None, threshold)
+    view["deal"] = deal
+    view["result"] = deal.result if deal else None
+    view["next_dealer"] = nxt
+    view["deal_json"] = deal.to_json(state.config.chip_value) if deal else None
     return view
 
 
@@ -298,7 +344,18 @@ def form_rules() -> FormRules:
     return {"fields": {t: sorted(set(k.required) | set(k.optional)) for t, k in EVENTS.items()}, "kinds": FIELD_KINDS}
 
 
-def offline_data(table, hand, setup: HandSetup | None = None) -> dict[str, Any]:
+class OfflineData(eventlines.PageWords):
+    """What the live page's script keeps a hand's taps offline with (``offline_data``)."""
+
+    key: str  # the table's and the hand's ids: where the phone keeps its queue
+    events: str  # where the taps are sent
+    turn: TurnRules
+    form: FormRules
+    text: dict[str, str]  # the queue's words, in the phone's language
+    refuse: dict[str, str]  # the engine's refusals in Korean, by code (empty in English)
+
+
+def offline_data(table, hand, setup: HandSetup | None = None) -> OfflineData:
     """What the script needs to keep this hand's taps on the phone while it is offline."""
     ko = current_lang() == "ko"
     return {

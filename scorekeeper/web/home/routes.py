@@ -5,14 +5,11 @@ from __future__ import annotations
 import unicodedata
 from urllib.parse import urlsplit
 
-from flask import redirect, render_template, request, url_for
+from flask import redirect, request, url_for
 
-from ...store import rows as store
-from ..access import keyring
 from ..catalogue.i18n import COOKIE, GLOSS_COOKIE, LANGS, TEXT_COOKIE
-from ..server.database import db
 from ..server.security import cookie_secure
-from ..tables.forms import ImportForm, JoinForm
+from ..views import homepage
 from . import bp
 
 # Control and format characters (tab, newline, zero-width, bidi): never part of a path we send back.
@@ -38,24 +35,7 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/")
 def index():
-    return page()
-
-
-def page(import_form: ImportForm | None = None, import_errors: list[dict] | None = None) -> str:
-    """The home page; an import refused shows its coded errors."""
-    keys = keyring.kept(keyring.TABLE)
-    found = {t.public_id: t for t in store.recent_tables(db(), list(keys))}
-    recent = [found[p] for p in reversed(list(keys)) if p in found and store.access_level(found[p], keys[p])]
-    from ..groups.routes import known_groups  # the groups' blueprint imports this module's page
-
-    return render_template(
-        "home.html",
-        recent=recent,
-        join_form=JoinForm(),
-        import_form=import_form or ImportForm(),
-        import_errors=import_errors or [],
-        groups=known_groups(),
-    )
+    return homepage.page()
 
 
 def from_this_site() -> bool:

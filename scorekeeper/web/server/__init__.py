@@ -1,1 +1,1 @@
-"""The server's machinery: how the app is served, configured, stored, protected and made fast."""
+"""The server's machinery: how the app is served, configured, stored, protected, made fast and pushes changes."""

@@ -2,7 +2,7 @@
 
 A version poll (``GET /api/v1/tables/<id>/version``), and a hand's events
 (``GET …/hands/<hand>/events``) when this process keeps the answer at the table's version
-(``api/answers.py``): what a phone on the fallback path asks every 1.5 s, most of a busy
+(``server/answers.py``): what a phone on the fallback path asks every 1.5 s, most of a busy
 server's requests. Through Flask each costs a request context, the hooks, a response object
 and its header work, three quarters of what the app spends on a poll; here it costs the
 guessing budget's read, the table's row and the bytes.
@@ -26,7 +26,7 @@ from werkzeug.http import http_date
 from werkzeug.wsgi import get_host
 
 from ...store import rows as store
-from ..api import answers
+from . import answers
 from .security import default_headers
 
 _VERSION = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/version")

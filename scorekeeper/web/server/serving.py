@@ -3,7 +3,7 @@
 Gunicorn's gevent worker: every connection is a greenlet, not a thread. A phone on a bad
 Wi-Fi that sends its request one byte at a time (or a slowloris attack) costs a few KB of
 memory while it waits, not one of a handful of worker threads; an open push stream
-(``web/push.py``) costs the same. Requests themselves still run one at a time per worker
+(``web/server/push.py``) costs the same. Requests themselves still run one at a time per worker
 between their waits on the network or PostgreSQL (psycopg 3 yields to gevent by itself);
 SQLite calls are short and run without yielding, so a write transaction is never
 interleaved with another request of the same worker.

@@ -1,4 +1,4 @@
-"""A table (a series of hands): create, show, share, import and export, end; ``push`` streams its changes."""
+"""A table (a series of hands): create, show, share, import and export, end (``server/push.py`` streams its changes)."""
 
 from flask import Blueprint
 

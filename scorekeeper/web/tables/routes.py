@@ -21,15 +21,22 @@ from ..access import seats
 from ..access.tables import keep_access, open_poll_row, open_table, table_or_404
 from ..catalogue.i18n import gettext as _
 from ..catalogue.i18n import refusal
-from ..home import routes as home
 from ..server.database import db
 from ..server.limits import created, refused_key
 from ..server.security import EDIT, remember_key
-from ..views import export, joincode, sharing, tableview
+from ..views import export, homepage, joincode, sharing, tableview
 from ..views.forms import attach_errors
+from ..views.newtable import (
+    ERROR_FIELDS,
+    config_from_form,
+    form_for_get,
+    localize,
+    preset_table,
+    rules_sheet,
+    sheet_rows,
+)
+from ..views.tableforms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
 from . import bp, pagecache
-from .forms import EndForm, ImportForm, JoinForm, KeysForm, SeatForm, TableForm
-from .newtable import ERROR_FIELDS, config_from_form, form_for_get, localize, preset_table, rules_sheet, sheet_rows
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -56,11 +63,11 @@ def import_table():
     """A table's export file → a new table with new secrets; a refusal shows its codes on the home page."""
     form = ImportForm()
     if not form.validate_on_submit():
-        return home.page(form, [{"code": "bad_import", "message": _("err_bad_import"), "path": ""}]), 422
+        return homepage.page(form, [{"code": "bad_import", "message": _("err_bad_import"), "path": ""}]), 422
     try:
         table = writes.import_table(db(), transfer.parse_json(form.file.data.read()))
     except (EngineError, WriteRefused) as err:
-        return home.page(form, [e | {"message": refusal(e)} for e in err.errors]), 422
+        return homepage.page(form, [e | {"message": refusal(e)} for e in err.errors]), 422
     created()
     remember_key(table.public_id, table.edit_secret)
     flash(_("imported"), "ok")
@@ -121,7 +128,7 @@ def join():
 @bp.get("/t/<public_id>")
 def show(public_id: str):
     from ...tables import history
-    from .. import historyview
+    from ..views import historyview
 
     state = service.load(db(), open_table(public_id))
     can_edit = g.get("table_level") == EDIT

@@ -1,6 +1,7 @@
 """What the forms of every page share: choices, fields and filters, and ``attach_errors`` that puts
-the engine's coded refusals on the fields they name. Each blueprint keeps its own forms
-(``tables.forms``, ``hands.forms``); WTForms validates, the engine checks the rest."""
+the engine's coded refusals on the fields they name. A table's forms are here too
+(``tableforms``: the home, tables and groups pages all show some); a blueprint's own forms stay
+with it (``hands.forms``). WTForms validates, the engine checks the rest."""
 
 from __future__ import annotations
 

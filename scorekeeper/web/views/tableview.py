@@ -3,20 +3,49 @@ and whether a script asked for the page's fragment only."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from flask import current_app, g, request
 
+from ...store.models import Hand, Table
 from ...store.rows import EDIT
-from ...tables.service import TableState
+from ...tables.groups import TransferJSON
+from ...tables.service import Deal, Live, Series, SeriesConfig, TableState
 from ..access import seats
 from ..catalogue import terms
 from ..catalogue.i18n import money_text
 from . import cardview
-from .chart import balance_chart
+from .cardview import CardLists
+from .chart import Chart, balance_chart
 
 
-def table_view(state: TableState) -> dict[str, Any]:
+class TableView(CardLists):
+    """What the table page's templates get (``table_view``); a hand's page adds its own."""
+
+    state: TableState
+    table: Table
+    series: Series
+    config: SeriesConfig
+    classes: dict[str, str]  # each player's colour class
+    hands: list[tuple[Hand, Deal]]  # each finished hand with its deal
+    live: Live | None
+    problem: list[dict] | None  # a stored record the engine now refuses
+    hand_number: int  # the hand being played, or next
+    next: object  # the series' NextDeal: the next dealer, a nagari's carry, who sits out
+    settle: list[TransferJSON]
+    chart: Chart | None
+    preset_label: str
+    changed: Mapping[str, object]  # the options the table changed from its preset
+    money: Callable[[float], str]
+    can_edit: bool
+    my_seat: str | None
+    hand_count: int
+    balances_money: dict[str, float]
+    carry_factor: Callable[[int], int]
+    config_poll: int  # ms between polls
+
+
+def table_view(state: TableState) -> TableView:
     """Everything the table page shows."""
     s, cfg = state.series, state.config
     classes = cardview.player_classes(cfg.players)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from ..tables.history import Change, EntryJSON, PaymentBrief
-from .catalogue.i18n import gettext as _
-from .catalogue.terms import preset_label
+from ...tables.history import Change, EntryJSON, PaymentBrief
+from ..catalogue.i18n import gettext as _
+from ..catalogue.terms import preset_label
 
 SHOWN = 40  # the newest entries a page lists (the API answers them all)
 

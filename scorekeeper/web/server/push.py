@@ -48,8 +48,8 @@ from ...store import rows as store
 from ...store.moved import moved_versions
 from ...tables import service
 from ..access.tables import open_poll_row
-from ..server.security import presented_key
 from ..views.tablejson import events_document, events_json
+from .security import presented_key
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
@@ -413,7 +413,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(TooManyStreams)
     def _too_many(err: TooManyStreams):
         from ..catalogue.i18n import gettext as _
-        from ..server.errors import error_response
+        from .errors import error_response
 
         response = app.make_response(error_response(429, "rate_limited", _("err_rate")))
         response.headers["Retry-After"] = str(err.retry_after_s)

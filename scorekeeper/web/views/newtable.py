@@ -1,5 +1,6 @@
 """The new-table form → a series configuration, checked by the engine; and a table's rules sheet
-(every option grouped, with its value and whether it differs from the preset's)."""
+(every option grouped, with its value and whether it differs from the preset's). The tables', the
+groups' and the API's blueprints all start tables from a preset, so it is shared here."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from ...engine.facade import (
 from ..catalogue import terms
 from ..catalogue.i18n import current_lang
 from ..catalogue.i18n import gettext as _
-from ..views.forms import opts
-from .forms import TableForm
+from .forms import opts
+from .tableforms import TableForm
 
 
 def preset_defaults(preset: str) -> dict:

@@ -1,5 +1,6 @@
 """The forms of a table: a new table with its house-rule sheet, joining by code, importing an
-export, ending the series early, new share links."""
+export, ending the series early, new share links. Here, not in the tables' blueprint: the home
+page shows the join and import forms, a group's pages the new-table and new-links ones."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from ...engine.facade import CHOICE_LABELS, DAY, MAX_NAME, MAX_PLAYERS, NIGHT, OPTIONS, PRESET_LABELS, PRESETS
 from ...tables.names import check_names, normal_name
 from ...tables.refusals import CodedRefusal
-from ..views.forms import CARD_CHOICES, finite, opts, strip
+from .forms import CARD_CHOICES, finite, opts, strip
 
 CURRENCIES = opts([("₩", "₩ 원"), ("$", "$"), ("€", "€"), ("¥", "¥"), ("pt", "점 points")])
 
