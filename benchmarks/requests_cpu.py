@@ -159,7 +159,7 @@ def before_there(client, t: dict, script) -> None:
     """The change, made as if by another process: this process keeps the rows, the hand's replay
     and the answers as they were before it, and is offered nothing."""
     from scorekeeper.tables import service
-    from scorekeeper.web.api import answers
+    from scorekeeper.web.server import answers
 
     key = next(k for k in service._rows if k[1] == t["id"])
     kept = service._rows.get(key), service._hands.get(t["hand"])
