@@ -19,14 +19,36 @@ import os
 
 worker_class = "gevent"
 workers = int(os.environ.get("SCOREKEEPER_WORKERS", "2"))
-# Open connections a worker holds at once, push streams included (each a greenlet).
-worker_connections = int(os.environ.get("SCOREKEEPER_CONNECTIONS", "2000"))
+# Open connections a worker holds at once, push streams included (each a greenlet). 1,000 tables'
+# phones each hold a stream and a keep-alive connection, 3,000 of each, split over the workers as
+# unevenly as they connect: at 2,000 a worker's streams (three quarters, ``web/server/push.py``)
+# were refused by the hundreds. A connection costs a few KB.
+DEFAULT_CONNECTIONS = 4000
+worker_connections = int(os.environ.get("SCOREKEEPER_CONNECTIONS") or DEFAULT_CONNECTIONS)
 timeout = 30
 graceful_timeout = 5
 keepalive = 5
 accesslog = None
 errorlog = "-"
 loglevel = "warning"
+
+
+def raise_file_limit(wanted: int) -> None:
+    """Every connection is a file: at a laptop's soft limit of 1,024 files a worker accepts no
+    more, whatever ``worker_connections`` says. Raise the soft limit toward ``wanted`` (never past
+    the hard limit, never lower); the workers inherit it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def on_starting(_arbiter) -> None:
+    """In the master, before it forks the workers: room for every connection and a margin for
+    the database, the logs and the drawing process's pipes."""
+    raise_file_limit(worker_connections + 256)
 
 
 def post_worker_init(_worker) -> None:
@@ -49,6 +71,7 @@ NAMES = (
     "accesslog",
     "errorlog",
     "loglevel",
+    "on_starting",
     "post_worker_init",
 )
 
