@@ -43,6 +43,19 @@ def env(tmp_path):
     }
 
 
+def serve(env: dict) -> tuple[subprocess.Popen, int]:
+    """``scorekeeper serve`` on a free port, its output piped (``stop`` answers it)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    return proc, port
+
+
 def stop(proc: subprocess.Popen) -> str:
     proc.send_signal(signal.SIGTERM)
     try:
@@ -54,14 +67,7 @@ def stop(proc: subprocess.Popen) -> str:
 
 
 def test_scorekeeper_serve(env):
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, port = serve(env)
     try:
         assert b'"ok":true' in wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         assert "고스톱".encode() in wait_up(f"http://127.0.0.1:{port}/", proc)
@@ -116,14 +122,7 @@ def test_the_share_picture_is_drawn_by_a_drawing_process_that_ends_with_its_work
     (issue 29: on a thread it held the worker's GIL), and that child ends with the server."""
     import json
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, port = serve(env)
     base = f"http://127.0.0.1:{port}"
     drawers: list[int] = []
     try:

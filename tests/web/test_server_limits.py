@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import http.client
 import json
-import subprocess
-import sys
 import uuid
 
 import pytest
 
 from .test_server import (
     env,  # noqa: F401 - the fixture, reused
-    free_port,
+    serve,
     stop,
     wait_up,
 )
@@ -50,14 +48,7 @@ def server(request, env, tmp_path):
         if reason:
             pytest.skip(reason)
         env |= {"RATELIMIT_STORAGE_URI": REDIS_URL, "SCOREKEEPER_RATELIMIT_KEY_PREFIX": f"t{uuid.uuid4().hex}"}
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, port = serve(env)
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         yield port

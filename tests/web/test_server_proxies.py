@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import http.client
 import json
-import subprocess
-import sys
 
 import pytest
 
 from .test_server import (
     env,  # noqa: F401 - the fixture, reused
-    free_port,
+    serve,
     stop,
     wait_up,
 )
@@ -35,14 +33,7 @@ def test_forwarded_proto_believed_only_from_trusted_proxies(env, tmp_path, proxi
     env = env | {"RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}"}
     if proxies:
         env["SCOREKEEPER_TRUSTED_PROXIES"] = proxies
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, port = serve(env)
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
