@@ -15,6 +15,7 @@ from scorekeeper.store import rows as store
 from scorekeeper.store.snapshots import KEEP_SQL
 from scorekeeper.tables import writes
 from tests.conftest import make_app
+from tests.web.test_db_faults import _pragma_on_connect
 
 A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2")]
 
@@ -133,15 +134,6 @@ def test_a_fault_inside_the_one_write_stores_nothing_and_answers_503(sqlite_app,
     body = sqlite_table.api("GET", f"/hands/{hand}/events").get_json()
     assert body["events"] == A_JUNK[:1] and body["version"] == version
     assert sqlite_table.append(hand, A_JUNK[1:2], 1).status_code == 201  # the connection serves on
-
-
-def _pragma_on_connect(app, pragma: str) -> None:
-    engine = app.extensions["sk_engine"]
-    engine.dispose()
-
-    @event.listens_for(engine, "connect")
-    def _run(dbapi_connection, _record):
-        dbapi_connection.execute(pragma)
 
 
 def test_an_append_to_a_read_only_database_answers_503(sqlite_app, sqlite_table):
