@@ -74,12 +74,18 @@ def test_an_append_is_one_round_trip_after_the_tables_row(pg_app, pg_table, tmp_
 def test_a_table_moved_meanwhile_takes_the_locked_write(pg_app, pg_table, monkeypatch, tmp_path):
     """Another phone's tap lands between this request's load and its write: the statement stores
     nothing and the locked write answers the conflict, as before."""
-    hand = pg_table.start_live()
-    pg_table.append(hand, A_JUNK[:1])
-    other = make_app(pg_app.config["DATABASE_URL"], tmp_path, AUTO_MIGRATE=False)
-    other_table = type(pg_table)(
-        other.test_client(), {"id": pg_table.id, "edit_key": pg_table.edit_key, "view_key": ""}
-    )
+    a_moved_table_takes_the_locked_write(pg_app, pg_table, monkeypatch, tmp_path)
+
+
+def a_moved_table_takes_the_locked_write(app, table, monkeypatch, tmp_path) -> None:
+    """The one write finds the table moved by another app on the same database: nothing stored,
+    the locked write answers (a conflict; a rename alone refuses nothing). Both databases' test."""
+    from scorekeeper.store import rows as store
+
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:1])
+    other = make_app(app.config["DATABASE_URL"], tmp_path, AUTO_MIGRATE=False)
+    other_table = type(table)(other.test_client(), {"id": table.id, "edit_key": table.edit_key, "view_key": ""})
     real, calls = oneshot.append_at, []
 
     def late(*args, **kwargs):
@@ -89,16 +95,14 @@ def test_a_table_moved_meanwhile_takes_the_locked_write(pg_app, pg_table, monkey
         return real(*args, **kwargs)
 
     monkeypatch.setattr(oneshot, "append_at", late)
-    r = pg_table.api("POST", f"/hands/{hand}/events", json={"seq": 1, "event": A_JUNK[2]})
+    r = table.api("POST", f"/hands/{hand}/events", json={"seq": 1, "event": A_JUNK[2]})
     assert r.status_code == 409 and r.get_json()["errors"][0]["code"] == "conflict"
     assert r.get_json()["events"] == A_JUNK[:2]
     # a change that leaves the log as it was (a new title) does not refuse the tap
-    hand_row_version = pg_table.api("GET", f"/hands/{hand}/events").get_json()["version"]
+    before = table.api("GET", f"/hands/{hand}/events").get_json()["version"]
     with other.app_context():
         session = other.extensions["sk_sessionmaker"]()
-        from scorekeeper.store import rows as store
-
-        stored = store.get_table(session, pg_table.id)
+        stored = store.get_table(session, table.id)
         calls.clear()
         monkeypatch.setattr(
             oneshot,
@@ -108,10 +112,10 @@ def test_a_table_moved_meanwhile_takes_the_locked_write(pg_app, pg_table, monkey
                 real(*a, **k),
             )[1],
         )
-        r = pg_table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[2]})
+        r = table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[2]})
         session.close()
     assert r.status_code == 201, r.get_json()
-    assert r.get_json()["events"] == A_JUNK[:3] and r.get_json()["version"] == hand_row_version + 2
+    assert r.get_json()["events"] == A_JUNK[:3] and r.get_json()["version"] == before + 2
     other.extensions["sk_engine"].dispose()
 
 

@@ -11,13 +11,9 @@ import pytest
 from sqlalchemy import event, text
 
 from scorekeeper.store import oneshot
-from scorekeeper.store import rows as store
 from scorekeeper.store.snapshots import KEEP_SQL
-from scorekeeper.tables import writes
-from tests.conftest import make_app
+from tests.web.test_append_round_trips import A_JUNK, a_moved_table_takes_the_locked_write
 from tests.web.test_db_faults import _pragma_on_connect
-
-A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2")]
 
 
 @pytest.fixture
@@ -81,43 +77,7 @@ def test_the_one_write_stores_what_the_locked_write_stored(sqlite_app, sqlite_ta
 def test_a_table_moved_meanwhile_takes_the_locked_write(sqlite_app, sqlite_table, monkeypatch, tmp_path):
     """Another phone's tap lands between this request's load and its write: the write stores
     nothing and the locked write answers the conflict with the log as stored, as before."""
-    hand = sqlite_table.start_live()
-    sqlite_table.append(hand, A_JUNK[:1])
-    other = make_app(sqlite_app.config["DATABASE_URL"], tmp_path, AUTO_MIGRATE=False)
-    other_table = type(sqlite_table)(
-        other.test_client(), {"id": sqlite_table.id, "edit_key": sqlite_table.edit_key, "view_key": ""}
-    )
-    real, calls = oneshot.append_at, []
-
-    def late(*args, **kwargs):
-        if not calls:
-            calls.append(1)  # the other app's own append goes through here too
-            other_table.append(hand, A_JUNK[1:2], 1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(oneshot, "append_at", late)
-    r = sqlite_table.api("POST", f"/hands/{hand}/events", json={"seq": 1, "event": A_JUNK[2]})
-    assert r.status_code == 409 and r.get_json()["errors"][0]["code"] == "conflict"
-    assert r.get_json()["events"] == A_JUNK[:2]
-    # a change that leaves the log as it was (a new title) does not refuse the tap
-    before = sqlite_table.api("GET", f"/hands/{hand}/events").get_json()["version"]
-    with other.app_context():
-        session = other.extensions["sk_sessionmaker"]()
-        stored = store.get_table(session, sqlite_table.id)
-        calls.clear()
-        monkeypatch.setattr(
-            oneshot,
-            "append_at",
-            lambda *a, **k: (
-                calls or (calls.append(1), writes.configure(session, stored, "renamed", dict(stored.config))),
-                real(*a, **k),
-            )[1],
-        )
-        r = sqlite_table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": A_JUNK[2]})
-        session.close()
-    assert r.status_code == 201, r.get_json()
-    assert r.get_json()["events"] == A_JUNK[:3] and r.get_json()["version"] == before + 2
-    other.extensions["sk_engine"].dispose()
+    a_moved_table_takes_the_locked_write(sqlite_app, sqlite_table, monkeypatch, tmp_path)
 
 
 def test_a_fault_inside_the_one_write_stores_nothing_and_answers_503(sqlite_app, sqlite_table, monkeypatch):
