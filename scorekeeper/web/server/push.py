@@ -50,7 +50,7 @@ from ...tables import service
 from ..access.tables import open_poll_row
 from ..views.tablejson import events_document, events_json
 from .security import presented_key
-from .serving import DEFAULT_CONNECTIONS
+from .serving import connections
 
 log = logging.getLogger(__name__)
 bp = Blueprint("push", __name__)
@@ -398,8 +398,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_STREAM_SECONDS", 300)
     app.config.setdefault("PUSH_STREAMS_PER_TABLE", STREAMS_PER_TABLE)
     app.config.setdefault("PUSH_STREAMS_PER_ADDRESS", STREAMS_PER_ADDRESS)
-    connections = int(os.environ.get("SCOREKEEPER_CONNECTIONS") or DEFAULT_CONNECTIONS)
-    app.config.setdefault("PUSH_STREAMS_TOTAL", connections * 3 // 4)
+    app.config.setdefault("PUSH_STREAMS_TOTAL", connections() * 3 // 4)
     watcher = Watcher(app.extensions["sk_single_reader"], app.config["PUSH_CHECK_MS"] / 1000, app)
     app.extensions["sk_push"] = watcher
 

@@ -24,7 +24,14 @@ workers = int(os.environ.get("SCOREKEEPER_WORKERS", "2"))
 # unevenly as they connect: at 2,000 a worker's streams (three quarters, ``web/server/push.py``)
 # were refused by the hundreds. A connection costs a few KB.
 DEFAULT_CONNECTIONS = 4000
-worker_connections = int(os.environ.get("SCOREKEEPER_CONNECTIONS") or DEFAULT_CONNECTIONS)
+
+
+def connections() -> int:
+    """``SCOREKEEPER_CONNECTIONS`` as it is now (the push streams' budget reads it at app start)."""
+    return int(os.environ.get("SCOREKEEPER_CONNECTIONS") or DEFAULT_CONNECTIONS)
+
+
+worker_connections = connections()
 timeout = 30
 graceful_timeout = 5
 keepalive = 5
