@@ -217,3 +217,42 @@ def test_an_untrusted_host_goes_to_flask(database_url, tmp_path, spied):
             _alike(fast, slow, answered)
     finally:
         app.extensions["sk_engine"].dispose()
+
+
+def test_a_kept_picture_still_takes_its_turn_at_the_picture_gate(grp, spied, monkeypatch):
+    """Answered before Flask, a kept picture still waits for a slot of ``groups/gate.py``: fifty
+    answered at once, each yielding at its database read, put another table's poll behind them
+    all (picture_load.py on PostgreSQL: poll p50 2 → 33 ms with the fast path outside the gate)."""
+    import threading
+    from collections import OrderedDict
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scorekeeper.web.groups import routes
+
+    app, url, view = grp["app"], grp["url"], grp["view_key"]
+    monkeypatch.setattr(pictures, "_kept", OrderedDict())  # the evening's is drawn: not kept by another test
+    _kept(grp, f"key={view}")
+    app.config.update(PICTURE_SLOTS=1, PICTURE_QUEUE=0)
+    started, release = threading.Event(), threading.Event()
+    real = routes.picture
+
+    def slow(*args):
+        started.set()
+        release.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr(routes, "picture", slow)
+
+    def fetch(query):
+        return app.test_client(use_cookies=False).get(f"{url}?{query}")
+
+    with ThreadPoolExecutor(1) as pool:
+        drawing = pool.submit(fetch, f"key={view}&evening={grp['table']['id']}")  # not kept: drawn
+        assert started.wait(20)
+        spied["answered"] = None
+        refused = fetch(f"key={view}")
+        release.set()
+        assert refused.status_code == 503 and spied["answered"] is None  # the gate answered first
+        assert drawing.result().status_code == 200
+    kept = fetch(f"key={view}")
+    assert kept.status_code == 200 and spied["answered"] is True
