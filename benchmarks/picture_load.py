@@ -1,7 +1,7 @@
 """Benchmark: another table's version poll while a group's share picture is asked for 50 at a time.
 
 Usage: ``python benchmarks/picture_load.py [--db sqlite|postgres|both] [--clients 50] [--seconds 10]
-[--players 8] [--changes 2] [--source DIR]``.
+[--players 8] [--changes 2] [--rate N] [--poll-apart] [--source DIR]``.
 
 For each database the app is started under gunicorn as ``scorekeeper serve`` runs it (``load.py``'s
 ``Gunicorn``: gevent workers, ``SCOREKEEPER_WORKERS``, 2 by default). Through the API: a group of
@@ -16,8 +16,13 @@ table (not in the group), whose version a phone polls. Then, back to back:
 
 Each phase prints the poll's p50/p95/p99/max, the pictures answered by status and their p50/p95,
 the server's CPU, and the load average at its start and end: the machine may be shared, so the
-figures are only comparable when taken back to back. ``--source DIR`` runs the server from another
-source tree (e.g. ``git archive main | tar -x -C DIR``: the figures before a change).
+figures are only comparable when taken back to back. The poll runs on the picture clients' event
+loop, and waits behind their work there too (thousands of 50 KB answers a second): ``--poll-apart``
+polls from a forked process of its own instead, as another phone would. Back to back, the
+clients ask as fast as the server answers (a cheaper answer: more pictures, the machine as busy);
+``--rate N`` paces them to N pictures a second in all, to compare the poll at the same load. ``--source DIR`` runs the
+server from another source tree (e.g. ``git archive main | tar -x -C DIR``: the figures before a
+change).
 PostgreSQL: ``TEST_DATABASE_URL`` or 127.0.0.1:5432, database ``test``; a fresh schema, dropped after.
 """
 
@@ -27,11 +32,13 @@ import argparse
 import asyncio
 import html
 import json
+import multiprocessing
 import os
 import re
 import sys
 import tempfile
 import time
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -98,9 +105,13 @@ async def poller(port: int, other: dict, stop_at: float, out: list[float], error
         conn.close()
 
 
-async def picture_client(port: int, image: str, stop_at: float, times: list[float], statuses: dict) -> None:
+async def picture_client(
+    port: int, image: str, stop_at: float, times: list[float], statuses: dict, every: float = 0.0, offset: float = 0.0
+) -> None:
+    """Ask for the picture again as soon as answered, or (``every`` > 0) once every ``every`` s."""
     conn = Conn(port)
     try:
+        await asyncio.sleep(offset)
         while time.monotonic() < stop_at:
             start = time.perf_counter()
             try:
@@ -111,8 +122,18 @@ async def picture_client(port: int, image: str, stop_at: float, times: list[floa
             statuses[status] = statuses.get(status, 0) + 1
             if status == 503:
                 await asyncio.sleep(0.5)  # as a client told Retry-After would (at most 2 s)
+            elif every:
+                await asyncio.sleep(max(0.0, every - (time.perf_counter() - start)))
     finally:
         conn.close()
+
+
+def _poll_apart(port: int, other: dict, seconds: float, found) -> None:
+    """``poller`` in a forked process (``--poll-apart``), its figures sent back on ``found``."""
+    polls: list[float] = []
+    errors: list[str] = []
+    asyncio.run(poller(port, other, time.monotonic() + seconds, polls, errors))
+    found.put((polls, errors))
 
 
 async def payer(port: int, seeded: dict, every: float, stop_at: float, made: list[int]) -> None:
@@ -143,11 +164,26 @@ async def phase(server: Gunicorn, seeded: dict, args, clients: int) -> dict:
     times: list[float] = []
     statuses: dict = {}
     payments: list[int] = []
-    tasks = [poller(server.port, seeded["other"], stop_at, polls, poll_errors)]
-    tasks += [picture_client(server.port, seeded["image"], stop_at, times, statuses) for _ in range(clients)]
+    apart = None
+    if args.poll_apart:  # the poll in a process of its own: not behind the picture clients' loop
+        fork = multiprocessing.get_context("fork")
+        found: Any = fork.Queue()
+        apart = fork.Process(target=_poll_apart, args=(server.port, seeded["other"], args.seconds, found))
+        apart.start()
+        tasks = []
+    else:
+        tasks = [poller(server.port, seeded["other"], stop_at, polls, poll_errors)]
+    every = clients / args.rate if args.rate else 0.0  # each client's share of --rate
+    tasks += [
+        picture_client(server.port, seeded["image"], stop_at, times, statuses, every, every * i / max(1, clients))
+        for i in range(clients)
+    ]
     if clients:
         tasks.append(payer(server.port, seeded, args.changes, stop_at, payments))
     await asyncio.gather(*tasks)
+    if apart is not None:
+        polls, poll_errors = found.get(timeout=args.seconds + 30)
+        apart.join()
     return {
         "clients": clients,
         "poll": figures(polls, args.seconds) if polls else None,
@@ -206,6 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="each phase")
     parser.add_argument("--players", type=int, default=8, help="the group's players")
     parser.add_argument("--changes", type=float, default=2.0, metavar="S", help="a payment every S s (0: none)")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, metavar="N", help="pictures asked a second in all (0: back to back)"
+    )
+    parser.add_argument(
+        "--poll-apart",
+        action="store_true",
+        help="poll from a process of its own (else on the picture clients' event loop, behind their work)",
+    )
     parser.add_argument("--source", default=load.ROOT, metavar="DIR", help="the source tree the server runs")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
     args = parser.parse_args(argv)

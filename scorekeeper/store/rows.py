@@ -193,8 +193,15 @@ def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
     once for the engine's dialect, as its own transaction (autocommit)."""
     if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None
-    sql, names = _bare_poll(engine.dialect)
-    named = {"public_id": public_id}
+    rows = bare_rows(engine, _POLL, {"public_id": public_id}, many=False)
+    return PollRow(*rows[0]) if rows else None
+
+
+def bare_rows(engine: Engine, statement: Any, named: dict[str, Any], many: bool = True) -> list[tuple]:
+    """``statement``'s rows (the first only, unless ``many``) on a pooled DB-API connection, past
+    SQLAlchemy's execution machinery; for statements whose columns need no conversion by it
+    (strings and integers): compiled once for the engine's dialect, run as its own transaction."""
+    sql, names = _bare(statement, engine.dialect)
     params = named if names is None else [named[name] for name in names]
     raw = engine.raw_connection()
     try:
@@ -208,7 +215,10 @@ def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
             cursor = dbapi.cursor()
             try:
                 cursor.execute(sql, params)
+                if many:
+                    return [tuple(row) for row in cursor.fetchall()]
                 row = cursor.fetchone()
+                return [] if row is None else [tuple(row)]
             finally:
                 cursor.close()
         finally:
@@ -216,12 +226,11 @@ def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
                 dbapi.autocommit = False
     finally:
         raw.close()
-    return None if row is None else PollRow(*row)
 
 
-@lru_cache(maxsize=8)
-def _bare_poll(dialect) -> tuple[str, tuple[str, ...] | None]:
-    compiled = _POLL.compile(dialect=dialect)
+@lru_cache(maxsize=16)
+def _bare(statement: Any, dialect) -> tuple[str, tuple[str, ...] | None]:
+    compiled = statement.compile(dialect=dialect)
     names = compiled.positiontup
     return str(compiled), None if names is None else tuple(names)
 

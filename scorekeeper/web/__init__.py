@@ -45,8 +45,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     redact.install()
     app.url_map.converters["int"] = RowId  # before any route: every <int:…> names a row
     database.init_app(app)
-    app.wsgi_app = PictureGate(app, app.wsgi_app)  # type: ignore[method-assign]  # polls answered before it
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
+    # Outside the fast path: a kept picture answered there still takes its turn (issue 29: fifty
+    # answered at once, each yielding at its database read, put another table's poll behind them).
+    app.wsgi_app = PictureGate(app, app.wsgi_app)  # type: ignore[method-assign]
     security.init_app(app)
     keyring.init_app(app)  # after security: its cookies are set before the default headers
     app.before_request(_history_by_seat)

@@ -6,7 +6,9 @@ row and versions, the answer), and a phone's version poll waited behind all of t
 p95 4.1 s). Here, before Flask's own work starts, at most ``PICTURE_SLOTS`` (1) picture requests of
 a process run at a time and ``PICTURE_QUEUE`` more wait for their turn (waiting costs nothing);
 a request beyond those is answered 503 with Retry-After at once: a preview fetched a moment
-later beats taps that starve. Every other request goes straight through.
+later beats taps that starve. Every other request goes straight through. A kept picture the
+fast path answers (``fastpicture.py``, inside this gate) takes its turn here too: fifty answered
+at once, each yielding at its database read, put a poll behind all of them.
 """
 
 from __future__ import annotations

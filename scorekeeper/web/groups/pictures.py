@@ -122,6 +122,28 @@ def kept_or_drawn(tag: str, draw: Callable[..., bytes], *args: object) -> bytes:
         mine.set()
 
 
+def kept(versions: Hashable, held: Callable[[str], bool]) -> tuple[str, bytes | None] | None:
+    """What ``answer`` gives for ``versions`` without reading or drawing anything: the digest
+    and the kept PNG (None when ``held``), or None when this process does not keep it (the fast
+    path's question, ``fastpicture.py``)."""
+    with _lock:
+        return _kept_locked(versions, held)
+
+
+def _kept_locked(versions: Hashable, held: Callable[[str], bool]) -> tuple[str, bytes | None] | None:
+    tag = _tags.get(versions)
+    if tag is None:
+        return None
+    if held(tag):
+        return tag, None
+    png = _kept.get(tag)
+    if png is None:
+        return None
+    _kept.move_to_end(tag)
+    _tags.move_to_end(versions)
+    return tag, png
+
+
 class Busy(Exception):
     """The same version has been built by another request for ``WAIT`` seconds: ask again later."""
 
@@ -138,15 +160,9 @@ def answer(
     """
     while True:
         with _lock:
-            tag = _tags.get(versions)
-            if tag is not None:
-                if held(tag):
-                    return tag, None
-                png = _kept.get(tag)
-                if png is not None:
-                    _kept.move_to_end(tag)
-                    _tags.move_to_end(versions)
-                    return tag, png
+            found = _kept_locked(versions, held)
+            if found is not None:
+                return found
             waiting = _building.get(versions)
             if waiting is None:
                 _building[versions] = mine = threading.Event()

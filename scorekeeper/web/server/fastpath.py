@@ -1,4 +1,4 @@
-"""The two requests a table's phones repeat all evening, answered before Flask's machinery.
+"""The requests repeated most, answered before Flask's machinery: a table's two, and a kept picture.
 
 A version poll (``GET /api/v1/tables/<id>/version``), and a hand's events
 (``GET …/hands/<hand>/events``) when this process keeps the answer at the table's version
@@ -13,6 +13,11 @@ header, a trusted host, the guessing budget not spent, the key right and, for ev
 answer kept. Everything else, every refusal included, goes on to Flask, which answers as it
 always did and counts what it refuses. ``tests/web/test_fastpath.py`` holds each answer given
 here to Flask's for the same request: status, headers and bytes.
+
+A group's share picture that this process keeps (what fifty chat previews ask for at once,
+issue 29) is answered here too, by ``groups/fastpicture.py``, on the same plain requests but
+for the key (in its query, as the preview's address has it) and ``If-None-Match`` (a 304 there
+as in Flask); ``tests/web/test_fastpath_picture.py`` holds those answers to Flask's.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from werkzeug.http import http_date
 from werkzeug.wsgi import get_host
 
 from ...store import rows as store
+from ..groups import fastpicture
 from . import answers
 from .security import default_headers
 
@@ -37,10 +43,11 @@ _NOT_PLAIN = (
     "HTTP_RANGE",
     "HTTP_IF_RANGE",
     "HTTP_IF_MATCH",
-    "HTTP_IF_NONE_MATCH",
     "HTTP_IF_MODIFIED_SINCE",
     "HTTP_IF_UNMODIFIED_SINCE",
+    "HTTP_IF_NONE_MATCH",  # last: the picture's answer reads it (``_NOT_PLAIN_PICTURE``)
 )
+_NOT_PLAIN_PICTURE = _NOT_PLAIN[:-1]
 _JSON = "application/json"
 
 
@@ -57,35 +64,41 @@ class FastPath:
             except Exception:
                 answer = None
             if answer is not None:
-                headers, body = answer
-                headers.insert(1, ("Content-Length", str(len(body))))
-                start_response("200 OK", headers)
+                status, headers, body = answer
+                start_response(status, headers)
                 return [body]
         return self.wsgi_app(environ, start_response)
 
-    def _answer(self, environ: dict) -> tuple[list[tuple[str, str]], bytes] | None:
+    def _answer(self, environ: dict) -> tuple[str, list[tuple[str, str]], bytes] | None:
         path = environ.get("PATH_INFO", "")
+        if fastpicture.PICTURE.fullmatch(path):
+            # A kept share picture (``groups/fastpicture.py``): an If-None-Match naming it is a 304.
+            return fastpicture.answer(self.app, environ) if self._plain(environ, _NOT_PLAIN_PICTURE) else None
         poll = _VERSION.fullmatch(path)
         match = poll or _EVENTS.fullmatch(path)
-        if match is None or not self._plain(environ):
+        if match is None or not environ.get("HTTP_X_TABLE_KEY") or environ.get("QUERY_STRING"):
+            return None
+        if not self._plain(environ, _NOT_PLAIN):
             return None
         row = store.poll_row_bare(self.app.extensions["sk_engine"], match.group(1))
         if row is None or store.access_level(row, environ["HTTP_X_TABLE_KEY"]) is None:
             return None
         if poll is not None:
-            return self._headers(environ, None), b'{"version":%d}\n' % row.version
-        hand_id = int(match.group(2))
-        kept = answers.get(row, hand_id)
-        if kept is None:
-            return None
-        return self._events(environ, row, hand_id, kept)
+            answer = self._headers(environ, None), b'{"version":%d}\n' % row.version
+        else:
+            hand_id = int(match.group(2))
+            kept = answers.get(row, hand_id)
+            if kept is None:
+                return None
+            answer = self._events(environ, row, hand_id, kept)
+        headers, body = answer
+        headers.insert(1, ("Content-Length", str(len(body))))
+        return "200 OK", headers, body
 
-    def _plain(self, environ: dict) -> bool:
-        """Whether the request is the plain case answered here: the key in its header, no query
-        string, no header that changes the answer, a trusted host and the guessing budget left."""
-        if not environ.get("HTTP_X_TABLE_KEY") or environ.get("QUERY_STRING"):
-            return False
-        if any(name in environ for name in _NOT_PLAIN):
+    def _plain(self, environ: dict, not_plain: tuple[str, ...]) -> bool:
+        """Whether the request is a plain one answered here: none of the headers ``not_plain``
+        (they change the answer), a trusted host and the guessing budget left."""
+        if any(name in environ for name in not_plain):
             return False
         hosts = self.app.config["TRUSTED_HOSTS"]
         if hosts is not None:
