@@ -48,7 +48,7 @@ from ...store import rows as store
 from ...store.moved import moved_versions
 from ...tables import service
 from ..access.tables import open_poll_row
-from ..views.tablejson import events_document, events_json
+from ..views.tablejson import events_document_json, events_json_text
 from .security import presented_key
 from .serving import connections
 
@@ -279,13 +279,13 @@ class Watcher:
                             self._opened.add(public_id)
                 if kept is not None:
                     hand_id, events, hand_state = kept
-                    doc = events_document(hand_id, events, hand_state.to_json(), table.version)
-                    return table.version, json.dumps(doc, separators=(",", ":"))
+                    return table.version, events_document_json(hand_id, events, hand_state.to_json(), table.version)
                 state = service.load(session, table)
                 last = state.hands[-1] if state.hands else None
                 if last is None or last.kind != "log":
                     return table.version, json.dumps({"version": table.version})
-                return table.version, json.dumps(events_json(state, last), separators=(",", ":"))
+                # The log's text written once per hand and process, then only each tap's events.
+                return table.version, events_json_text(state, last)
 
     def check(self, listening=None) -> None:
         """Ask the database for the versions of every followed table (one query); on
