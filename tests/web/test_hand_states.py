@@ -271,3 +271,31 @@ def test_a_streams_later_changes_are_read_as_a_load_reads_them(app, table, monke
         assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 3
     finally:
         watcher.leave(follower)
+
+
+ODD_EVENTS = [
+    {"type": "note", "text": '광팔이 \u00e9 "quoted" \\ back, comma', "n": 1.5, "big": 10**18, "none": None},
+    {"nested": {"list": [1, [2, {"x": False}]], "e": 1e-7}, "empty": {}, "also": []},
+    {"type": "end_turn"},
+]
+
+
+def test_a_kept_log_read_as_its_stored_text_is_the_log_the_json_type_reads(app, table):
+    """``snapshots.log_at`` parses the events' stored text in one call (not the JSON type's
+    processing of each row): the same log, on SQLite and PostgreSQL, whatever the values."""
+    from scorekeeper.store.models import Event
+
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    with app.app_context(), app.extensions["sk_sessionmaker"]() as session:
+        session.add_all(Event(hand_id=hand, seq=2 + i, event=e) for i, e in enumerate(ODD_EVENTS))
+        session.commit()
+        row = store.read_table(session.connection(), table.id)
+        expected = store.events_by_hand(session, [hand])[hand]
+        version, log = snapshots.log_at(session.connection(), row.id, hand)
+    assert expected == [*A_JUNK[:2], *ODD_EVENTS]
+    assert version == row.version and log == expected
+    assert json.dumps(log) == json.dumps(expected)  # the same types too (1.5 a float, 10**18 an int)
+    with app.app_context(), app.extensions["sk_sessionmaker"]() as session:
+        assert snapshots.log_at(session.connection(), row.id, hand + 1000) == (row.version, [])
+        assert snapshots.log_at(session.connection(), row.id + 1000, hand) == (None, [])

@@ -93,16 +93,16 @@ def forget() -> None:
 
 
 def _events_text(hand_id: int, events: list) -> str:
-    """``json.dumps(events, separators=(",", ":"))``: a list is its items' texts joined by commas."""
+    """``json.dumps(events, separators=(",", ":"))``: a list is its items' texts joined by commas
+    (each part written by one call of the encoder, not one per event)."""
     kept = _log_texts.get(hand_id)
     known = len(kept.events) if kept is not None else 0
     if kept is not None and 0 < known <= len(events) and events[:known] == kept.events:
         if known == len(events):
             return f"[{kept.inner}]"
-        more = ",".join(_compact(event) for event in events[known:])
-        inner = f"{kept.inner},{more}"
+        inner = f"{kept.inner},{_compact(events[known:])[1:-1]}"
     else:
-        inner = ",".join(_compact(event) for event in events)
+        inner = _compact(events)[1:-1]
     if events:
         _log_texts.put(hand_id, _LogText(list(events), inner))
     return f"[{inner}]"
@@ -112,7 +112,7 @@ def events_document_json(hand_id: int, events: list, view: dict | None, version:
     """``events_document`` as compact JSON text (what ``json.dumps`` with ``(",", ":")`` writes of it,
     byte for byte, the keys in its order), the log's text reused from the hand's shorter log."""
     return (
-        f'{{"ok":true,"hand":{json.dumps(hand_id)},"seq":{len(events)},'
+        f'{{"ok":true,"hand":{hand_id:d},"seq":{len(events)},'
         f'"events":{_events_text(hand_id, events)},"state":{_compact(view)},'
-        f'"version":{json.dumps(version)}}}'
+        f'"version":{version:d}}}'
     )
