@@ -255,11 +255,12 @@ class KeptHand(NamedTuple):
     state: HandState
 
 
-def kept_live_hand(conn: Connection, table: Table) -> KeptHand | None:
+def kept_live_hand(conn: Connection, table: Table | store.PollRow) -> KeptHand | None:
     """The table's last hand as (id, log, state) read from its kept snapshot, without the series
     or the log replayed: what a push stream sends first, after a restart for every table at once.
 
-    Only when the snapshot was stored at the table's version (``table.version``, as read by the
+    ``table``: the table's row or its small one (``store.PollRow``: its id and version are all
+    this reads). Only when the snapshot was stored at the table's version (``table.version``, as read by the
     caller) and the log read with it is that version's and ``seq`` long: then the hand is live and
     its state is the one the append stored. None in every other case: the caller loads the table.
     """
@@ -281,13 +282,13 @@ def kept_live_hand(conn: Connection, table: Table) -> KeptHand | None:
     return KeptHand(last.id, events, state)
 
 
-def knows(table: Table) -> bool:
+def knows(table: Table | store.PollRow) -> bool:
     """Whether this process keeps the table's rows (at any version): a load then reads only what
     changed since (``_caught_up``), cheaper than reading the whole log for the kept state."""
     return _rows_key(table) in _rows
 
 
-def _rows_key(table: Table) -> tuple[int, str]:
+def _rows_key(table: Table | store.PollRow) -> tuple[int, str]:
     # The random public id too: two databases in one process (tests, a restored copy beside
     # the live one) may both have a table 1 at version 7.
     return (table.id, table.public_id)

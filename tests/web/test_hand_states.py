@@ -299,3 +299,67 @@ def test_a_kept_log_read_as_its_stored_text_is_the_log_the_json_type_reads(app, 
     with app.app_context(), app.extensions["sk_sessionmaker"]() as session:
         assert snapshots.log_at(session.connection(), row.id, hand + 1000) == (row.version, [])
         assert snapshots.log_at(session.connection(), row.id + 1000, hand) == (None, [])
+
+
+def test_a_fresh_processs_first_document_reads_the_small_row_not_the_whole_one(app, table, monkeypatch):
+    """After a restart every table's first document at once: its id, secrets and version (what the
+    kept state and the streams' secrets need), not the whole row with its settings to parse. The
+    secrets kept are those of the version the document is at."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    restart()
+    expected = reference_document(app, table)
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        restart()
+        whole = []
+        real = store.read_table
+        monkeypatch.setattr(store, "read_table", lambda *a: whole.append(1) or real(*a))
+        version, text = watcher._load(table.id)
+        assert text == expected and whole == []
+        with app.extensions["sk_engine"].connect() as conn:
+            row = store.PollRow(*store.poll_row(conn, table.id))
+        assert watcher._secrets[table.id] == row and row.version == version == json.loads(text)["version"]
+        # the next change is loaded from the whole row, as a load reads it
+        table.append(hand, A_JUNK[3:4], 3)
+        whole.clear()
+        later = watcher._load(table.id)[1]
+        assert whole == [1] and later == reference_document(app, table)
+    finally:
+        watcher.leave(follower)
+
+
+def test_a_first_document_takes_the_small_row_its_streams_open_read(app, table, monkeypatch):
+    """The stream's open read the small row (``Watcher.note``): the document reads no row again;
+    one noted at a version the table has since left matches no kept state, and the table is
+    loaded as it is now."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    restart()
+    expected = reference_document(app, table)
+    with app.extensions["sk_engine"].connect() as conn:
+        row = store.PollRow(*store.poll_row(conn, table.id))
+    watcher = app.extensions["sk_push"]
+    reads = []
+    for name in ("read_table", "poll_row"):
+        real = getattr(store, name)
+        monkeypatch.setattr(store, name, lambda *a, real=real, name=name: reads.append(name) or real(*a))
+    follower = watcher.follow(table.id)
+    try:
+        watcher.note(row)
+        restart()
+        assert watcher._load(table.id) == (row.version, expected) and reads == []
+    finally:
+        watcher.leave(follower)
+    table.append(hand, A_JUNK[3:4], 3)
+    restart()
+    expected = reference_document(app, table)
+    follower = watcher.follow(table.id)
+    try:
+        watcher.note(row)  # as if the open read it before the tap
+        restart()
+        reads.clear()
+        assert watcher._load(table.id) == (row.version + 1, expected) and reads == ["read_table"]
+    finally:
+        watcher.leave(follower)

@@ -118,7 +118,9 @@ class Watcher:
         # Streams open in this process: per table ("t:<id>"), per client address ("a:<address>"), in
         # all ("*").
         self._by_address: dict[str, int] = {}
-        self._opened: set[str] = set()  # followed tables whose first change was read from the kept state
+        # Followed tables past their first load here (its kept state tried, or the table's rows
+        # already kept by this process): their later loads read the whole row, as a load does.
+        self._opened: set[str] = set()
         # What SQLite's check asks about: each followed table's row id (noted as its streams open)
         # and the newest version heard of it.
         self._row_ids: dict[str, int] = {}
@@ -259,6 +261,32 @@ class Watcher:
         with self.app.app_context():
             maker = self.app.extensions["sk_sessionmaker"]
             with maker(bind=self.app.extensions["sk_reader"]) as session:
+                # A process that has not seen the table yet (every stream opening at once after
+                # a restart): the live hand's state as its last append stored it, a read instead
+                # of a replay of the series and the log, and of the table only its small row (id,
+                # secrets, version: the whole row's settings are not needed for it). Once, per
+                # table and process: its next changes are read as a load reads them (the rows
+                # once, then only what changed).
+                if public_id not in self._opened:
+                    # The small row the stream's open read (``note``), else read here: a row at
+                    # its version either way; an older one than the kept state's finds no match
+                    # below, and the table is loaded as it is now.
+                    with self._lock:
+                        row = self._secrets.get(public_id)
+                    if row is None:
+                        found = store.poll_row(session.connection(), public_id)
+                        if found is None:  # deleted meanwhile: nothing more to say
+                            return 0, json.dumps({"version": 0})
+                        row = store.PollRow(*found)
+                    kept = None if service.knows(row) else service.kept_live_hand(session.connection(), row)
+                    with self._lock:
+                        if public_id in self._followers:
+                            self._opened.add(public_id)
+                            if kept is not None:  # the secrets of the version the document is at
+                                self._keep_secrets(row)
+                    if kept is not None:
+                        hand_id, events, hand_state = kept
+                        return row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version)
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
@@ -267,19 +295,6 @@ class Watcher:
                 with self._lock:
                     if public_id in self._followers:
                         self._keep_secrets(table)
-                # A process that has not seen the table yet (every stream opening at once after
-                # a restart): the live hand's state as its last append stored it, a read instead
-                # of a replay of the series and the log. Once, per table and process: its next
-                # changes are read as a load reads them (the rows once, then only what changed).
-                kept = None
-                if public_id not in self._opened and not service.knows(table):
-                    kept = service.kept_live_hand(session.connection(), table)
-                    with self._lock:
-                        if public_id in self._followers:
-                            self._opened.add(public_id)
-                if kept is not None:
-                    hand_id, events, hand_state = kept
-                    return table.version, events_document_json(hand_id, events, hand_state.to_json(), table.version)
                 state = service.load(session, table)
                 last = state.hands[-1] if state.hands else None
                 if last is None or last.kind != "log":
