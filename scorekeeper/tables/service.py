@@ -11,6 +11,7 @@ with the state that holds them, rather than from the engine.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -93,8 +94,24 @@ def record_of(hand: Hand, events: Log | None) -> JSONObject:
     return record
 
 
+class _ConfigKept(NamedTuple):
+    doc: JSONObject  # the settings document it was checked from (a copy: nobody else's to change)
+    config: SeriesConfig
+
+
+_configs: Bounded[int, _ConfigKept] = Bounded(1000)  # by table id
+
+
 def config_of(table: Table) -> SeriesConfig:
-    return series_engine.config_from(table.config)
+    """The table's settings, checked (``config_from``) once per process and document: each load
+    checked them again (a twentieth of a stream's load of another process's tap). Reused only
+    while the table's document is equal to the one checked; a refused one is checked each time."""
+    hit = _configs.get(table.id)
+    if hit is not None and hit.doc == table.config:
+        return hit.config
+    config = series_engine.config_from(table.config)
+    _configs.put(table.id, _ConfigKept(copy.deepcopy(table.config), config))
+    return config
 
 
 def replay(table: Table, hands: list[Hand], logs: Logs, kept: snapshots.Kept | None = None) -> TableState:
@@ -160,7 +177,7 @@ _rows: Bounded[tuple[int, str], _RowsKept] = Bounded(_MEMO_SIZE)  # ``_rows_key`
 
 def forget() -> None:
     """Forget every replay kept, as a process that never saw a table (tests, benchmarks)."""
-    for kept in (_series, _hands, _rows):
+    for kept in (_series, _hands, _rows, _configs):
         kept.clear()
 
 
