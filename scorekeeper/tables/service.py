@@ -281,22 +281,25 @@ def kept_live_hand(conn: Connection, table: Table | store.PollRow) -> KeptHand |
     caller) and the log read with it is that version's and ``seq`` long: then the hand is live and
     its state is the one the append stored. None in every other case: the caller loads the table.
     """
-    last = snapshots.last_hand(conn, table.id)
-    if last is None or last.kind != "log" or last.kept is None or last.kept.version != table.version:
+    last = snapshots.kept_at(conn, table.id)
+    if last is None or last.version != table.version or last.hand_id is None or last.kind != "log":
         return None
-    version, events = snapshots.log_at(conn, table.id, last.id)
-    if version != table.version or len(events) != last.kept.seq:
+    kept = last.kept
+    if kept is None or kept.version != table.version or len(last.events) != kept.seq:
         return None
+    if kept.setup is None or kept.state is None:  # only the first row carries them
+        return None
+    events = last.events
     try:
-        setup = json.loads(last.kept.setup)
-        state = hand_snapshot.restore(HandSetup.from_json(setup), json.loads(last.kept.state))
+        setup = json.loads(kept.setup)
+        state = hand_snapshot.restore(HandSetup.from_json(setup), json.loads(kept.state))
     except (ValueError, EngineError):
         return None
     if state is None:
         return None
     # The next load in this process goes on from it (the hand's kept replay), as from a replay.
-    _hands.put(last.id, _HandKept(setup, list(events), state))
-    return KeptHand(last.id, events, state)
+    _hands.put(last.hand_id, _HandKept(setup, list(events), state))
+    return KeptHand(last.hand_id, events, state)
 
 
 def knows(table: Table | store.PollRow) -> bool:

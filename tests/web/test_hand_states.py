@@ -280,9 +280,11 @@ ODD_EVENTS = [
 ]
 
 
-def test_a_kept_log_read_as_its_stored_text_is_the_log_the_json_type_reads(app, table):
-    """``snapshots.log_at`` parses the events' stored text in one call (not the JSON type's
-    processing of each row): the same log, on SQLite and PostgreSQL, whatever the values."""
+def test_a_kept_log_read_as_its_stored_text_is_the_log_the_json_type_reads(app, table, make_table):
+    """``snapshots.kept_at`` reads the table's version, its last hand's snapshot and log in one
+    statement, the events' stored text parsed in one call (not the JSON type's processing of each
+    row): the same log, on SQLite and PostgreSQL, whatever the values; the log only while the
+    snapshot is of the table's version."""
     from scorekeeper.store.models import Event
 
     hand = table.start_live()
@@ -292,13 +294,29 @@ def test_a_kept_log_read_as_its_stored_text_is_the_log_the_json_type_reads(app, 
         session.commit()
         row = store.read_table(session.connection(), table.id)
         expected = store.events_by_hand(session, [hand])[hand]
-        version, log = snapshots.log_at(session.connection(), row.id, hand)
+        read = snapshots.kept_at(session.connection(), row.id)
+        kept = snapshots.of_hand(session.connection(), hand)
     assert expected == [*A_JUNK[:2], *ODD_EVENTS]
-    assert version == row.version and log == expected
-    assert json.dumps(log) == json.dumps(expected)  # the same types too (1.5 a float, 10**18 an int)
-    with app.app_context(), app.extensions["sk_sessionmaker"]() as session:
-        assert snapshots.log_at(session.connection(), row.id, hand + 1000) == (row.version, [])
-        assert snapshots.log_at(session.connection(), row.id + 1000, hand) == (None, [])
+    assert read == (row.version, hand, "log", kept, expected) and kept.version == row.version and kept.seq == 2
+    assert json.dumps(read.events) == json.dumps(expected)  # the same types too (1.5 a float, 10**18 an int)
+    store_touch(app, table)  # any change but an append: the snapshot is left behind
+    empty = make_table()
+    with app.extensions["sk_engine"].connect() as conn:
+        moved = snapshots.kept_at(conn, row.id)
+        assert moved.version > row.version and moved.kept == kept and moved.events == []
+        assert snapshots.kept_at(conn, row.id + 1000) is None
+        bare = store.read_table(conn, empty.id)
+        assert snapshots.kept_at(conn, bare.id) == (bare.version, None, None, None, [])
+
+
+def store_touch(app, table: Table) -> None:
+    """Move the table's version as any change but an append does."""
+    from sqlalchemy import update
+
+    from scorekeeper.store.models import Table as TableRow
+
+    with app.extensions["sk_engine"].begin() as conn:
+        conn.execute(update(TableRow).where(TableRow.public_id == table.id).values(version=TableRow.version + 1))
 
 
 def test_a_fresh_processs_first_document_reads_the_small_row_not_the_whole_one(app, table, monkeypatch):
