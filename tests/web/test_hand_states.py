@@ -381,3 +381,38 @@ def test_a_first_document_takes_the_small_row_its_streams_open_read(app, table, 
         assert watcher._load(table.id) == (row.version + 1, expected) and reads == ["read_table"]
     finally:
         watcher.leave(follower)
+
+
+def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatch):
+    """A stream's load of a tap made elsewhere, the table's rows kept here at the version before:
+    the row and the appended events on one connection (no ORM session to open and close, a
+    quarter of that load), the same bytes; anything but appends since: loaded as before."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        watcher._load(table.id)
+        real = app.extensions["sk_sessionmaker"]
+        sessions = []
+        monkeypatch.setitem(app.extensions, "sk_sessionmaker", lambda **kw: sessions.append(1) or real(**kw))
+        key = next(k for k in service._rows if k[1] == table.id)
+        before = service._rows[key]
+        table.append(hand, A_JUNK[2:3], 2)
+        service._rows[key] = before  # as the other process keeps it: the version before the tap
+        expected_version = version_of(app, table)
+        sessions.clear()
+        version, text = watcher._load(table.id)
+        assert sessions == [] and version == expected_version
+        assert text == reference_document(app, table)
+        store_touch(app, table)  # not an append: the rows read again, in a session
+        sessions.clear()
+        version, text = watcher._load(table.id)
+        assert sessions == [1] and version == expected_version + 1 and text == reference_document(app, table)
+    finally:
+        watcher.leave(follower)
+
+
+def version_of(app, table: Table) -> int:
+    with app.extensions["sk_engine"].connect() as conn:
+        return store.read_table(conn, table.id).version

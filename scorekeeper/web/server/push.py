@@ -260,7 +260,17 @@ class Watcher:
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
             maker = self.app.extensions["sk_sessionmaker"]
-            with maker(bind=self.app.extensions["sk_reader"]) as session:
+            reader = self.app.extensions["sk_reader"]
+            if public_id in self._opened:  # the table's rows kept here: on a connection, no session
+                with reader.connect() as conn:
+                    table = store.read_table(conn, public_id)
+                    if table is None:  # deleted meanwhile: nothing more to say
+                        return 0, json.dumps({"version": 0})
+                    self._keep_row_secrets(table)
+                    state = service.load_known(conn, table)
+                if state is not None:
+                    return self._document(state)
+            with maker(bind=reader) as session:
                 # A process that has not seen the table yet (every stream opening at once after
                 # a restart): the live hand's state as its last append stored it, a read instead
                 # of a replay of the series and the log, and of the table only its small row (id,
@@ -290,17 +300,25 @@ class Watcher:
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return 0, json.dumps({"version": 0})
-                # The row read whole, so its secrets are those of its version: the streams' check
-                # of their secrets needs no read of its own (nor after a writer's, ``offer``).
-                with self._lock:
-                    if public_id in self._followers:
-                        self._keep_secrets(table)
-                state = service.load(session, table)
-                last = state.hands[-1] if state.hands else None
-                if last is None or last.kind != "log":
-                    return table.version, json.dumps({"version": table.version})
-                # The log's text written once per hand and process, then only each tap's events.
-                return table.version, events_json_text(state, last)
+                self._keep_row_secrets(table)
+                return self._document(service.load(session, table))
+
+    def _keep_row_secrets(self, table: store.Table) -> None:
+        """The row read whole, so its secrets are those of its version: the streams' check of
+        their secrets needs no read of its own (nor after a writer's, ``offer``)."""
+        with self._lock:
+            if table.public_id in self._followers:
+                self._keep_secrets(table)
+
+    @staticmethod
+    def _document(state: service.TableState) -> tuple[int, str]:
+        """(version, the events document of the table's last hand, else its version alone)."""
+        version = state.table.version
+        last = state.hands[-1] if state.hands else None
+        if last is None or last.kind != "log":
+            return version, json.dumps({"version": version})
+        # The log's text written once per hand and process, then only each tap's events.
+        return version, events_json_text(state, last)
 
     def check(self, listening=None) -> None:
         """Ask the database for the versions of every followed table (one query); on
