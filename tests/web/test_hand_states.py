@@ -235,8 +235,16 @@ def test_random_logs_with_undos_read_as_they_replay(walk_app, data):
             r = table.api("POST", f"/hands/{hand}/events", json={"seq": seq, "event": data.draw(events_for(state))})
             assert r.status_code in (201, 422), r.get_json()
             seq = r.get_json()["seq"] if r.status_code == 201 else seq
-        # this process's streams after the tap (its log's text kept from the tap before): the same bytes
-        assert walk_app.extensions["sk_push"]._load(table.id)[1] == reference_document(walk_app, table)
+        # this process's streams after the tap (its log's text kept from the tap before): the same bytes,
+        # loaded in a session and, the table past its first load, on a connection
+        watcher = walk_app.extensions["sk_push"]
+        assert watcher._load(table.id)[1] == reference_document(walk_app, table)
+        follower = watcher.follow(table.id)
+        try:
+            watcher._opened.add(table.id)
+            assert watcher._load(table.id)[1] == reference_document(walk_app, table)
+        finally:
+            watcher.leave(follower)
         if data.draw(st.integers(0, 4)) == 0:  # now and then, a restart here
             with pytest.MonkeyPatch.context() as m:
                 expected = replayed_document(walk_app, table, m)
