@@ -49,6 +49,7 @@ from ...store.moved import moved_versions
 from ...tables import service
 from ..access.tables import open_poll_row
 from ..views.tablejson import events_document_json, events_json_text
+from .lane import IdleLane
 from .security import presented_key
 from .serving import connections
 
@@ -74,6 +75,8 @@ STREAMS_PER_ADDRESS = 400
 RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends or breaks
 PG_SAFETY_CHECK_S = 5.0
 DELTA_RETRY_S = 0.05  # on PostgreSQL, a full check now and then besides the notifications
+# A stream's first event waits for a quiet moment of its worker: taps first (``lane.py``).
+FIRST_EVENTS = IdleLane()
 _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHERE public_id = ANY(%s)"
 
 
@@ -502,6 +505,7 @@ def _stream(watcher: Watcher, follower: Follower, seconds: float, changes: bool 
     sent = 0
     ends = time.monotonic() + seconds
     try:
+        FIRST_EVENTS.wait()
         yield f"retry: {RETRY_MS}\n"
         while True:
             if follower.version > sent:

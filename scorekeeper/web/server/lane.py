@@ -1,0 +1,80 @@
+"""Work that can wait for a quiet moment: a push stream's first event, behind the taps.
+
+After a restart every phone's stream opens at once (3,000 for 1,000 tables), and each first
+event is a document to build and send. In a gevent worker requests run one after another
+between their waits: a tap that arrives behind a thousand first events waits for all of them,
+a second and more, while the phones opening their streams already show the table. So a
+stream's first event waits here until the worker's loop has nothing else to do, one stream at
+a time: a tap that arrives meanwhile runs first, and the first events fill the gaps between
+taps. The change a phone would have missed meanwhile is not lost: the first event is built when
+it is sent, from the newest version.
+
+No starvation: on a worker that has no quiet moment, one waiting stream is still let go every
+``TRICKLE_S``, in turn. (A deadline for each instead let every stream that waited it go at the
+same moment: the burst again, later.) Outside gevent (the tests' client, threads) nothing waits.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+TRICKLE_S = 0.01
+# Only against a runner lost (its greenlet killed): a stream never waits longer than this.
+MOST_WAIT_S = 30.0
+
+
+def _gevent_serving() -> bool:
+    """Whether this process serves under gevent (``serving.py``'s workers patch the socket)."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency of the served app
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
+class IdleLane:
+    """Greenlets waiting for the loop to be idle, let go one at a time, oldest first."""
+
+    def __init__(self, trickle_s: float = TRICKLE_S, enabled: bool | None = None):
+        self.trickle_s = trickle_s
+        self._enabled = enabled
+        self._waiting: deque = deque()
+        self._runner = None
+
+    @property
+    def enabled(self) -> bool:
+        if self._enabled is None:
+            self._enabled = _gevent_serving()
+        return self._enabled
+
+    def wait(self) -> None:
+        """Return at the loop's next quiet moment that is this caller's turn (at the latest when
+        the trickle comes to it)."""
+        if not self.enabled:
+            return
+        from gevent.event import Event
+
+        turn = Event()
+        self._waiting.append(turn)
+        self._ensure_runner()
+        turn.wait(MOST_WAIT_S)
+
+    def _ensure_runner(self) -> None:
+        if self._runner is None or self._runner.dead:
+            import gevent
+
+            self._runner = gevent.spawn(self._run)
+
+    def _run(self) -> None:
+        import gevent
+
+        while self._waiting:
+            # Idle: no socket, timer or other greenlet of the loop pending. The one let go runs
+            # before the loop is idle again, so the next waits until its work ends or waits on
+            # the network or the database (a quiet moment of the CPU all the same).
+            gevent.get_hub().loop.update_now()  # the loop's clock, stale after a busy turn
+            with gevent.Timeout(self.trickle_s, False):
+                gevent.idle()
+            turn = self._waiting.popleft()
+            turn.set()
+            gevent.sleep(0)

@@ -1,0 +1,109 @@
+"""Issue 32: after a restart 3,000 streams open at once, and a tap behind their first events
+waited a second and more (the 1,000-table run's p99). A stream's first event waits for a quiet
+moment of its gevent worker (``web/server/lane.py``): taps first, first events in the gaps, one at
+a time, none starved. Run on gevent's own loop, as a served worker runs them."""
+
+from __future__ import annotations
+
+import time
+
+import gevent
+import pytest
+
+from scorekeeper.web.server import lane as lane_module
+from scorekeeper.web.server.lane import IdleLane
+
+
+def busy(order: list[str], name: str, slices: int, slice_s: float = 0.002) -> None:
+    """Requests' CPU work in slices, each greenlet runnable again at once: the loop is never idle
+    between them, as a burst of taps keeps it."""
+    for _ in range(slices):
+        end = time.perf_counter() + slice_s
+        while time.perf_counter() < end:
+            pass
+        gevent.sleep(0)
+    order.append(name)
+
+
+def waiter(lane: IdleLane, order: list[str], name: str) -> None:
+    lane.wait()
+    order.append(name)
+
+
+def test_a_first_event_waits_for_the_taps_that_arrived_with_it():
+    lane, order = IdleLane(trickle_s=5.0, enabled=True), []
+    greenlets = [gevent.spawn(waiter, lane, order, "stream")]
+    greenlets += [gevent.spawn(busy, order, f"tap{i}", 10) for i in range(3)]
+    gevent.joinall(greenlets, timeout=10, raise_error=True)
+    assert order == ["tap0", "tap1", "tap2", "stream"]
+
+
+def test_first_events_go_one_at_a_time_oldest_first():
+    lane, order = IdleLane(trickle_s=5.0, enabled=True), []
+
+    def stream(name: str) -> None:
+        lane.wait()
+        order.append(f"{name} starts")
+        busy(order, f"{name} ends", 3)
+
+    gevent.joinall([gevent.spawn(stream, f"s{i}") for i in range(3)], timeout=10, raise_error=True)
+    # Each stream's work ends before the next one is let go: never two interleaved.
+    assert order == ["s0 starts", "s0 ends", "s1 starts", "s1 ends", "s2 starts", "s2 ends"]
+
+
+def test_a_worker_never_quiet_still_lets_first_events_go_in_turn():
+    lane, order = IdleLane(trickle_s=0.01, enabled=True), []
+    tapping = gevent.spawn(busy, order, "taps done", 500)  # 1 s without a quiet moment
+    waiters = [gevent.spawn(waiter, lane, order, f"s{i}") for i in range(3)]
+    gevent.joinall([*waiters, tapping], timeout=10, raise_error=True)
+    assert order == ["s0", "s1", "s2", "taps done"]  # all three before the taps ended, in turn
+
+
+def test_outside_gevent_serving_nothing_waits(monkeypatch):
+    lane = IdleLane(trickle_s=60.0)
+    monkeypatch.setattr(lane_module, "_gevent_serving", lambda: False)
+    started = time.perf_counter()
+    lane.wait()
+    assert time.perf_counter() - started < 0.05
+    assert lane.enabled is False
+
+
+@pytest.mark.parametrize("patched", [True, False])
+def test_the_lane_is_on_exactly_in_a_worker_that_gevent_patched(monkeypatch, patched):
+    from gevent import monkey
+
+    monkeypatch.setattr(monkey, "is_module_patched", lambda name: patched and name == "socket")
+    assert IdleLane().enabled is patched
+
+
+# -- the streams' first events go through the lane ---------------------------------------------
+
+
+class TapWhileWaiting:
+    """A lane whose wait is the moment a tap of another phone is served."""
+
+    def __init__(self, tap):
+        self.tap, self.waits = tap, 0
+
+    def wait(self) -> None:
+        self.waits += 1
+        self.tap()
+
+
+@pytest.mark.parametrize("api", [True, False])
+def test_a_tap_served_while_a_stream_waited_is_in_its_first_event(app, table, monkeypatch, api):
+    from scorekeeper.web.server import push
+    from tests.web.test_push import GO_PIBAK, changes_of
+
+    app.config["PUSH_STREAM_SECONDS"] = 0.3
+    hand = table.start_live()
+    table.append(hand, GO_PIBAK[:2])
+    lane = TapWhileWaiting(lambda: table.append(hand, GO_PIBAK[2:3], start=2))
+    monkeypatch.setattr(push, "FIRST_EVENTS", lane)
+    body = (table.api("GET", "/stream") if api else table.client.get(f"/t/{table.id}/stream")).get_data(as_text=True)
+    assert lane.waits == 1
+    newest = table.state()["version"]
+    [(version, data)] = changes_of(body)
+    assert version == data["version"] == newest  # not the version the stream was opened at
+    if api:
+        assert data["seq"] == 3
