@@ -170,12 +170,14 @@ def before_there(client, t: dict, script) -> None:
 
 
 def forget() -> None:
-    """What a restarted process knows: no replay kept, no answer kept."""
+    """What a restarted process knows: no replay kept, no answer kept, no log's text kept."""
     from scorekeeper.tables import service
     from scorekeeper.web.server import answers
+    from scorekeeper.web.views import tablejson
 
     service.forget()
     answers._answers.clear()
+    tablejson.forget()
 
 
 KINDS = {

@@ -477,7 +477,7 @@ def recent_tables(session: Session, public_ids: list[str]) -> list[Table]:
     return list(session.scalars(select(Table).where(Table.public_id.in_(ids))))
 
 
-def appended_since(session: Session, hand_id: int, known_version: int, known_length: int, version: int) -> Log | None:
+def appended_since(conn: Connection, hand_id: int, known_version: int, known_length: int, version: int) -> Log | None:
     """The events appended to the hand's log after ``known_version``, up to ``version``, when
     every change of the table between them was such an append; else None (read it all again).
 
@@ -486,10 +486,10 @@ def appended_since(session: Session, hand_id: int, known_version: int, known_len
     seqs ``known_length …``, prove that nothing else happened meanwhile (an undo, an edit, a
     hand added, a rename: each is a version with no event of its own).
     """
-    # On the session's connection: a select of columns needs none of the ORM's execution (a
-    # fifth of what a stream's load of another process's tap cost).
+    # On a connection (the session's, or a stream's load's own): a select of columns needs none
+    # of the ORM's execution (a fifth of what a stream's load of another process's tap cost).
     params = {"hand_id": hand_id, "after": known_version, "upto": version}
-    rows = session.connection().execute(_APPENDED_SINCE, params).all()
+    rows = conn.execute(_APPENDED_SINCE, params).all()
     if len(rows) != version - known_version:
         return None
     for i, row in enumerate(rows):

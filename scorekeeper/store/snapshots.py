@@ -9,9 +9,10 @@ leave it behind, whatever their kind) and the engine's code that wrote it is thi
 
 from __future__ import annotations
 
+import json
 from typing import NamedTuple
 
-from sqlalchemy import and_, bindparam, select, text
+from sqlalchemy import Text, and_, bindparam, case, cast, or_, select, text
 from sqlalchemy.engine import Connection
 
 from .models import Event, Hand, HandSnapshot, Log, Table
@@ -26,19 +27,35 @@ _KEEP = text(KEEP_SQL)
 _OF_HAND = select(HandSnapshot.version, HandSnapshot.seq, HandSnapshot.setup, HandSnapshot.state).where(
     HandSnapshot.hand_id == bindparam("hand_id")
 )
-# The table's last hand with its snapshot, if any; then its log with the table's version, in one
-# statement (one snapshot of the database): the version says whether anything moved in between.
-_LAST = (
-    select(Hand.id, Hand.kind, HandSnapshot.version, HandSnapshot.seq, HandSnapshot.setup, HandSnapshot.state)
-    .outerjoin(HandSnapshot, HandSnapshot.hand_id == Hand.id)
-    .where(Hand.table_id == bindparam("table_id"))
+# The table's version, its last hand with its snapshot (if any) and, when that snapshot is of the
+# table's version, the hand's log: one statement, one snapshot of the database (a restart's first
+# documents, every table at once: one round trip each, not two). The events are read as the text
+# stored (no JSON type's processing of each row: parsed in one call below); the snapshot's texts
+# only on the first row, not copied into each event's.
+_LAST_HAND = (
+    select(Hand.id)
+    .where(Hand.table_id == Table.id)
     .order_by(Hand.position.desc())
     .limit(1)
+    .correlate(Table)
+    .scalar_subquery()
 )
-_LOG_AT = (
-    select(Table.version, Event.event)
+_FIRST_ROW = or_(Event.seq.is_(None), Event.seq == 0)
+_KEPT_AT = (
+    select(
+        Table.version,
+        Hand.id,
+        Hand.kind,
+        HandSnapshot.version,
+        HandSnapshot.seq,
+        case((_FIRST_ROW, HandSnapshot.setup)),
+        case((_FIRST_ROW, HandSnapshot.state)),
+        cast(Event.event, Text),
+    )
     .select_from(Table)
-    .outerjoin(Event, and_(Event.hand_id == bindparam("hand_id")))
+    .outerjoin(Hand, Hand.id == _LAST_HAND)
+    .outerjoin(HandSnapshot, HandSnapshot.hand_id == Hand.id)
+    .outerjoin(Event, and_(Event.hand_id == Hand.id, Hand.kind == "log", HandSnapshot.version == Table.version))
     .where(Table.id == bindparam("table_id"))
     .order_by(Event.seq)
 )
@@ -61,23 +78,24 @@ def of_hand(conn: Connection, hand_id: int) -> Kept | None:
     return None if row is None else Kept(*row)
 
 
-class LastHand(NamedTuple):
-    id: int
-    kind: str
-    kept: Kept | None
+class KeptAt(NamedTuple):
+    """A table's last hand as ``kept_at`` reads it."""
+
+    version: int  # the table's
+    hand_id: int | None  # None: the table has no hand
+    kind: str | None
+    kept: Kept | None  # the last hand's snapshot, if any
+    events: Log  # its log, read only when the snapshot is of the table's version (else empty)
 
 
-def last_hand(conn: Connection, table_id: int) -> LastHand | None:
-    """The table's last hand row (id, kind) with its snapshot, or None when it has no hand."""
-    row = conn.execute(_LAST, {"table_id": table_id}).first()
-    if row is None:
-        return None
-    return LastHand(row[0], row[1], None if row[2] is None else Kept(*row[2:]))
-
-
-def log_at(conn: Connection, table_id: int, hand_id: int) -> tuple[int | None, Log]:
-    """The hand's log and the table's version, read together (None: the table is gone)."""
-    rows = conn.execute(_LOG_AT, {"table_id": table_id, "hand_id": hand_id}).all()
+def kept_at(conn: Connection, table_id: int) -> KeptAt | None:
+    """The table's version with its last hand, that hand's snapshot and (when the snapshot is of
+    the table's version) its log, read together; None when the table is gone."""
+    rows = conn.execute(_KEPT_AT, {"table_id": table_id}).all()
     if not rows:
-        return None, []
-    return rows[0][0], [event for _, event in rows if event is not None]
+        return None
+    version, hand_id, kind, kept_version, seq, setup, state, _ = rows[0]
+    kept = None if kept_version is None else Kept(kept_version, seq, setup, state)
+    texts = [row[7] for row in rows if row[7] is not None]
+    # Each stored text is one JSON value (what the JSON type wrote): joined, they are the list's text.
+    return KeptAt(version, hand_id, kind, kept, json.loads(f"[{','.join(texts)}]") if texts else [])

@@ -11,7 +11,9 @@ with the state that holds them, rather than from the engine.
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -93,8 +95,24 @@ def record_of(hand: Hand, events: Log | None) -> JSONObject:
     return record
 
 
+class _ConfigKept(NamedTuple):
+    doc: JSONObject  # the settings document it was checked from (a copy: nobody else's to change)
+    config: SeriesConfig
+
+
+_configs: Bounded[int, _ConfigKept] = Bounded(1000)  # by table id
+
+
 def config_of(table: Table) -> SeriesConfig:
-    return series_engine.config_from(table.config)
+    """The table's settings, checked (``config_from``) once per process and document: each load
+    checked them again (a twentieth of a stream's load of another process's tap). Reused only
+    while the table's document is equal to the one checked; a refused one is checked each time."""
+    hit = _configs.get(table.id)
+    if hit is not None and hit.doc == table.config:
+        return hit.config
+    config = series_engine.config_from(table.config)
+    _configs.put(table.id, _ConfigKept(copy.deepcopy(table.config), config))
+    return config
 
 
 def replay(table: Table, hands: list[Hand], logs: Logs, kept: snapshots.Kept | None = None) -> TableState:
@@ -160,7 +178,7 @@ _rows: Bounded[tuple[int, str], _RowsKept] = Bounded(_MEMO_SIZE)  # ``_rows_key`
 
 def forget() -> None:
     """Forget every replay kept, as a process that never saw a table (tests, benchmarks)."""
-    for kept in (_series, _hands, _rows):
+    for kept in (_series, _hands, _rows, _configs):
         kept.clear()
 
 
@@ -255,39 +273,43 @@ class KeptHand(NamedTuple):
     state: HandState
 
 
-def kept_live_hand(conn: Connection, table: Table) -> KeptHand | None:
+def kept_live_hand(conn: Connection, table: Table | store.PollRow) -> KeptHand | None:
     """The table's last hand as (id, log, state) read from its kept snapshot, without the series
     or the log replayed: what a push stream sends first, after a restart for every table at once.
 
-    Only when the snapshot was stored at the table's version (``table.version``, as read by the
+    ``table``: the table's row or its small one (``store.PollRow``: its id and version are all
+    this reads). Only when the snapshot was stored at the table's version (``table.version``, as read by the
     caller) and the log read with it is that version's and ``seq`` long: then the hand is live and
     its state is the one the append stored. None in every other case: the caller loads the table.
     """
-    last = snapshots.last_hand(conn, table.id)
-    if last is None or last.kind != "log" or last.kept is None or last.kept.version != table.version:
+    last = snapshots.kept_at(conn, table.id)
+    if last is None or last.version != table.version or last.hand_id is None or last.kind != "log":
         return None
-    version, events = snapshots.log_at(conn, table.id, last.id)
-    if version != table.version or len(events) != last.kept.seq:
+    kept = last.kept
+    if kept is None or kept.version != table.version or len(last.events) != kept.seq:
         return None
+    if kept.setup is None or kept.state is None:  # only the first row carries them
+        return None
+    events = last.events
     try:
-        setup = json.loads(last.kept.setup)
-        state = hand_snapshot.restore(HandSetup.from_json(setup), json.loads(last.kept.state))
+        setup = json.loads(kept.setup)
+        state = hand_snapshot.restore(HandSetup.from_json(setup), json.loads(kept.state))
     except (ValueError, EngineError):
         return None
     if state is None:
         return None
     # The next load in this process goes on from it (the hand's kept replay), as from a replay.
-    _hands.put(last.id, _HandKept(setup, list(events), state))
-    return KeptHand(last.id, events, state)
+    _hands.put(last.hand_id, _HandKept(setup, list(events), state))
+    return KeptHand(last.hand_id, events, state)
 
 
-def knows(table: Table) -> bool:
+def knows(table: Table | store.PollRow) -> bool:
     """Whether this process keeps the table's rows (at any version): a load then reads only what
     changed since (``_caught_up``), cheaper than reading the whole log for the kept state."""
     return _rows_key(table) in _rows
 
 
-def _rows_key(table: Table) -> tuple[int, str]:
+def _rows_key(table: Table | store.PollRow) -> tuple[int, str]:
     # The random public id too: two databases in one process (tests, a restored copy beside
     # the live one) may both have a table 1 at version 7.
     return (table.id, table.public_id)
@@ -300,26 +322,43 @@ def load(session: Session, table: Table) -> TableState:
     version are the stored ones: phones that refresh after each tap cost one row, not the
     table's whole history. The engine still answers from those inputs (``replay``).
     """
-    hit = _rows.get(_rows_key(table))
-    kept = None
-    if hit is not None and hit.version == table.version:
-        hands, logs = hit.hands, hit.logs
-    elif hit is not None and hit.version < table.version and (caught_up := _caught_up(session, table, hit)) is not None:
-        hands, logs = caught_up
-        _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs))
-    else:
-        hands, logs, kept = store.rows_at_one_version(session, table)  # table.version: theirs
-        # Shared with other requests from now on: out of this session, so that its rollback
-        # (which expires what it holds) or its close never reaches them, and no other
-        # request's read of them goes through this session. Writers query their own rows.
-        for hand in hands:
-            if hand in session:
-                session.expunge(hand)
-        _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs))
+    known = _known_rows(table, session.connection)
+    if known is not None:
+        return replay(table, *known)
+    hands, logs, kept = store.rows_at_one_version(session, table)  # table.version: theirs
+    # Shared with other requests from now on: out of this session, so that its rollback
+    # (which expires what it holds) or its close never reaches them, and no other
+    # request's read of them goes through this session. Writers query their own rows.
+    for hand in hands:
+        if hand in session:
+            session.expunge(hand)
+    _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs))
     return replay(table, hands, logs, kept)
 
 
-def _caught_up(session: Session, table: Table, hit: _RowsKept) -> tuple[list[Hand], Logs] | None:
+def load_known(conn: Connection, table: Table) -> TableState | None:
+    """``load`` on a connection, when this process keeps the table's rows at its version or at
+    an older one that only appends followed (read on ``conn``, those events alone); None when
+    the rows must be read whole (``load``, in a session). A push stream's load of another
+    process's tap needs no ORM session (a quarter of that load)."""
+    known = _known_rows(table, lambda: conn)
+    return None if known is None else replay(table, *known)
+
+
+def _known_rows(table: Table, connection: Callable[[], Connection]) -> tuple[list[Hand], Logs] | None:
+    """The table's rows at its version from what this process keeps, or None."""
+    hit = _rows.get(_rows_key(table))
+    if hit is not None and hit.version == table.version:
+        return hit.hands, hit.logs
+    if hit is not None and hit.version < table.version:
+        caught_up = _caught_up(connection(), table, hit)
+        if caught_up is not None:
+            _rows.put(_rows_key(table), _RowsKept(table.version, *caught_up))
+            return caught_up
+    return None
+
+
+def _caught_up(conn: Connection, table: Table, hit: _RowsKept) -> tuple[list[Hand], Logs] | None:
     """The rows kept at an older version, with the events appended since to the last hand:
     what another process's taps changed, read as those events alone (a tap's refresh on the
     other worker read every hand and log of the table again). None when anything else changed."""
@@ -328,7 +367,7 @@ def _caught_up(session: Session, table: Table, hit: _RowsKept) -> tuple[list[Han
     if last is None or last.kind != "log":
         return None
     log = logs.get(last.id, [])
-    appended = store.appended_since(session, last.id, known_version, len(log), table.version)
+    appended = store.appended_since(conn, last.id, known_version, len(log), table.version)
     if appended is None:
         return None
     return hands, logs | {last.id: log + appended}

@@ -20,6 +20,7 @@ from scorekeeper.store import rows as store
 from scorekeeper.store import snapshots
 from scorekeeper.tables import service, writes
 from scorekeeper.web.server import answers
+from scorekeeper.web.views import tablejson
 from tests.conftest import make_app
 from tests.engine.test_hand_properties import events_for
 from tests.web.conftest import STOP_A, Table
@@ -46,6 +47,7 @@ def restart() -> None:
     """What a process that has never seen the table knows: nothing kept."""
     service.forget()
     answers._answers.clear()
+    tablejson.forget()
 
 
 def first_document(app, table: Table) -> str:
@@ -61,6 +63,18 @@ def replayed_document(app, table: Table, monkeypatch) -> str:
         m.setattr(service, "kept_live_hand", lambda conn, table: None)
         m.setattr(service, "_read_kept", lambda *args: None)
         return app.extensions["sk_push"]._load(table.id)[1]
+
+
+def reference_document(app, table: Table) -> str:
+    """The document as streams built it before their text was spliced: the table loaded, its
+    last hand's ``events_json`` dumped whole (the bytes a phone must keep receiving)."""
+    with app.app_context(), app.extensions["sk_sessionmaker"](bind=app.extensions["sk_reader"]) as session:
+        row = store.read_table(session.connection(), table.id)
+        state = service.load(session, row)
+        last = state.hands[-1] if state.hands else None
+        if last is None or last.kind != "log":
+            return json.dumps({"version": row.version})
+        return json.dumps(tablejson.events_json(state, last), separators=(",", ":"))
 
 
 def kept_row(app, hand: int) -> snapshots.Kept | None:
@@ -221,14 +235,28 @@ def test_random_logs_with_undos_read_as_they_replay(walk_app, data):
             r = table.api("POST", f"/hands/{hand}/events", json={"seq": seq, "event": data.draw(events_for(state))})
             assert r.status_code in (201, 422), r.get_json()
             seq = r.get_json()["seq"] if r.status_code == 201 else seq
+        # this process's streams after the tap (its log's text kept from the tap before): the same bytes,
+        # loaded in a session and, the table past its first load, on a connection
+        watcher = walk_app.extensions["sk_push"]
+        assert watcher._load(table.id)[1] == reference_document(walk_app, table)
+        follower = watcher.follow(table.id)
+        try:
+            watcher._opened.add(table.id)
+            assert watcher._load(table.id)[1] == reference_document(walk_app, table)
+        finally:
+            watcher.leave(follower)
         if data.draw(st.integers(0, 4)) == 0:  # now and then, a restart here
             with pytest.MonkeyPatch.context() as m:
                 expected = replayed_document(walk_app, table, m)
             assert first_document(walk_app, table) == expected
+            restart()
+            assert expected == reference_document(walk_app, table)
             check_document(expected)
     with pytest.MonkeyPatch.context() as m:
         expected = replayed_document(walk_app, table, m)
     assert first_document(walk_app, table) == expected
+    restart()
+    assert expected == reference_document(walk_app, table)
     check_document(expected)
 
 
@@ -251,3 +279,148 @@ def test_a_streams_later_changes_are_read_as_a_load_reads_them(app, table, monke
         assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 3
     finally:
         watcher.leave(follower)
+
+
+ODD_EVENTS = [
+    {"type": "note", "text": '광팔이 \u00e9 "quoted" \\ back, comma', "n": 1.5, "big": 10**18, "none": None},
+    {"nested": {"list": [1, [2, {"x": False}]], "e": 1e-7}, "empty": {}, "also": []},
+    {"type": "end_turn"},
+]
+
+
+def test_a_kept_log_read_as_its_stored_text_is_the_log_the_json_type_reads(app, table, make_table):
+    """``snapshots.kept_at`` reads the table's version, its last hand's snapshot and log in one
+    statement, the events' stored text parsed in one call (not the JSON type's processing of each
+    row): the same log, on SQLite and PostgreSQL, whatever the values; the log only while the
+    snapshot is of the table's version."""
+    from scorekeeper.store.models import Event
+
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    with app.app_context(), app.extensions["sk_sessionmaker"]() as session:
+        session.add_all(Event(hand_id=hand, seq=2 + i, event=e) for i, e in enumerate(ODD_EVENTS))
+        session.commit()
+        row = store.read_table(session.connection(), table.id)
+        expected = store.events_by_hand(session, [hand])[hand]
+        read = snapshots.kept_at(session.connection(), row.id)
+        kept = snapshots.of_hand(session.connection(), hand)
+    assert expected == [*A_JUNK[:2], *ODD_EVENTS]
+    assert read == (row.version, hand, "log", kept, expected) and kept.version == row.version and kept.seq == 2
+    assert json.dumps(read.events) == json.dumps(expected)  # the same types too (1.5 a float, 10**18 an int)
+    store_touch(app, table)  # any change but an append: the snapshot is left behind
+    empty = make_table()
+    with app.extensions["sk_engine"].connect() as conn:
+        moved = snapshots.kept_at(conn, row.id)
+        assert moved.version > row.version and moved.kept == kept and moved.events == []
+        assert snapshots.kept_at(conn, row.id + 1000) is None
+        bare = store.read_table(conn, empty.id)
+        assert snapshots.kept_at(conn, bare.id) == (bare.version, None, None, None, [])
+
+
+def store_touch(app, table: Table) -> None:
+    """Move the table's version as any change but an append does."""
+    from sqlalchemy import update
+
+    from scorekeeper.store.models import Table as TableRow
+
+    with app.extensions["sk_engine"].begin() as conn:
+        conn.execute(update(TableRow).where(TableRow.public_id == table.id).values(version=TableRow.version + 1))
+
+
+def test_a_fresh_processs_first_document_reads_the_small_row_not_the_whole_one(app, table, monkeypatch):
+    """After a restart every table's first document at once: its id, secrets and version (what the
+    kept state and the streams' secrets need), not the whole row with its settings to parse. The
+    secrets kept are those of the version the document is at."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    restart()
+    expected = reference_document(app, table)
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        restart()
+        whole = []
+        real = store.read_table
+        monkeypatch.setattr(store, "read_table", lambda *a: whole.append(1) or real(*a))
+        version, text = watcher._load(table.id)
+        assert text == expected and whole == []
+        with app.extensions["sk_engine"].connect() as conn:
+            row = store.PollRow(*store.poll_row(conn, table.id))
+        assert watcher._secrets[table.id] == row and row.version == version == json.loads(text)["version"]
+        # the next change is loaded from the whole row, as a load reads it
+        table.append(hand, A_JUNK[3:4], 3)
+        whole.clear()
+        later = watcher._load(table.id)[1]
+        assert whole == [1] and later == reference_document(app, table)
+    finally:
+        watcher.leave(follower)
+
+
+def test_a_first_document_takes_the_small_row_its_streams_open_read(app, table, monkeypatch):
+    """The stream's open read the small row (``Watcher.note``): the document reads no row again;
+    one noted at a version the table has since left matches no kept state, and the table is
+    loaded as it is now."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    restart()
+    expected = reference_document(app, table)
+    with app.extensions["sk_engine"].connect() as conn:
+        row = store.PollRow(*store.poll_row(conn, table.id))
+    watcher = app.extensions["sk_push"]
+    reads = []
+    for name in ("read_table", "poll_row"):
+        real = getattr(store, name)
+        monkeypatch.setattr(store, name, lambda *a, real=real, name=name: reads.append(name) or real(*a))
+    follower = watcher.follow(table.id)
+    try:
+        watcher.note(row)
+        restart()
+        assert watcher._load(table.id) == (row.version, expected) and reads == []
+    finally:
+        watcher.leave(follower)
+    table.append(hand, A_JUNK[3:4], 3)
+    restart()
+    expected = reference_document(app, table)
+    follower = watcher.follow(table.id)
+    try:
+        watcher.note(row)  # as if the open read it before the tap
+        restart()
+        reads.clear()
+        assert watcher._load(table.id) == (row.version + 1, expected) and reads == ["read_table"]
+    finally:
+        watcher.leave(follower)
+
+
+def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatch):
+    """A stream's load of a tap made elsewhere, the table's rows kept here at the version before:
+    the row and the appended events on one connection (no ORM session to open and close, a
+    quarter of that load), the same bytes; anything but appends since: loaded as before."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        watcher._load(table.id)
+        real = app.extensions["sk_sessionmaker"]
+        sessions = []
+        monkeypatch.setitem(app.extensions, "sk_sessionmaker", lambda **kw: sessions.append(1) or real(**kw))
+        key = next(k for k in service._rows if k[1] == table.id)
+        before = service._rows[key]
+        table.append(hand, A_JUNK[2:3], 2)
+        service._rows[key] = before  # as the other process keeps it: the version before the tap
+        expected_version = version_of(app, table)
+        sessions.clear()
+        version, text = watcher._load(table.id)
+        assert sessions == [] and version == expected_version
+        assert text == reference_document(app, table)
+        store_touch(app, table)  # not an append: the rows read again, in a session
+        sessions.clear()
+        version, text = watcher._load(table.id)
+        assert sessions == [1] and version == expected_version + 1 and text == reference_document(app, table)
+    finally:
+        watcher.leave(follower)
+
+
+def version_of(app, table: Table) -> int:
+    with app.extensions["sk_engine"].connect() as conn:
+        return store.read_table(conn, table.id).version

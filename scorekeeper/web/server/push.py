@@ -48,7 +48,7 @@ from ...store import rows as store
 from ...store.moved import moved_versions
 from ...tables import service
 from ..access.tables import open_poll_row
-from ..views.tablejson import events_document, events_json
+from ..views.tablejson import events_document_json, events_json_text
 from .lane import IdleLane
 from .security import presented_key
 from .serving import connections
@@ -121,7 +121,9 @@ class Watcher:
         # Streams open in this process: per table ("t:<id>"), per client address ("a:<address>"), in
         # all ("*").
         self._by_address: dict[str, int] = {}
-        self._opened: set[str] = set()  # followed tables whose first change was read from the kept state
+        # Followed tables past their first load here (its kept state tried, or the table's rows
+        # already kept by this process): their later loads read the whole row, as a load does.
+        self._opened: set[str] = set()
         # What SQLite's check asks about: each followed table's row id (noted as its streams open)
         # and the newest version heard of it.
         self._row_ids: dict[str, int] = {}
@@ -261,34 +263,65 @@ class Watcher:
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
             maker = self.app.extensions["sk_sessionmaker"]
-            with maker(bind=self.app.extensions["sk_reader"]) as session:
-                table = store.read_table(session.connection(), public_id)
-                if table is None:  # deleted meanwhile: nothing more to say
-                    return 0, json.dumps({"version": 0})
-                # The row read whole, so its secrets are those of its version: the streams' check
-                # of their secrets needs no read of its own (nor after a writer's, ``offer``).
-                with self._lock:
-                    if public_id in self._followers:
-                        self._keep_secrets(table)
+            reader = self.app.extensions["sk_reader"]
+            if public_id in self._opened:  # the table's rows kept here: on a connection, no session
+                with reader.connect() as conn:
+                    table = store.read_table(conn, public_id)
+                    if table is None:  # deleted meanwhile: nothing more to say
+                        return 0, json.dumps({"version": 0})
+                    self._keep_row_secrets(table)
+                    state = service.load_known(conn, table)
+                if state is not None:
+                    return self._document(state)
+            with maker(bind=reader) as session:
                 # A process that has not seen the table yet (every stream opening at once after
                 # a restart): the live hand's state as its last append stored it, a read instead
-                # of a replay of the series and the log. Once, per table and process: its next
-                # changes are read as a load reads them (the rows once, then only what changed).
-                kept = None
-                if public_id not in self._opened and not service.knows(table):
-                    kept = service.kept_live_hand(session.connection(), table)
+                # of a replay of the series and the log, and of the table only its small row (id,
+                # secrets, version: the whole row's settings are not needed for it). Once, per
+                # table and process: its next changes are read as a load reads them (the rows
+                # once, then only what changed).
+                if public_id not in self._opened:
+                    # The small row the stream's open read (``note``), else read here: a row at
+                    # its version either way; an older one than the kept state's finds no match
+                    # below, and the table is loaded as it is now.
+                    with self._lock:
+                        row = self._secrets.get(public_id)
+                    if row is None:
+                        found = store.poll_row(session.connection(), public_id)
+                        if found is None:  # deleted meanwhile: nothing more to say
+                            return 0, json.dumps({"version": 0})
+                        row = store.PollRow(*found)
+                    kept = None if service.knows(row) else service.kept_live_hand(session.connection(), row)
                     with self._lock:
                         if public_id in self._followers:
                             self._opened.add(public_id)
-                if kept is not None:
-                    hand_id, events, hand_state = kept
-                    doc = events_document(hand_id, events, hand_state.to_json(), table.version)
-                    return table.version, json.dumps(doc, separators=(",", ":"))
-                state = service.load(session, table)
-                last = state.hands[-1] if state.hands else None
-                if last is None or last.kind != "log":
-                    return table.version, json.dumps({"version": table.version})
-                return table.version, json.dumps(events_json(state, last), separators=(",", ":"))
+                            if kept is not None:  # the secrets of the version the document is at
+                                self._keep_secrets(row)
+                    if kept is not None:
+                        hand_id, events, hand_state = kept
+                        return row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version)
+                table = store.read_table(session.connection(), public_id)
+                if table is None:  # deleted meanwhile: nothing more to say
+                    return 0, json.dumps({"version": 0})
+                self._keep_row_secrets(table)
+                return self._document(service.load(session, table))
+
+    def _keep_row_secrets(self, table: store.Table) -> None:
+        """The row read whole, so its secrets are those of its version: the streams' check of
+        their secrets needs no read of its own (nor after a writer's, ``offer``)."""
+        with self._lock:
+            if table.public_id in self._followers:
+                self._keep_secrets(table)
+
+    @staticmethod
+    def _document(state: service.TableState) -> tuple[int, str]:
+        """(version, the events document of the table's last hand, else its version alone)."""
+        version = state.table.version
+        last = state.hands[-1] if state.hands else None
+        if last is None or last.kind != "log":
+            return version, json.dumps({"version": version})
+        # The log's text written once per hand and process, then only each tap's events.
+        return version, events_json_text(state, last)
 
     def check(self, listening=None) -> None:
         """Ask the database for the versions of every followed table (one query); on
