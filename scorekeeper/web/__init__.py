@@ -39,7 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .catalogue import i18n
     from .groups.gate import PictureGate
     from .home import pwa, rules_page
-    from .server import assets, database, errors, fastpath, limits, push, redact, security
+    from .server import assets, database, errors, fastpath, faststream, limits, push, redact, security
     from .server.rowids import RowId
 
     redact.install()
@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     database.init_app(app)
     app.wsgi_app = PictureGate(app, app.wsgi_app)  # type: ignore[method-assign]  # polls answered before it
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
+    app.wsgi_app = faststream.FastStream(app, app.wsgi_app)  # type: ignore[method-assign]  # API streams' opens
     security.init_app(app)
     keyring.init_app(app)  # after security: its cookies are set before the default headers
     app.before_request(_history_by_seat)
