@@ -56,6 +56,14 @@ class FastStream(FastPath):
             return None
         public_id, key = match.group(1), environ["HTTP_X_TABLE_KEY"]
         engine = self.app.extensions["sk_engine"]
+        # Made before the stream is opened: nothing between its opening and its answer can fail.
+        # As Flask's answer gives them: the response's own, its content type, Flask-Compress's
+        # Vary (on every answer), then the defaults it lacks (``security._headers``; its
+        # Cache-Control is the stream's).
+        secure = environ.get("wsgi.url_scheme") == "https"
+        headers = [*push.STREAM_HEADERS.items(), _CONTENT_TYPE, _VARY]
+        present = {name for name, _value in headers}
+        headers += [h for h in default_headers(environ["PATH_INFO"], secure) if h[0] not in present]
 
         def read_row():
             row = store.poll_row_bare(engine, public_id)
@@ -67,16 +75,9 @@ class FastStream(FastPath):
         if opened is None:
             return None
         body, closed = opened
-        # As Flask's answer gives them: the response's own, its content type, Flask-Compress's
-        # Vary (on every answer), then the defaults it lacks (``security._headers``; its
-        # Cache-Control is the stream's).
-        secure = environ.get("wsgi.url_scheme") == "https"
-        headers = [*push.STREAM_HEADERS.items(), _CONTENT_TYPE, _VARY]
-        present = {name for name, _value in headers}
-        headers += [h for h in default_headers(environ["PATH_INFO"], secure) if h[0] not in present]
         # Closed by the server: the stream's end (its ``finally``), then its follower and budgets
         # let go, also when the body never started.
-        return headers, ClosingIterator((text.encode() for text in body), [body.close, closed])  # type: ignore[attr-defined]
+        return headers, ClosingIterator((text.encode() for text in body), [body.close, closed])
 
     def _compressed(self) -> bool:
         """Whether Flask-Compress would compress a stream (not as configured: left to Flask if so)."""

@@ -38,7 +38,7 @@ import select
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
 from sqlalchemy import Engine, event
@@ -554,7 +554,7 @@ STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 def open_stream(
     app: Flask, public_id: str, key: str | None, address: str | None, sock, read_row, changes: bool
-) -> tuple[Iterator[str], Callable[[], None]] | None:
+) -> tuple[Generator[str, None, None], Callable[[], None]] | None:
     """A stream of ``public_id`` opened for ``key`` from ``address``: its body, and what to call
     when its connection closes (the stream let go, its budgets given back), or None when
     ``read_row`` (the table's poll row, if ``key`` opens it) answers None: nothing is held then.
@@ -599,7 +599,7 @@ def open_stream(
     return body, closed
 
 
-def _released(body: Iterator[str], release) -> Iterator[str]:
+def _released(body: Iterator[str], release) -> Generator[str, None, None]:
     try:
         yield from body
     finally:
