@@ -973,7 +973,7 @@ def report(results: dict) -> None:
         print(
             f"{run['db']}: saturated mix {run['saturated']['all']['per_s']} req/s / hello "
             f"{run['hello']['all']['per_s']} req/s = {run['ratio']:.2f} (goal ≥ 0.5); "
-            f"paced p99 {run['paced']['all']['p99_ms']} ms, worst kind p99 "
+            f"paced p99 {(run['paced']['all'] or {}).get('p99_ms')} ms, worst kind p99 "
             f"{worst} ms, appends p99 {run['paced'].get('append', {}).get('p99_ms')} ms (goal < 50 ms); "
             f"update p95 {(run['update'] or {}).get('p95_ms')} ms (goal < 300 ms); "
             f"CPU {run['costs']['append']['cpu_ms']} ms an append (goal ≤ 2), "
@@ -1076,10 +1076,10 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             hello.stop()
     results["machine"]["loadavg_after"] = os.getloadavg()
-    report(results)
-    if args.json:
+    if args.json:  # first: a report that fails loses no figures
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)
+    report(results)
     return 0
 
 
