@@ -76,9 +76,7 @@ class FastPath:
             return fastpicture.answer(self.app, environ) if self._plain(environ, _NOT_PLAIN_PICTURE) else None
         poll = _VERSION.fullmatch(path)
         match = poll or _EVENTS.fullmatch(path)
-        if match is None or not environ.get("HTTP_X_TABLE_KEY") or environ.get("QUERY_STRING"):
-            return None
-        if not self._plain(environ, _NOT_PLAIN):
+        if match is None or not self._plain_with_key(environ):
             return None
         row = store.poll_row_bare(self.app.extensions["sk_engine"], match.group(1))
         if row is None or store.access_level(row, environ["HTTP_X_TABLE_KEY"]) is None:
@@ -94,6 +92,12 @@ class FastPath:
         headers, body = answer
         headers.insert(1, ("Content-Length", str(len(body))))
         return "200 OK", headers, body
+
+    def _plain_with_key(self, environ: dict) -> bool:
+        """A table's plain request: the key in its header, no query string, and plain."""
+        if not environ.get("HTTP_X_TABLE_KEY") or environ.get("QUERY_STRING"):
+            return False
+        return self._plain(environ, _NOT_PLAIN)
 
     def _plain(self, environ: dict, not_plain: tuple[str, ...]) -> bool:
         """Whether the request is a plain one answered here: none of the headers ``not_plain``

@@ -52,7 +52,7 @@ class FastStream(FastPath):
 
     def _answer(self, environ: dict):  # a stream, not headers and bytes
         match = _STREAM.fullmatch(environ.get("PATH_INFO", ""))
-        if match is None or not self._plain(environ) or self._compressed():
+        if match is None or not self._plain_with_key(environ) or self._compressed():
             return None
         public_id, key = match.group(1), environ["HTTP_X_TABLE_KEY"]
         engine = self.app.extensions["sk_engine"]
