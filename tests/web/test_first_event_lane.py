@@ -59,6 +59,28 @@ def test_a_worker_never_quiet_still_lets_first_events_go_in_turn():
     assert order == ["s0", "s1", "s2", "taps done"]  # all three before the taps ended, in turn
 
 
+def test_a_long_queue_on_a_worker_never_quiet_drains_within_a_second_in_small_batches(monkeypatch):
+    """3,000 streams opening at once on a worker with no quiet moment: one every trickle alone
+    left the last waiting 15 s (a phone blind to the taps all that time); a share of the queue
+    at each trickle drains it in about a second, a few streams at a time."""
+    never_quiet = lambda: gevent.sleep(60)
+    monkeypatch.setattr(gevent, "idle", never_quiet)
+    lane, released = IdleLane(trickle_s=0.01, enabled=True), []
+    started = time.perf_counter()
+
+    def stream(i: int) -> None:
+        lane.wait()
+        released.append((time.perf_counter() - started, i))
+
+    gevent.joinall([gevent.spawn(stream, i) for i in range(300)], timeout=10, raise_error=True)
+    assert [i for _at, i in released] == list(range(300))  # oldest first
+    assert released[-1][0] < 1.5
+    batches: dict[float, int] = {}
+    for at, _i in released:
+        batches[round(at, 3)] = batches.get(round(at, 3), 0) + 1
+    assert max(batches.values()) <= 1 + 300 // 20  # never the whole queue at once
+
+
 def test_outside_gevent_serving_nothing_waits(monkeypatch):
     lane = IdleLane(trickle_s=60.0)
     monkeypatch.setattr(lane_module, "_gevent_serving", lambda: False)
