@@ -13,6 +13,7 @@ import pytest
 from scorekeeper.web.server.faststream import FastStream
 from tests.conftest import make_app
 from tests.web.conftest import Table
+from tests.web.test_fastpath import _both, spy_on
 
 JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2", "3j1", "3j2")]
 
@@ -20,17 +21,7 @@ JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2",
 @pytest.fixture
 def spied(monkeypatch):
     """Whether the fast path answered the last open."""
-    seen = {"answered": None}
-    real = FastStream._answer
-
-    def answer(self, environ):
-        seen["answered"] = False  # a full budget raises: Flask answers
-        result = real(self, environ)
-        seen["answered"] = result is not None
-        return result
-
-    monkeypatch.setattr(FastStream, "_answer", answer)
-    return seen
+    return spy_on(monkeypatch, FastStream)
 
 
 def _new_table(app) -> Table:
@@ -53,20 +44,6 @@ def setting(database_url, tmp_path):
 
 def _path(table: Table) -> str:
     return f"/api/v1/tables/{table.id}/stream"
-
-
-def _both(app, spied, path: str, headers: dict, https: bool = False, cookie: bool = False):
-    client = app.test_client()
-    if cookie:  # the test client sends its own jar's cookies, not a header's
-        client.set_cookie("session", "x")
-    answers = []
-    for fast in (True, False):
-        app.config["FAST_PATH"] = fast
-        spied["answered"] = False
-        r = client.get(path, headers=headers, base_url="https://localhost" if https else "http://localhost")
-        answers.append((r, spied["answered"]))
-    app.config["FAST_PATH"] = True
-    return answers
 
 
 def _same(fast, slow) -> None:
@@ -125,18 +102,18 @@ def test_the_retry_line_and_the_first_event_are_one_write(setting, spied, path, 
 def test_what_is_not_plain_goes_to_flask(setting, spied):
     app, table = setting
     path = _path(table)
-    cases = [  # (path, headers, cookie): each answered by Flask alone
-        (path + "?x=1", {"X-Table-Key": table.view_key}, False),
-        (path, {"X-Table-Key": table.view_key}, True),  # a session may hold a key
-        (path, {}, False),  # 401
-        (path, {"X-Table-Key": "wrong"}, False),  # 401, counted by Flask
-        ("/api/v1/tables/nosuchtable/stream", {"X-Table-Key": table.view_key}, False),  # 404
-        (path + "/", {"X-Table-Key": table.view_key}, False),
-        ("/api/v1/tables/" + "x" * 40 + "/stream", {"X-Table-Key": table.view_key}, False),
+    cases = [  # (path, headers): each answered by Flask alone
+        (path + "?x=1", {"X-Table-Key": table.view_key}),
+        (path, {"X-Table-Key": table.view_key, "Cookie": "session=x"}),  # a session may hold a key
+        (path, {}),  # 401
+        (path, {"X-Table-Key": "wrong"}),  # 401, counted by Flask
+        ("/api/v1/tables/nosuchtable/stream", {"X-Table-Key": table.view_key}),  # 404
+        (path + "/", {"X-Table-Key": table.view_key}),
+        ("/api/v1/tables/" + "x" * 40 + "/stream", {"X-Table-Key": table.view_key}),
     ]
-    for where, headers, cookie in cases:
-        (fast, answered), (slow, _) = _both(app, spied, where, headers, cookie=cookie)
-        assert not answered, (where, headers, cookie)
+    for where, headers in cases:
+        (fast, answered), (slow, _) = _both(app, spied, where, headers)
+        assert not answered, (where, headers)
         _same(fast, slow)
     _idle(app)
 

@@ -24,24 +24,34 @@ JUNK = [
 ]
 
 
-@pytest.fixture
-def spied(monkeypatch):
-    """Whether the fast path answered the last request."""
+def spy_on(monkeypatch, middleware) -> dict:
+    """Whether ``middleware`` (a ``FastPath``) answered the last request itself: False when its
+    answer raised (a full budget among them), and Flask answered."""
     seen = {"answered": None}
-    real = FastPath._answer
+    real = middleware._answer
 
     def answer(self, environ):
+        seen["answered"] = False
         result = real(self, environ)
         seen["answered"] = result is not None
         return result
 
-    monkeypatch.setattr(FastPath, "_answer", answer)
+    monkeypatch.setattr(middleware, "_answer", answer)
     return seen
 
 
-def _both(app, spied, path: str, headers: dict, https: bool = False):
-    client = app.test_client()
-    if "Cookie" in headers:  # the test client sends its own jar's cookies, not a header's
+@pytest.fixture
+def spied(monkeypatch):
+    """Whether the fast path answered the last request."""
+    return spy_on(monkeypatch, FastPath)
+
+
+def _both(app, spied, path: str, headers: dict, https: bool = False, cookies: bool = True):
+    """The request with the fast path, then without it: ``[(answer, answered), …]``.
+    ``cookies=False``: no cookie jar (a refusal's page may set a session cookie the next
+    request would send)."""
+    client = app.test_client(use_cookies=cookies)
+    if cookies and "Cookie" in headers:  # the test client sends its own jar's cookies, not a header's
         headers = dict(headers)
         name, _, value = headers.pop("Cookie").partition("=")
         client.set_cookie(name, value)

@@ -10,11 +10,15 @@ status, headers and bytes must be the same, and each case says whether the fast 
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from scorekeeper.web.groups import pictures
 from tests.conftest import make_app
+from tests.web.test_fastpath import _both as fastpath_both
 from tests.web.test_fastpath import _same, spied  # noqa: F401  (spied: a fixture)
+from tests.web.test_share_picture import hold_drawings
 
 WON = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
 
@@ -36,17 +40,8 @@ def grp(database_url, tmp_path):
     app.extensions["sk_engine"].dispose()
 
 
-def _both(app, spied, path: str, headers: dict, https: bool = False):
-    answers = []
-    for fast in (True, False):
-        app.config["FAST_PATH"] = fast
-        spied["answered"] = False
-        r = app.test_client(use_cookies=False).get(
-            path, headers=headers, base_url="https://localhost" if https else "http://localhost"
-        )
-        answers.append((r, spied["answered"]))
-    app.config["FAST_PATH"] = True
-    return answers
+# No cookie jar: a refusal's page may set a session cookie, which the next request would send.
+_both = partial(fastpath_both, cookies=False)
 
 
 def _alike(fast, slow, answered: bool) -> None:
@@ -223,25 +218,14 @@ def test_a_kept_picture_still_takes_its_turn_at_the_picture_gate(grp, spied, mon
     """Answered before Flask, a kept picture still waits for a slot of ``groups/gate.py``: fifty
     answered at once, each yielding at its database read, put another table's poll behind them
     all (picture_load.py on PostgreSQL: poll p50 2 → 33 ms with the fast path outside the gate)."""
-    import threading
     from collections import OrderedDict
     from concurrent.futures import ThreadPoolExecutor
-
-    from scorekeeper.web.groups import routes
 
     app, url, view = grp["app"], grp["url"], grp["view_key"]
     monkeypatch.setattr(pictures, "_kept", OrderedDict())  # the evening's is drawn: not kept by another test
     _kept(grp, f"key={view}")
     app.config.update(PICTURE_SLOTS=1, PICTURE_QUEUE=0)
-    started, release = threading.Event(), threading.Event()
-    real = routes.picture
-
-    def slow(*args):
-        started.set()
-        release.wait(20)
-        return real(*args)
-
-    monkeypatch.setattr(routes, "picture", slow)
+    started, release = hold_drawings(monkeypatch)
 
     def fetch(query):
         return app.test_client(use_cookies=False).get(f"{url}?{query}")

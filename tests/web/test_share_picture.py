@@ -179,16 +179,11 @@ def test_an_evening_not_in_the_group_is_not_found(client, grp):
         assert r.status_code == 404, evening
 
 
-def test_pictures_past_those_being_served_and_queued_are_refused_with_retry_after(client, grp, monkeypatch):
-    """Picture requests a process serves at once are bounded, a few more wait their turn, and one
-    past those is told to come back (503, Retry-After) rather than queued in front of the taps."""
-    from concurrent.futures import ThreadPoolExecutor
-
+def hold_drawings(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Every picture drawn from now on sets ``started`` and waits for ``release``: a drawing held
+    in progress, its slot taken."""
     from scorekeeper.web.groups import routes
 
-    app = client.application
-    app.config.update(PICTURE_SLOTS=1, PICTURE_QUEUE=1)
-    monkeypatch.setattr(pictures, "_kept", OrderedDict())  # drawn, not kept from another test
     started, release = threading.Event(), threading.Event()
     real = routes.picture
 
@@ -198,6 +193,18 @@ def test_pictures_past_those_being_served_and_queued_are_refused_with_retry_afte
         return real(*args)
 
     monkeypatch.setattr(routes, "picture", slow)
+    return started, release
+
+
+def test_pictures_past_those_being_served_and_queued_are_refused_with_retry_after(client, grp, monkeypatch):
+    """Picture requests a process serves at once are bounded, a few more wait their turn, and one
+    past those is told to come back (503, Retry-After) rather than queued in front of the taps."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = client.application
+    app.config.update(PICTURE_SLOTS=1, PICTURE_QUEUE=1)
+    monkeypatch.setattr(pictures, "_kept", OrderedDict())  # drawn, not kept from another test
+    started, release = hold_drawings(monkeypatch)
     group = f"/g/{grp['id']}/share.png?key={grp['view_key']}"
     evening = f"{group}&evening={grp['table']['id']}"
 
