@@ -77,6 +77,8 @@ PG_SAFETY_CHECK_S = 5.0
 DELTA_RETRY_S = 0.05  # on PostgreSQL, a full check now and then besides the notifications
 # A stream's first event waits for a quiet moment of its worker: taps first (``lane.py``).
 FIRST_EVENTS = IdleLane()
+# A table deleted meanwhile: its streams are told version 0, nothing more to say.
+_GONE = (0, json.dumps({"version": 0}))
 _PG_VERSIONS = f"SELECT public_id, version FROM {store.Table.__tablename__} WHERE public_id = ANY(%s)"
 
 
@@ -268,7 +270,7 @@ class Watcher:
                 with reader.connect() as conn:
                     table = store.read_table(conn, public_id)
                     if table is None:  # deleted meanwhile: nothing more to say
-                        return 0, json.dumps({"version": 0})
+                        return _GONE
                     self._keep_row_secrets(table)
                     state = service.load_known(conn, table)
                 if state is not None:
@@ -289,7 +291,7 @@ class Watcher:
                     if row is None:
                         found = store.poll_row(session.connection(), public_id)
                         if found is None:  # deleted meanwhile: nothing more to say
-                            return 0, json.dumps({"version": 0})
+                            return _GONE
                         row = store.PollRow(*found)
                     kept = None if service.knows(row) else service.kept_live_hand(session.connection(), row)
                     with self._lock:
@@ -302,7 +304,7 @@ class Watcher:
                         return row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version)
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
-                    return 0, json.dumps({"version": 0})
+                    return _GONE
                 self._keep_row_secrets(table)
                 return self._document(service.load(session, table))
 

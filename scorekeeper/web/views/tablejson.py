@@ -52,16 +52,20 @@ def hand_json(state: TableState, hand, brief: bool = False) -> dict:
 
 
 def events_json(state: TableState, hand) -> dict:
-    live = state.live_of(hand.id)
-    events = live.events if live else state.logs.get(hand.id, [])
-    return events_document(hand.id, events, live.state.to_json() if live else None, state.table.version)
+    return events_document(*_events_parts(state, hand))
 
 
 def events_json_text(state: TableState, hand) -> str:
     """``events_json`` as the push streams send it: compact JSON text (``events_document_json``)."""
+    return events_document_json(*_events_parts(state, hand))
+
+
+def _events_parts(state: TableState, hand) -> tuple[int, list, dict | None, int]:
+    """What a hand's events document holds: its id, its log, its live view (None once over) and
+    the table's version."""
     live = state.live_of(hand.id)
     events = live.events if live else state.logs.get(hand.id, [])
-    return events_document_json(hand.id, events, live.state.to_json() if live else None, state.table.version)
+    return hand.id, events, live.state.to_json() if live else None, state.table.version
 
 
 def events_document(hand_id: int, events: list, view: dict | None, version: int) -> dict:
