@@ -23,6 +23,7 @@ as in Flask); ``tests/web/test_fastpath_picture.py`` holds those answers to Flas
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Flask
 from flask_compress.flask_compress import _choose_algorithm, _compress_data
@@ -66,10 +67,11 @@ class FastPath:
             if answer is not None:
                 status, headers, body = answer
                 start_response(status, headers)
-                return [body]
+                # Bytes, or an iterable a subclass streams (``faststream.py``).
+                return [body] if isinstance(body, bytes) else body
         return self.wsgi_app(environ, start_response)
 
-    def _answer(self, environ: dict) -> tuple[str, list[tuple[str, str]], bytes] | None:
+    def _answer(self, environ: dict) -> tuple[str, list[tuple[str, str]], Any] | None:
         path = environ.get("PATH_INFO", "")
         if fastpicture.PICTURE.fullmatch(path):
             # A kept share picture (``groups/fastpicture.py``): an If-None-Match naming it is a 304.

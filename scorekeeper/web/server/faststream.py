@@ -26,7 +26,6 @@ from .security import default_headers
 
 _STREAM = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/stream")
 _CONTENT_TYPE = ("Content-Type", "text/event-stream; charset=utf-8")
-_SUFFIX = "/stream"
 _VARY = ("Vary", "Accept-Encoding")
 _EVENT_STREAM = "text/event-stream"
 
@@ -34,23 +33,9 @@ _EVENT_STREAM = "text/event-stream"
 class FastStream(FastPath):
     """WSGI middleware beside ``FastPath`` (inside ``ProxyFix``), sharing its test of the plain case."""
 
-    def __call__(self, environ: dict, start_response):
-        if (
-            environ.get("PATH_INFO", "").endswith(_SUFFIX)
-            and environ.get("REQUEST_METHOD") == "GET"
-            and self.app.config.get("FAST_PATH", True)
-        ):
-            try:
-                answer = self._answer(environ)
-            except Exception:  # a full budget among them: Flask answers (and refuses) as it does
-                answer = None
-            if answer is not None:
-                headers, body = answer
-                start_response("200 OK", headers)
-                return body
-        return self.wsgi_app(environ, start_response)
-
-    def _answer(self, environ: dict):  # a stream, not headers and bytes
+    def _answer(self, environ: dict):  # its body a stream, not bytes
+        # Called for every GET (``FastPath.__call__``); its exceptions, a full budget among them,
+        # leave the request to Flask, which answers (and refuses) as it does.
         match = _STREAM.fullmatch(environ.get("PATH_INFO", ""))
         if match is None or not self._plain_with_key(environ) or self._compressed():
             return None
@@ -77,7 +62,7 @@ class FastStream(FastPath):
         body, closed = opened
         # Closed by the server: the stream's end (its ``finally``), then its follower and budgets
         # let go, also when the body never started.
-        return headers, ClosingIterator((text.encode() for text in body), [body.close, closed])
+        return "200 OK", headers, ClosingIterator((text.encode() for text in body), [body.close, closed])
 
     def _compressed(self) -> bool:
         """Whether Flask-Compress would compress a stream (not as configured: left to Flask if so)."""
