@@ -51,11 +51,11 @@ def answer(app: Any, environ: dict) -> Answer | None:
     group = group_versions_bare(app.extensions["sk_engine"], match.group(1))
     if group is None or access_level(group, key) is None:  # type: ignore[arg-type]
         return None
-    evening = args.get("evening") or None
-    if evening is not None and evening not in {public for public, _version in group.evenings}:
+    versions = pictures.versions_of(
+        group, args.get("evening") or None, lang_accepted(environ.get("HTTP_ACCEPT_LANGUAGE"))
+    )
+    if versions is None:
         return None
-    lang = lang_accepted(environ.get("HTTP_ACCEPT_LANGUAGE"))
-    versions = (group.public_id, group.version, group.evenings, evening, lang)
     found = pictures.kept(versions, parse_etags(environ.get("HTTP_IF_NONE_MATCH")).__contains__)
     if found is None:
         return None

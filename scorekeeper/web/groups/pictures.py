@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ... import drawer
+from ...store.groupversions import GroupVersions
 
 KEEP = 64  # pictures kept by a process: about 80 KB each
 FORMAT = "2"  # bumped when the drawing changes: every digest then changes
@@ -120,6 +121,16 @@ def kept_or_drawn(tag: str, draw: Callable[..., bytes], *args: object) -> bytes:
         with _lock:
             _drawing.pop(tag, None)
         mine.set()
+
+
+def versions_of(group: GroupVersions, evening: str | None, lang: str) -> tuple | None:
+    """What a group's picture is kept by (``answer``'s ``versions``): the group's versions and its
+    evenings', the evening shown (None: the standings) and the language; None when ``evening`` is
+    not one of the group's. ``share_png`` and the fast path (``fastpicture.py``) both ask here, so
+    the fast path finds what the route kept."""
+    if evening is not None and evening not in {public for public, _version in group.evenings}:
+        return None
+    return (group.public_id, group.version, group.evenings, evening, lang)
 
 
 def kept(versions: Hashable, held: Callable[[str], bool]) -> tuple[str, bytes | None] | None:

@@ -384,9 +384,9 @@ def share_png(public_id: str):
     a 304; drawn once for every phone and preview asking; 503 when too many are being drawn."""
     group = open_group(public_id, key=request.args.get("key") or None, read=group_versions)
     evening = request.args.get("evening") or None
-    if evening is not None and evening not in {public for public, _version in group.evenings}:
+    versions = pictures.versions_of(group, evening, current_lang())
+    if versions is None:
         abort(404)
-    versions = (group.public_id, group.version, group.evenings, evening, current_lang())
     try:
         tag, png = pictures.answer(
             versions, lambda: _picture_args(public_id, evening), request.if_none_match.__contains__, picture
