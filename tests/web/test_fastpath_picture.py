@@ -16,25 +16,18 @@ import pytest
 
 from scorekeeper.web.groups import pictures
 from tests.conftest import make_app
+from tests.web.conftest import BRIGHTS, group_with_an_evening
 from tests.web.test_fastpath import _both as fastpath_both
 from tests.web.test_fastpath import _same, spied  # noqa: F401  (spied: a fixture)
 from tests.web.test_share_picture import hold_drawings
-
-WON = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
 
 
 @pytest.fixture
 def grp(database_url, tmp_path):
     app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True)
     client = app.test_client()
-    g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
-    t = client.post(
-        "/api/v1/tables",
-        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
-        headers={"X-Group-Key": g["edit_key"]},
-    ).get_json()
-    client.post(f"/api/v1/tables/{t['id']}/hands", json={"summary": WON}, headers={"X-Table-Key": t["edit_key"]})
-    g["table"], g["app"], g["client"] = t, app, client
+    g = group_with_an_evening(client)
+    g["app"], g["client"] = app, client
     g["url"] = f"/g/{g['id']}/share.png"
     yield g
     app.extensions["sk_engine"].dispose()
@@ -163,7 +156,9 @@ def test_a_change_is_never_answered_with_the_picture_before_it(grp, spied):
     paid = client.get(f"{url}?key={view}", headers={"If-None-Match": before.headers["ETag"]})
     assert spied["answered"] is False and paid.status_code == 200 and paid.headers["ETag"] != before.headers["ETag"]
     t = grp["table"]
-    grp["client"].post(f"/api/v1/tables/{t['id']}/hands", json={"summary": WON}, headers={"X-Table-Key": t["edit_key"]})
+    grp["client"].post(
+        f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]}
+    )
     played = client.get(f"{url}?key={view}")
     assert spied["answered"] is False and played.headers["ETag"] not in (paid.headers["ETag"], before.headers["ETag"])
 

@@ -6,9 +6,7 @@ import pytest
 
 from scorekeeper.web.api import models
 
-from .conftest import GO_PIBAK
-
-BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
+from .conftest import BRIGHTS, GO_PIBAK
 
 
 @pytest.fixture

@@ -11,25 +11,14 @@ import json
 import pytest
 
 from tests.conftest import make_app
+from tests.web.conftest import group_with_an_evening
 
-BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
 HUGE = [10**30, 2**63, 2**63 - 1, 2**53, -(2**63), 2**64]
 
 
 @pytest.fixture
 def grp(client):
-    g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
-    t = client.post(
-        "/api/v1/tables",
-        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
-        headers={"X-Group-Key": g["edit_key"]},
-    ).get_json()
-    r = client.post(
-        f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]}
-    )
-    assert r.status_code == 201
-    g["table"] = t
-    return g
+    return group_with_an_evening(client)
 
 
 def read_all(client, grp) -> list[int]:

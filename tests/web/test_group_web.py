@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import text
 
 from scorekeeper.web.groups import picture
+from tests.web.conftest import group_with_an_evening
 
 from .walk import MUTATING, csrf_header, rules
 
-BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
 FORMS = {
     "groups.evening": {"came": ["민수", "지영"], "newcomers": "동수"},
     "groups.paid": {"from": "민수", "to": "지영", "points": "1"},
@@ -41,18 +41,7 @@ ANYONE = {"groups.new", "groups.import_group", "groups.forget", "api.create_grou
 
 @pytest.fixture
 def grp(client):
-    g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
-    t = client.post(
-        "/api/v1/tables",
-        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
-        headers={"X-Group-Key": g["edit_key"]},
-    ).get_json()
-    r = client.post(
-        f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]}
-    )
-    assert r.status_code == 201
-    g["table"] = t
-    return g
+    return group_with_an_evening(client)
 
 
 @pytest.fixture

@@ -17,21 +17,12 @@ from PIL import Image, ImageChops
 from sqlalchemy import text
 
 from scorekeeper.web.groups import picture, pictures
-
-BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
+from tests.web.conftest import BRIGHTS, group_with_an_evening
 
 
 @pytest.fixture
 def grp(client):
-    g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
-    t = client.post(
-        "/api/v1/tables",
-        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
-        headers={"X-Group-Key": g["edit_key"]},
-    ).get_json()
-    client.post(f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]})
-    g["table"] = t
-    return g
+    return group_with_an_evening(client)
 
 
 def og(client, grp) -> dict[str, str]:

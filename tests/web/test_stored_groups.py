@@ -15,8 +15,7 @@ from sqlalchemy.orm import Session
 from scorekeeper.store import migrate
 from scorekeeper.store.models import Table
 from tests.conftest import make_app
-
-BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
+from tests.web.conftest import BRIGHTS
 
 
 def _make_group(client, players: list[str]) -> tuple[dict, dict]:
