@@ -1,11 +1,12 @@
-"""Work that can wait for a quiet moment: a push stream's first event, behind the taps.
+"""Work that can wait for a quiet moment: a push stream's open, behind the taps.
 
-After a restart every phone's stream opens at once (3,000 for 1,000 tables), and each first
-event is a document to build and send. In a gevent worker requests run one after another
-between their waits: a tap that arrives behind a thousand first events waits for all of them,
-a second and more, while the phones opening their streams already show the table. So a
-stream's first event waits here until the worker's loop has nothing else to do, one stream at
-a time: a tap that arrives meanwhile runs first, and the first events fill the gaps between
+After a restart every phone's stream opens at once (3,000 for 1,000 tables), and each open is a
+read of its table's row (the key's check) and a first event, a document to build and send. In a
+gevent worker requests run one after another between their waits: a tap that arrives behind a
+thousand opens waits for all of them, a second and more, and on PostgreSQL once more at each of
+its round trips, while the phones opening their streams already show the table. So a stream's
+open waits here, before it reads anything, until the worker's loop has nothing else to do, one
+stream at a time: a tap that arrives meanwhile runs first, and the opens fill the gaps between
 taps. The change a phone would have missed meanwhile is not lost: the first event is built when
 it is sent, from the newest version.
 
