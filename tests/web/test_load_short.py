@@ -43,4 +43,7 @@ def test_load_benchmark_short(db, tmp_path):
     # Every answer was a success or a conflict: no 5xx, no refusal of a valid event.
     assert run["paced_info"]["errors"] == run["saturated_info"]["errors"] == run["hello_info"]["errors"] == {}
     assert run["paced"]["all"]["count"] > 0
+    # The generator's own lag, bin by bin over the paced phase (3 s: two bins), never negative.
+    lag = run["paced_info"]["client_lag_max_ms_by_2s"]
+    assert len(lag) == 2 and all(ms >= 0 for ms in lag)
     assert run["ratio"] > 0
