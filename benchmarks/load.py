@@ -200,10 +200,13 @@ class Conn:
         self.last_used = 0.0
         self.reopened = 0
         self.used = 0
+        self.connect_s = 0.0  # the time spent connecting, within the request under way
 
     async def _open(self) -> None:
         self.close()
+        start = time.perf_counter()
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.connect_s += time.perf_counter() - start
         self.reopened += 1
         self.used = 0
 
@@ -359,6 +362,9 @@ class Stats:
     shown: dict[tuple[str, int, int], float] = field(default_factory=dict)
     streams_opened: int = 0
     answered: list[tuple[float, float]] = field(default_factory=list)  # (when answered, seconds taken)
+    # The connects inside requests (a new connection: the first, or after the keep-alive ran out):
+    # a request's time includes its wait to be accepted.
+    connects: list[float] = field(default_factory=list)
 
     def ack(self, table: str, version: int, phone: int) -> None:
         self.acked[(table, version)] = (time.perf_counter(), phone)
@@ -431,12 +437,15 @@ class Mix:
 
     async def _timed(self, conn: Conn, kind: str, method: str, path: str, body=None, key=None):
         start = time.perf_counter()
+        conn.connect_s = 0.0
         try:
             status, data = await conn.request(method, path, body, key)
         except (OSError, asyncio.IncompleteReadError, ValueError) as err:
             self.stats.error(f"{kind}: {type(err).__name__}")
             return None, None
         elapsed = time.perf_counter() - start
+        if conn.connect_s:
+            self.stats.connects.append(conn.connect_s)
         return status, (data, elapsed)
 
     async def poll(self, conn: Conn, t: TableSim) -> int | None:
@@ -785,6 +794,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             "slow_by_2s": stats.slow_by_bin(t0, args.duration),
             "server_cpu_by_s": cpu_by_s,
             "client_lag_max_ms_by_2s": lag_by_2s,
+            "connects": figures(stats.connects, args.duration) if stats.connects else None,
             "taps": sum(paced[k]["count"] for k in ("append", "conflict", "new_hand") if k in paced),
         }
         taps_ok = sum(paced[k]["count"] for k in ("append", "new_hand") if k in paced)
@@ -958,6 +968,12 @@ def report(results: dict) -> None:
         if "client_lag_max_ms_by_2s" in info:
             print(
                 f"  the load generator's loop late by at most (ms), by 2-second bin: {info['client_lag_max_ms_by_2s']}"
+            )
+        if info.get("connects"):
+            k = info["connects"]
+            print(
+                f"  connects within those requests: {k['count']}, p50 {k['p50_ms']} ms, p95 {k['p95_ms']} ms, "
+                f"p99 {k['p99_ms']} ms, max {k['max_ms']} ms"
             )
         if "server_cpu_by_s" in info:
             print(

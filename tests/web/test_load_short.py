@@ -46,4 +46,7 @@ def test_load_benchmark_short(db, tmp_path):
     # The generator's own lag, bin by bin over the paced phase (3 s: two bins), never negative.
     lag = run["paced_info"]["client_lag_max_ms_by_2s"]
     assert len(lag) == 2 and all(ms >= 0 for ms in lag)
+    # A phone's first request connects: its time is within the request's, and counted apart.
+    connects = run["paced_info"]["connects"]
+    assert 0 < connects["count"] <= run["paced"]["all"]["count"] and connects["max_ms"] > 0
     assert run["ratio"] > 0
