@@ -20,7 +20,8 @@ as the other process meets it, with two streams following: the streams' events, 
 loaded once for both from the rows that process kept at the version before (the append itself
 made here, not counted; SQLite's version check, made a dozen times a second whatever the taps,
 not counted either). ``push_here + push_there`` is the app's CPU a tap, all in, but gunicorn's
-parsing and writing. ``--profile KIND`` prints cProfile's
+parsing and writing. ``push_there_cold``: the same, in a process that keeps none of the table's
+rows (its streams' first events read from the kept state, as after a restart). ``--profile KIND`` prints cProfile's
 cumulative view of that kind instead. This is the part of ``benchmarks/load.py``'s
 "server CPU a request" that is the app's (gunicorn adds ~0.35 ms a request).
 """
@@ -163,6 +164,22 @@ def push_there(client, t: dict, script) -> None:
         read_change(stream.response)
 
 
+def push_there_cold(client, t: dict, script) -> None:
+    """``push_there`` in a process that does not keep the table's rows: its streams' first
+    events were read from the kept state (as after a restart), and this is the table's first
+    change since, made by another process (see ``before_there_cold``)."""
+    for stream in t["push_there_cold"]:
+        read_change(stream.response)
+
+
+def before_there_cold(client, t: dict, script) -> None:
+    """The change, made as if by another process, met by a process that keeps nothing of the
+    table (as after a restart) and is offered nothing."""
+    append(client, t, script)
+    forget()
+    client.application.extensions["sk_push"]._deltas.pop(t["id"], None)
+
+
 def before_there(client, t: dict, script) -> None:
     """The change, made as if by another process: this process keeps the rows, the hand's replay
     and the answers as they were before it, and is offered nothing."""
@@ -197,6 +214,7 @@ KINDS = {
     "api_stream": api_stream,
     "push_here": push_here,
     "push_there": push_there,
+    "push_there_cold": push_there_cold,
 }
 
 
@@ -208,8 +226,14 @@ BEFORE = {
     "refresh": append,  # another phone tapped: the version moved since this one's last fetch
     "api_stream_cold": lambda *_: forget(),
     "push_there": before_there,
+    "push_there_cold": before_there_cold,
 }
-FOLLOWERS = {"api_stream": 1, "push_here": 1, "push_there": STREAMS_THERE}  # streams open on each table
+FOLLOWERS = {
+    "api_stream": 1,
+    "push_here": 1,
+    "push_there": STREAMS_THERE,
+    "push_there_cold": STREAMS_THERE,
+}  # streams open on each table
 
 
 def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> float:

@@ -281,6 +281,32 @@ def test_a_streams_later_changes_are_read_as_a_load_reads_them(app, table, monke
         watcher.leave(follower)
 
 
+def test_another_process_s_change_is_read_from_the_kept_state_where_the_rows_are_not_kept(app, table, monkeypatch):
+    """A process whose first document of a table came from the kept state (after a restart) keeps
+    none of its rows: the table's next change, made by another process, loaded the table whole,
+    its series and its log replayed (a quarter of the workers' time after a restart, issue 32).
+    It reads the kept state again, and sends the bytes a load gives."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        first = first_document(app, table)
+        table.append(hand, A_JUNK[2:4], 2)  # another process's tap: this one keeps nothing of it
+        restart()
+        expected = reference_document(app, table)
+        restart()
+        loads, replays = [], Replays(monkeypatch)
+        real = store.rows_at_one_version
+        monkeypatch.setattr(store, "rows_at_one_version", lambda *a: loads.append(1) or real(*a))
+        later = watcher._load(table.id)[1]
+        assert (loads, replays.count) == ([], 0)
+        assert later == expected
+        assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 4
+    finally:
+        watcher.leave(follower)
+
+
 ODD_EVENTS = [
     {"type": "note", "text": '광팔이 \u00e9 "quoted" \\ back, comma', "n": 1.5, "big": 10**18, "none": None},
     {"nested": {"list": [1, [2, {"x": False}]], "e": 1e-7}, "empty": {}, "also": []},

@@ -274,15 +274,21 @@ class Watcher:
                         return _GONE
                     self._keep_row_secrets(table)
                     state = service.load_known(conn, table)
+                    # Not kept here (its first document was read from the kept state, as after a
+                    # restart): the kept state again, a read, where loading the table replayed
+                    # its series, a quarter of the workers' time after a restart (issue 32).
+                    kept = service.kept_live_hand(conn, table) if state is None else None
                 if state is not None:
                     return self._document(state)
+                if kept is not None:
+                    return table.version, events_document_json(kept[0], kept[1], kept[2].to_json(), table.version)
             with maker(bind=reader) as session:
                 # A process that has not seen the table yet (every stream opening at once after
                 # a restart): the live hand's state as its last append stored it, a read instead
                 # of a replay of the series and the log, and of the table only its small row (id,
-                # secrets, version: the whole row's settings are not needed for it). Once, per
-                # table and process: its next changes are read as a load reads them (the rows
-                # once, then only what changed).
+                # secrets, version: the whole row's settings are not needed for it). Its next
+                # changes (above): as a load reads them where this process keeps the table's rows
+                # (only what changed), else from the kept state again, the whole row read.
                 if public_id not in self._opened:
                     # The small row the stream's open read (``note``), else read here: a row at
                     # its version either way; an older one than the kept state's finds no match
