@@ -307,6 +307,33 @@ def test_another_process_s_change_is_read_from_the_kept_state_where_the_rows_are
         watcher.leave(follower)
 
 
+def test_a_change_not_only_appends_is_read_from_the_kept_state_where_the_rows_are_kept(app, table, monkeypatch):
+    """This process keeps the table's rows at a version (its own taps); another process then undid
+    a tap and appended two: the rows cannot be caught up by the appends alone (the undo's version
+    has no event), and a stream's document loaded the table whole. The kept state of its version
+    is read instead."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        key = next(k for k in service._rows if k[1] == table.id)
+        rows_before = service._rows.get(key)
+        assert table.api("POST", f"/hands/{hand}/undo", json={"seq": 3}).status_code == 200
+        table.append(hand, A_JUNK[2:4], 2)  # another process's: this one kept nothing of them
+        service._rows.put(key, rows_before)
+        loads = []
+        real = store.rows_at_one_version
+        monkeypatch.setattr(store, "rows_at_one_version", lambda *a: loads.append(1) or real(*a))
+        later = watcher._load(table.id)[1]
+        assert loads == []
+        restart()
+        assert later == reference_document(app, table)
+        assert check_document(later)["seq"] == 4
+    finally:
+        watcher.leave(follower)
+
+
 ODD_EVENTS = [
     {"type": "note", "text": '광팔이 \u00e9 "quoted" \\ back, comma', "n": 1.5, "big": 10**18, "none": None},
     {"nested": {"list": [1, [2, {"x": False}]], "e": 1e-7}, "empty": {}, "also": []},

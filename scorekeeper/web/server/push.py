@@ -262,58 +262,65 @@ class Watcher:
             return found
 
     def _load(self, public_id: str) -> tuple[int, str]:
-        """The events document of the table's last hand (a log), else its version alone."""
+        """The events document of the table's last hand (a log), else its version alone: read,
+        cheapest first, from the kept state (a process's first document of the table), from the
+        rows this process keeps (only what changed since) or the kept state again; loaded whole
+        only when none of them has it (a hand with no kept state: just begun, or an undo)."""
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
-            maker = self.app.extensions["sk_sessionmaker"]
             reader = self.app.extensions["sk_reader"]
-            if public_id in self._opened:  # the table's rows kept here: on a connection, no session
+            if public_id not in self._opened:
                 with reader.connect() as conn:
-                    table = store.read_table(conn, public_id)
-                    if table is None:  # deleted meanwhile: nothing more to say
-                        return _GONE
-                    self._keep_row_secrets(table)
-                    state = service.load_known(conn, table)
-                    # Not kept here (its first document was read from the kept state, as after a
-                    # restart): the kept state again, a read, where loading the table replayed
-                    # its series, a quarter of the workers' time after a restart (issue 32).
-                    kept = service.kept_live_hand(conn, table) if state is None else None
-                if state is not None:
-                    return self._document(state)
-                if kept is not None:
-                    return table.version, events_document_json(kept[0], kept[1], kept[2].to_json(), table.version)
-            with maker(bind=reader) as session:
-                # A process that has not seen the table yet (every stream opening at once after
-                # a restart): the live hand's state as its last append stored it, a read instead
-                # of a replay of the series and the log, and of the table only its small row (id,
-                # secrets, version: the whole row's settings are not needed for it). Its next
-                # changes (above): as a load reads them where this process keeps the table's rows
-                # (only what changed), else from the kept state again, the whole row read.
-                if public_id not in self._opened:
-                    # The small row the stream's open read (``note``), else read here: a row at
-                    # its version either way; an older one than the kept state's finds no match
-                    # below, and the table is loaded as it is now.
-                    with self._lock:
-                        row = self._secrets.get(public_id)
-                    if row is None:
-                        found = store.poll_row(session.connection(), public_id)
-                        if found is None:  # deleted meanwhile: nothing more to say
-                            return _GONE
-                        row = store.PollRow(*found)
-                    kept = None if service.knows(row) else service.kept_live_hand(session.connection(), row)
-                    with self._lock:
-                        if public_id in self._followers:
-                            self._opened.add(public_id)
-                            if kept is not None:  # the secrets of the version the document is at
-                                self._keep_secrets(row)
-                    if kept is not None:
-                        hand_id, events, hand_state = kept
-                        return row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version)
+                    first = self._first_document(conn, public_id)
+                if first is not None:
+                    return first
+            with reader.connect() as conn:  # on a connection, no session
+                table = store.read_table(conn, public_id)
+                if table is None:  # deleted meanwhile: nothing more to say
+                    return _GONE
+                self._keep_row_secrets(table)
+                state = service.load_known(conn, table)
+                # Not kept here, or not only appended since (another process began the hand, or
+                # its first document was read from the kept state, as after a restart): the
+                # kept state again, a read, where loading the table read its rows and replayed
+                # its series, a quarter of the workers' time after a restart (issue 32).
+                kept = service.kept_live_hand(conn, table) if state is None else None
+            if state is not None:
+                return self._document(state)
+            if kept is not None:
+                return table.version, events_document_json(kept[0], kept[1], kept[2].to_json(), table.version)
+            with self.app.extensions["sk_sessionmaker"](bind=reader) as session:
                 table = store.read_table(session.connection(), public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return _GONE
                 self._keep_row_secrets(table)
                 return self._document(service.load(session, table))
+
+    def _first_document(self, conn, public_id: str) -> tuple[int, str] | None:
+        """A process that has not seen the table yet (every stream opening at once after a
+        restart): the live hand's state as its last append stored it, a read instead of a replay
+        of the series and the log, and of the table only its small row (id, secrets, version: the
+        whole row's settings are not needed for it). None, the table then read as ``_load``
+        reads it, when this process keeps the table's rows or no state is kept at its version."""
+        # The small row the stream's open read (``note``), else read here: a row at its version
+        # either way; an older one than the kept state's finds no match, and ``_load`` goes on.
+        with self._lock:
+            row = self._secrets.get(public_id)
+        if row is None:
+            found = store.poll_row(conn, public_id)
+            if found is None:  # deleted meanwhile: nothing more to say
+                return _GONE
+            row = store.PollRow(*found)
+        kept = None if service.knows(row) else service.kept_live_hand(conn, row)
+        with self._lock:
+            if public_id in self._followers:
+                self._opened.add(public_id)
+                if kept is not None:  # the secrets of the version the document is at
+                    self._keep_secrets(row)
+        if kept is None:
+            return None
+        hand_id, events, hand_state = kept
+        return row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version)
 
     def _keep_row_secrets(self, table: store.Table) -> None:
         """The row read whole, so its secrets are those of its version: the streams' check of
