@@ -122,3 +122,27 @@ def test_a_bare_poll_gives_its_connection_back_as_the_pool_lent_it(pg_schema_url
             assert not _autocommit(db())
     finally:
         engine.dispose()
+
+
+def test_the_connections_a_burst_opened_are_kept_for_the_next(pg_schema_url):
+    """A gevent worker's burst (phones reconnecting after a restart) needs as many PostgreSQL
+    connections at once as the pool lends: those past the kept ones were closed as soon as they
+    were given back and opened again for the next request, a fork and a handshake on the server
+    each time (a twelfth of the workers' time in the 1,000-table run's opening burst, issue 32)."""
+    from sqlalchemy import event
+
+    from scorekeeper.store.db import POOL_OVERFLOW, POOL_SIZE, make_engine
+
+    most = POOL_SIZE + POOL_OVERFLOW  # what the pool lends at once
+    engine = make_engine(pg_schema_url)
+    opened = []
+    event.listen(engine, "connect", lambda *_: opened.append(1))
+    try:
+        for _ in range(3):  # three bursts, each as many connections at once as the pool lends
+            held = [engine.raw_connection() for _ in range(most)]
+            for conn in held:
+                conn.close()
+        assert len(opened) == most  # the first burst's, kept for the two after it
+        assert engine.pool.checkedin() == most
+    finally:
+        engine.dispose()
