@@ -81,6 +81,21 @@ def test_a_long_queue_on_a_worker_never_quiet_drains_within_a_second_in_small_ba
     assert max(batches.values()) <= 1 + 300 // 20  # never the whole queue at once
 
 
+def test_a_runner_lost_lets_every_waiting_stream_go_at_once(monkeypatch):
+    """The runner killed (a worker shutting down): the streams waiting for it go at once, where
+    each waited out a timer of its own (30 s; and 1,500 timers made in a burst were a twenty-fifth
+    of a worker's time)."""
+    never_quiet = lambda: gevent.sleep(60)
+    monkeypatch.setattr(gevent, "idle", never_quiet)
+    lane, order = IdleLane(trickle_s=60.0, enabled=True), []
+    waiters = [gevent.spawn(waiter, lane, order, f"s{i}") for i in range(5)]
+    gevent.sleep(0.05)
+    assert order == []
+    lane._runner.kill()
+    gevent.joinall(waiters, timeout=2)
+    assert order == [f"s{i}" for i in range(5)]
+
+
 def test_outside_gevent_serving_nothing_waits(monkeypatch):
     lane = IdleLane(trickle_s=60.0)
     monkeypatch.setattr(lane_module, "_gevent_serving", lambda: False)

@@ -23,8 +23,6 @@ from collections import deque
 
 TRICKLE_S = 0.01
 TRICKLE_SHARE = 20  # of the waiting streams, one in this many is let go at each trickle
-# Only against a runner lost (its greenlet killed): a stream never waits longer than this.
-MOST_WAIT_S = 30.0
 
 
 def _gevent_serving() -> bool:
@@ -61,7 +59,9 @@ class IdleLane:
         turn = Event()
         self._waiting.append(turn)
         self._ensure_runner()
-        turn.wait(MOST_WAIT_S)
+        # No timer of its own (a burst's 1,500 were a twenty-fifth of the worker's time): the
+        # runner lets every waiting stream go when it ends, however it ends (``_run``).
+        turn.wait()
 
     def _ensure_runner(self) -> None:
         if self._runner is None or self._runner.dead:
@@ -70,6 +70,13 @@ class IdleLane:
             self._runner = gevent.spawn(self._run)
 
     def _run(self) -> None:
+        try:
+            self._let_go_in_turn()
+        finally:  # killed (the worker shutting down) or failed: nobody waits for a runner gone
+            while self._waiting:
+                self._waiting.popleft().set()
+
+    def _let_go_in_turn(self) -> None:
         import gevent
 
         while self._waiting:
