@@ -124,8 +124,8 @@ class Watcher:
         # Streams open in this process: per table ("t:<id>"), per client address ("a:<address>"), in
         # all ("*").
         self._by_address: dict[str, int] = {}
-        # Followed tables past their first load here (its kept state tried, or the table's rows
-        # already kept by this process): their later loads read the whole row, as a load does.
+        # Followed tables past their first load here: their later loads read the table's small
+        # row again, where the first used the one its stream's open read (``note``).
         self._opened: set[str] = set()
         # What SQLite's check asks about: each followed table's row id (noted as its streams open)
         # and the newest version heard of it.
@@ -263,28 +263,27 @@ class Watcher:
 
     def _load(self, public_id: str) -> tuple[int, str]:
         """The events document of the table's last hand (a log), else its version alone: read,
-        cheapest first, from the kept state (a process's first document of the table), from the
-        rows this process keeps (only what changed since) or the kept state again; loaded whole
-        only when none of them has it (a hand with no kept state: just begun, or an undo)."""
+        cheapest first, from the kept state (where this process keeps none of the table's rows:
+        after a restart, or a table whose taps are all another process's), from the rows this
+        process keeps (only what changed since) or the kept state after all; loaded whole only
+        when none of them has it (a hand with no kept state: just begun, or an undo)."""
         assert self.app is not None, "a watcher that builds changes needs its app"
         with self.app.app_context():
             reader = self.app.extensions["sk_reader"]
-            if public_id not in self._opened:
-                with reader.connect() as conn:
-                    first = self._first_document(conn, public_id)
-                if first is not None:
-                    return first
             with reader.connect() as conn:  # on a connection, no session
+                tried, found = self._from_kept_state(conn, public_id)
+                if found is not None:
+                    return found
                 table = store.read_table(conn, public_id)
                 if table is None:  # deleted meanwhile: nothing more to say
                     return _GONE
                 self._keep_row_secrets(table)
                 state = service.load_known(conn, table)
-                # Not kept here, or not only appended since (another process began the hand, or
-                # its first document was read from the kept state, as after a restart): the
-                # kept state again, a read, where loading the table read its rows and replayed
-                # its series, a quarter of the workers' time after a restart (issue 32).
-                kept = service.kept_live_hand(conn, table) if state is None else None
+                # Not only appended since the rows kept here (another process began the hand or
+                # undid a tap), or the table moved since the kept state was tried: the kept state
+                # of this version, a read, where loading the table read its rows and replayed its
+                # series, a quarter of the workers' time after a restart (issue 32).
+                kept = service.kept_live_hand(conn, table) if state is None and tried != table.version else None
             if state is not None:
                 return self._document(state)
             if kept is not None:
@@ -296,31 +295,35 @@ class Watcher:
                 self._keep_row_secrets(table)
                 return self._document(service.load(session, table))
 
-    def _first_document(self, conn, public_id: str) -> tuple[int, str] | None:
-        """A process that has not seen the table yet (every stream opening at once after a
-        restart): the live hand's state as its last append stored it, a read instead of a replay
-        of the series and the log, and of the table only its small row (id, secrets, version: the
-        whole row's settings are not needed for it). None, the table then read as ``_load``
-        reads it, when this process keeps the table's rows or no state is kept at its version."""
-        # The small row the stream's open read (``note``), else read here: a row at its version
-        # either way; an older one than the kept state's finds no match, and ``_load`` goes on.
+    def _from_kept_state(self, conn, public_id: str) -> tuple[int | None, tuple[int, str] | None]:
+        """(the version the kept state was tried at, else None; the document read from it, else
+        None), for a table whose rows this process does not keep (every stream opening at once
+        after a restart): the live hand's state as its last append stored it, a read instead of a
+        replay of the series and the log, and of the table only its small row (id, secrets,
+        version: the whole row's settings are not needed for it)."""
+        # A process's first document of the table: the small row the stream's open read
+        # (``note``); else read here. A row at its version either way; an older one than the kept
+        # state's finds no match, and ``_load`` goes on.
+        row = None
         with self._lock:
-            row = self._secrets.get(public_id)
+            if public_id not in self._opened:
+                row = self._secrets.get(public_id)
         if row is None:
             found = store.poll_row(conn, public_id)
             if found is None:  # deleted meanwhile: nothing more to say
-                return _GONE
+                return None, _GONE
             row = store.PollRow(*found)
-        kept = None if service.knows(row) else service.kept_live_hand(conn, row)
+        known = service.knows(row)
+        kept = None if known else service.kept_live_hand(conn, row)
         with self._lock:
             if public_id in self._followers:
                 self._opened.add(public_id)
                 if kept is not None:  # the secrets of the version the document is at
                     self._keep_secrets(row)
         if kept is None:
-            return None
+            return (None if known else row.version), None
         hand_id, events, hand_state = kept
-        return row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version)
+        return row.version, (row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version))
 
     def _keep_row_secrets(self, table: store.Table) -> None:
         """The row read whole, so its secrets are those of its version: the streams' check of
