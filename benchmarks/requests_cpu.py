@@ -152,23 +152,17 @@ def follow(client, t: dict, count: int) -> list:
 
 def push_here(client, t: dict, script) -> None:
     """An append, and the event of the one stream of this process following the table."""
-    (stream,) = t["push_here"]
+    (stream,) = t["following"]
     append(client, t, script)
     read_change(stream.response)
 
 
 def push_there(client, t: dict, script) -> None:
     """The events of two streams in a process that did not make the change: measured after
-    ``before_there`` made it (see ``measure``)."""
-    for stream in t["push_there"]:
-        read_change(stream.response)
-
-
-def push_there_cold(client, t: dict, script) -> None:
-    """``push_there`` in a process that does not keep the table's rows: its streams' first
-    events were read from the kept state (as after a restart), and this is the table's first
-    change since, made by another process (see ``before_there_cold``)."""
-    for stream in t["push_there_cold"]:
+    ``before_there`` made it (see ``measure``); as ``push_there_cold``, after ``before_there_cold``
+    (a process that does not keep the table's rows, its streams' first events read from the kept
+    state, as after a restart)."""
+    for stream in t["following"]:
         read_change(stream.response)
 
 
@@ -214,7 +208,7 @@ KINDS = {
     "api_stream": api_stream,
     "push_here": push_here,
     "push_there": push_there,
-    "push_there_cold": push_there_cold,
+    "push_there_cold": push_there,  # after its own "before" (``BEFORE``)
 }
 
 
@@ -240,7 +234,7 @@ def measure(client, tables, script, kind: str, rounds: int, profile: bool) -> fl
     fn = KINDS[kind]
     for t in tables:  # the streams a tap's change goes to, open before the first
         if kind in FOLLOWERS:
-            t[kind] = follow(client, t, FOLLOWERS[kind])
+            t["following"] = follow(client, t, FOLLOWERS[kind])
     before = BEFORE.get(kind)
     work = []
     for _ in range(rounds):
