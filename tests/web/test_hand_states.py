@@ -8,6 +8,7 @@ new settings, a hand deleted) leaves it behind, and the hand is replayed until t
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -48,6 +49,25 @@ def restart() -> None:
     service.forget()
     answers._answers.clear()
     tablejson.forget()
+
+
+def counted(monkeypatch, owner, name: str) -> list:
+    """The calls of ``owner.name`` from now on, one entry each; the real one still answers."""
+    calls: list = []
+    real = getattr(owner, name)
+    monkeypatch.setattr(owner, name, lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
+
+
+@contextlib.contextmanager
+def following(app, table: Table):
+    """The process's push watcher, one stream of ``table`` followed while inside."""
+    watcher = app.extensions["sk_push"]
+    follower = watcher.follow(table.id)
+    try:
+        yield watcher
+    finally:
+        watcher.leave(follower)
 
 
 def first_document(app, table: Table) -> str:
@@ -265,20 +285,14 @@ def test_a_streams_later_changes_are_read_as_a_load_reads_them(app, table, monke
     read as a load reads them (what changed since, not the whole log for the kept state)."""
     hand = table.start_live()
     table.append(hand, A_JUNK[:2])
-    watcher = app.extensions["sk_push"]
-    follower = watcher.follow(table.id)
-    try:
+    with following(app, table) as watcher:
         restart()
-        reads = []
-        real = service.kept_live_hand
-        monkeypatch.setattr(service, "kept_live_hand", lambda *a: reads.append(1) or real(*a))
+        reads = counted(monkeypatch, service, "kept_live_hand")
         first = watcher._load(table.id)[1]
         table.append(hand, A_JUNK[2:3], 2)
         later = watcher._load(table.id)[1]
         assert reads == [1]
         assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 3
-    finally:
-        watcher.leave(follower)
 
 
 def test_another_process_s_change_is_read_from_the_kept_state_where_the_rows_are_not_kept(app, table, monkeypatch):
@@ -288,26 +302,21 @@ def test_another_process_s_change_is_read_from_the_kept_state_where_the_rows_are
     It reads the kept state again, and sends the bytes a load gives."""
     hand = table.start_live()
     table.append(hand, A_JUNK[:2])
-    watcher = app.extensions["sk_push"]
-    follower = watcher.follow(table.id)
-    try:
+    with following(app, table) as watcher:
         first = first_document(app, table)
         table.append(hand, A_JUNK[2:4], 2)  # another process's tap: this one keeps nothing of it
         restart()
         expected = reference_document(app, table)
         restart()
-        loads, whole_rows, replays = [], [], Replays(monkeypatch)
-        real, real_row = store.rows_at_one_version, store.read_table
-        monkeypatch.setattr(store, "rows_at_one_version", lambda *a: loads.append(1) or real(*a))
-        monkeypatch.setattr(store, "read_table", lambda *a: whole_rows.append(1) or real_row(*a))
+        replays = Replays(monkeypatch)
+        loads = counted(monkeypatch, store, "rows_at_one_version")
+        whole_rows = counted(monkeypatch, store, "read_table")
         later = watcher._load(table.id)[1]
         # Nor the table's whole row, its settings unused here: its small row (a seventh of the
         # workers' time in the opening burst went to reading whole rows).
         assert (loads, replays.count, whole_rows) == ([], 0, [])
         assert later == expected
         assert json.loads(first)["seq"] == 2 and check_document(later)["seq"] == 4
-    finally:
-        watcher.leave(follower)
 
 
 def test_a_change_not_only_appends_is_read_from_the_kept_state_where_the_rows_are_kept(app, table, monkeypatch):
@@ -317,24 +326,18 @@ def test_a_change_not_only_appends_is_read_from_the_kept_state_where_the_rows_ar
     is read instead."""
     hand = table.start_live()
     table.append(hand, A_JUNK[:3])
-    watcher = app.extensions["sk_push"]
-    follower = watcher.follow(table.id)
-    try:
+    with following(app, table) as watcher:
         key = next(k for k in service._rows if k[1] == table.id)
         rows_before = service._rows.get(key)
         assert table.api("POST", f"/hands/{hand}/undo", json={"seq": 3}).status_code == 200
         table.append(hand, A_JUNK[2:4], 2)  # another process's: this one kept nothing of them
         service._rows.put(key, rows_before)
-        loads = []
-        real = store.rows_at_one_version
-        monkeypatch.setattr(store, "rows_at_one_version", lambda *a: loads.append(1) or real(*a))
+        loads = counted(monkeypatch, store, "rows_at_one_version")
         later = watcher._load(table.id)[1]
         assert loads == []
         restart()
         assert later == reference_document(app, table)
         assert check_document(later)["seq"] == 4
-    finally:
-        watcher.leave(follower)
 
 
 ODD_EVENTS = [
@@ -391,25 +394,20 @@ def test_a_fresh_processs_first_document_reads_the_small_row_not_the_whole_one(a
     table.append(hand, A_JUNK[:3])
     restart()
     expected = reference_document(app, table)
-    watcher = app.extensions["sk_push"]
-    follower = watcher.follow(table.id)
-    try:
+    with following(app, table) as watcher:
         restart()
-        whole = []
-        real = store.read_table
-        monkeypatch.setattr(store, "read_table", lambda *a: whole.append(1) or real(*a))
+        whole = counted(monkeypatch, store, "read_table")
         version, text = watcher._load(table.id)
         assert text == expected and whole == []
         with app.extensions["sk_engine"].connect() as conn:
             row = store.PollRow(*store.poll_row(conn, table.id))
         assert watcher._secrets[table.id] == row and row.version == version == json.loads(text)["version"]
-        # the next change is loaded from the whole row, as a load reads it
+        # the next change, this process's own tap (it keeps the rows now), is loaded from the
+        # whole row, as a load reads it
         table.append(hand, A_JUNK[3:4], 3)
         whole.clear()
         later = watcher._load(table.id)[1]
         assert whole == [1] and later == reference_document(app, table)
-    finally:
-        watcher.leave(follower)
 
 
 def test_a_first_document_takes_the_small_row_its_streams_open_read(app, table, monkeypatch):
@@ -453,9 +451,7 @@ def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatc
     quarter of that load), the same bytes; anything but appends since: loaded as before."""
     hand = table.start_live()
     table.append(hand, A_JUNK[:2])
-    watcher = app.extensions["sk_push"]
-    follower = watcher.follow(table.id)
-    try:
+    with following(app, table) as watcher:
         watcher._load(table.id)
         real = app.extensions["sk_sessionmaker"]
         sessions = []
@@ -473,8 +469,6 @@ def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatc
         sessions.clear()
         version, text = watcher._load(table.id)
         assert sessions == [1] and version == expected_version + 1 and text == reference_document(app, table)
-    finally:
-        watcher.leave(follower)
 
 
 def version_of(app, table: Table) -> int:
