@@ -1,7 +1,8 @@
 """Issue 32: after a restart 3,000 streams open at once, and a tap behind their first events
-waited a second and more (the 1,000-table run's p99). A stream's first event waits for a quiet
-moment of its gevent worker (``web/server/lane.py``): taps first, first events in the gaps, one at
-a time, none starved. Run on gevent's own loop, as a served worker runs them."""
+waited a second and more (the 1,000-table run's p99). A stream's open (its read of the table,
+its first event) waits for a quiet moment of its gevent worker (``web/server/lane.py``): taps
+first, opens in the gaps, one at a time, none starved. Run on gevent's own loop, as a served
+worker runs them."""
 
 from __future__ import annotations
 
