@@ -21,7 +21,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..engine.summary.contract import loads
 from .models import EveningFacts, Group, GroupPayment, GroupPlayer, Hand, Table, utcnow
-from .rows import CONTROL, PUBLIC_ID, new_secret, renewed
+from .rows import CONTROL, PUBLIC_ID, deleted, new_secret, renewed
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +132,7 @@ def remove_evening(session: Session, group: Group, table: Table) -> bool:
         return False
     session.execute(delete(EveningFacts).where(EveningFacts.table_id == table.id))
     session.execute(delete(Table).where(Table.id == table.id, Table.group_id == group.id))
+    deleted(session, table)
     touch(session, group)
     return True
 

@@ -317,6 +317,18 @@ def touch(session: Session, table: Table) -> int:
     return version
 
 
+_GONE_NOTIFY = text("SELECT pg_notify(:channel, :prefix || '0')")
+
+
+def deleted(session: Session, table: Table) -> None:
+    """Count ``table``'s deletion as a change to version 0, noted and announced as ``touch``
+    does: what a process keeps of the table (``web/server/pollrows.py``) is dropped at commit."""
+    conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        conn.execute(_GONE_NOTIFY, {"channel": NOTIFY_CHANNEL, "prefix": f"{table.public_id}:"})
+    session.info.setdefault(TOUCHED, {})[table.public_id] = 0
+
+
 _NEW_SECRETS = (
     update(Table)
     .where(Table.id == bindparam("table_id"))

@@ -39,12 +39,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .catalogue import i18n
     from .groups.gate import PictureGate
     from .home import pwa, rules_page
-    from .server import assets, database, errors, fastpath, faststream, limits, push, redact, security
+    from .server import assets, database, errors, fastpath, faststream, limits, pollrows, push, redact, security
     from .server.rowids import RowId
 
     redact.install()
     app.url_map.converters["int"] = RowId  # before any route: every <int:…> names a row
     database.init_app(app)
+    pollrows.init_app(app)  # before push: its hook on each commit runs first
     app.wsgi_app = fastpath.FastPath(app, app.wsgi_app)  # type: ignore[method-assign]  # inside ProxyFix
     app.wsgi_app = faststream.FastStream(app, app.wsgi_app)  # type: ignore[method-assign]  # API streams' opens
     # Outside the fast path: a kept picture answered there still takes its turn (issue 29: fifty

@@ -80,7 +80,7 @@ class FastPath:
         match = poll or _EVENTS.fullmatch(path)
         if match is None or not self._plain_with_key(environ):
             return None
-        row = store.poll_row_bare(self.app.extensions["sk_engine"], match.group(1))
+        row = self.app.extensions["sk_poll_rows"].get(match.group(1))
         if row is None or store.access_level(row, environ["HTTP_X_TABLE_KEY"]) is None:
             return None
         if poll is not None:

@@ -40,7 +40,7 @@ class FastStream(FastPath):
         if match is None or not self._plain_with_key(environ) or self._compressed():
             return None
         public_id, key = match.group(1), environ["HTTP_X_TABLE_KEY"]
-        engine = self.app.extensions["sk_engine"]
+        poll_rows = self.app.extensions["sk_poll_rows"]
         # Made before the stream is opened: nothing between its opening and its answer can fail.
         # As Flask's answer gives them: the response's own, its content type, Flask-Compress's
         # Vary (on every answer), then the defaults it lacks (``security._headers``; its
@@ -51,7 +51,7 @@ class FastStream(FastPath):
         headers += [h for h in default_headers(environ["PATH_INFO"], secure) if h[0] not in present]
 
         def read_row():
-            row = store.poll_row_bare(engine, public_id)
+            row = poll_rows.get(public_id)
             return None if row is None or store.access_level(row, key) is None else row
 
         opened = push.open_stream(

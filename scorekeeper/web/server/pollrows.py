@@ -1,0 +1,167 @@
+"""Each table's poll row (its id, secrets and version) kept by the process on PostgreSQL, kept
+true by ``LISTEN``.
+
+Three requests in four that a busy server answers are a version poll (issue 32), and on
+PostgreSQL each was a round trip for the same small row: the driver's send and its cooperative
+wait under gevent, the server's backend waking, on the two cores the app shares with it. A kept
+row answers the poll (``fastpath.py``), a refresh's key check and a stream's open
+(``faststream.py``) with no round trip. SQLite keeps nothing here: its read is of a file in
+the same process, cheaper than the bookkeeping.
+
+A row is kept only while it can be known true: every change of a table moves its version and
+notifies inside the writing transaction (``store.touch``, an append's one statement, a rotation
+of its keys, an evening removed), so:
+- the listener drops a table's row at each note it hears, and the writing process drops it at
+  its own commit too, before it answers (a phone that tapped, or rotated a key, and then polls
+  this process is never told the old);
+- a row read is kept only if no note of a newer version was heard meanwhile, and only if the
+  listener listened since before the read began (a read racing a change keeps nothing stale);
+- the listening connection lost, everything kept is dropped and nothing is kept until it
+  listens again; no one asking for ``IDLE_S``, the listener stops and drops all;
+- a row is kept ``KEEP_S`` at most, whatever was heard: a change made past the app (by hand in
+  ``psql``) is seen within that.
+Another process's change reaches this one's polls as soon as its note is heard (a millisecond
+on a quiet server): a poll a moment earlier would have answered the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+
+from flask import Flask
+from sqlalchemy import Engine, event
+
+from ...store import rows as store
+
+log = logging.getLogger(__name__)
+
+IDLE_S = 60.0  # no one asked for a row this long: stop listening, keep nothing
+KEEP_S = 30.0  # a row is read again after this, whatever was heard
+MOST = 50_000  # rows (and versions heard) kept at most; past it, all dropped and kept anew
+RETRY_S = 1.0  # after a lost connection, wait this long before listening again
+GONE = 2**62  # the version heard of a deleted table: past any row read
+
+
+class PollRows:
+    """The poll rows one process keeps (one per app and process: ``app.extensions["sk_poll_rows"]``)."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.keeps = engine.dialect.name == "postgresql"
+        self._lock = threading.Lock()
+        self._rows: dict[str, tuple[store.PollRow, float]] = {}
+        self._heard: dict[str, int] = {}
+        # Moves each time the listener starts or stops listening: a read begun under another
+        # generation is not kept.
+        self._generation = 0
+        self._listening = False
+        self._running: int | None = None  # the pid whose listener runs (a forked worker starts its own)
+        self._listener: object | None = None  # the running listener's token: an old one's end changes nothing
+        self._asked = time.monotonic()
+
+    def get(self, public_id: str) -> store.PollRow | None:
+        """``public_id``'s poll row, kept or read (``store.poll_row_bare``); None if no such table."""
+        if not self.keeps:
+            return store.poll_row_bare(self.engine, public_id)
+        now = time.monotonic()
+        self._asked = now
+        kept = self._rows.get(public_id)
+        if kept is not None and now - kept[1] < KEEP_S:
+            return kept[0]
+        self._ensure_listening()
+        with self._lock:
+            generation, listening = self._generation, self._listening
+        row = store.poll_row_bare(self.engine, public_id)
+        if row is not None and listening:
+            self._keep(row, generation, now)
+        return row
+
+    def _keep(self, row: store.PollRow, generation: int, read_at: float) -> None:
+        with self._lock:
+            if not self._listening or generation != self._generation:
+                return
+            if self._heard.get(row.public_id, 0) > row.version:
+                return  # changed since the read: the next poll reads it again
+            if len(self._rows) >= MOST:
+                self._rows.clear()
+            self._rows[row.public_id] = (row, read_at)
+
+    def heard(self, public_id: str, version: int) -> None:
+        """``public_id`` moved to ``version`` (0: it was deleted): its row is no longer true."""
+        version = version or GONE  # no read made before the deletion is kept
+        with self._lock:
+            self._rows.pop(public_id, None)
+            if version > self._heard.get(public_id, 0):
+                if len(self._heard) >= MOST:  # forgetting what was heard would keep a stale read
+                    self._drop_all()
+                self._heard[public_id] = version
+
+    def _drop_all(self) -> None:
+        """Under the lock: nothing kept, and no read begun before this is kept."""
+        self._rows.clear()
+        self._heard.clear()
+        self._generation += 1
+
+    # -- the listener: a thread (a greenlet under gevent) while rows are asked for ----------------
+    def _ensure_listening(self) -> None:
+        with self._lock:
+            if self._running == os.getpid():
+                return
+            self._running = os.getpid()
+            self._listener = token = object()
+            self._listening = False  # a forked process inherits its parent's rows, not its listener
+            self._drop_all()
+        threading.Thread(target=self._listen_while_asked, args=(token,), name="sk-poll-rows", daemon=True).start()
+
+    def _asked_lately(self, token: object) -> bool:
+        """Whether listener ``token`` goes on: it is the running one and rows were asked for lately."""
+        with self._lock:
+            if self._listener is token and time.monotonic() - self._asked > IDLE_S:
+                self._running = self._listener = None
+            return self._listener is token
+
+    def _listen_while_asked(self, token: object) -> None:
+        while self._asked_lately(token):
+            try:
+                self._listen(token)
+            except Exception:  # the database went away: keep nothing until listening again
+                log.warning("poll rows: listening failed; retrying", exc_info=True)
+                time.sleep(RETRY_S)
+            finally:
+                with self._lock:
+                    if self._listener is token or self._listener is None:
+                        self._listening = False
+                        self._drop_all()
+
+    def _listen(self, token: object) -> None:
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # Named, so that ``pg_stat_activity`` says what the connection is, and whose.
+        name = f"scorekeeper poll rows {os.getpid()}"
+        with psycopg.connect(url, autocommit=True, application_name=name) as conn:
+            conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
+            with self._lock:  # every change committed from now on is heard
+                if self._listener is not token:
+                    return
+                self._drop_all()
+                self._listening = True
+            while self._asked_lately(token):
+                for note in conn.notifies(timeout=1.0):
+                    public_id, _, version = note.payload.partition(":")
+                    self.heard(public_id, int(version) if version.isdigit() else 0)
+
+
+def init_app(app: Flask) -> None:
+    rows = PollRows(app.extensions["sk_engine"])
+    app.extensions["sk_poll_rows"] = rows
+
+    def committed(session) -> None:
+        # Read, not taken: the push watcher's hook (after this one) takes the same note.
+        for public_id, version in session.info.get(store.TOUCHED, {}).items():
+            rows.heard(public_id, version)
+
+    event.listen(app.extensions["sk_sessionmaker"], "after_commit", committed, insert=True)

@@ -1,0 +1,208 @@
+"""Issue 32: a table's poll row kept by each process on PostgreSQL, kept true by LISTEN
+(``web/server/pollrows.py``): a poll, a refresh's key check and a stream's open with no round
+trip, and never an answer older than a change the process has heard of, nor a rotated key
+accepted once its change is heard.
+
+Two apps on one database are two processes (or two servers): each keeps its own rows and hears
+the other's changes only through PostgreSQL's notes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from scorekeeper.store import rows as store
+from tests.conftest import make_app
+from tests.web.conftest import Table as TableClient
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def two_apps(pg_schema_url, tmp_path):
+    here = make_app(pg_schema_url, tmp_path / "here")
+    there = make_app(pg_schema_url, tmp_path / "there")
+    yield here, there
+    for app in (here, there):
+        app.extensions["sk_engine"].dispose()
+
+
+def reads_counted(monkeypatch) -> list[str]:
+    """The ids whose poll row was read from the database (a round trip each), in order."""
+    reads: list[str] = []
+    real = store.poll_row_bare
+
+    def counting(engine, public_id):
+        reads.append(public_id)
+        return real(engine, public_id)
+
+    monkeypatch.setattr(store, "poll_row_bare", counting)
+    return reads
+
+
+def poll(client, table: TableClient, key: str | None = None):
+    return client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": key or table.edit_key})
+
+
+def listening(app) -> None:
+    """Wait until ``app``'s process listens (rows are kept from then on)."""
+    rows = app.extensions["sk_poll_rows"]
+    deadline = time.monotonic() + 5
+    while not rows._listening:
+        assert time.monotonic() < deadline, "the poll rows' listener never listened"
+        time.sleep(0.01)
+
+
+def until(predicate, what: str, seconds: float = 5.0):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def made_table(app) -> TableClient:
+    client = app.test_client()
+    return TableClient(client, client.post("/api/v1/tables", json={"players": ["A", "B", "C"]}).get_json())
+
+
+def test_a_polled_row_is_read_once_while_nothing_changes(two_apps, monkeypatch):
+    here, _there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    poll(client, table)
+    listening(here)
+    reads = reads_counted(monkeypatch)
+    answers = [poll(client, table) for _ in range(5)]
+    assert {a.status_code for a in answers} == {200}
+    assert reads == [table.id], "five polls, one read"
+
+
+def test_a_change_made_here_is_answered_here_at_once(two_apps):
+    """The writing process drops its kept row at its own commit, before it answers."""
+    here, _there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    poll(client, table)
+    listening(here)
+    before = poll(client, table).get_json()["version"]
+    hand = table.start_live()
+    table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
+    assert poll(client, table).get_json()["version"] == table.api("GET", "").get_json()["version"] > before
+
+
+def test_a_change_made_by_another_process_is_answered_once_heard(two_apps):
+    here, there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    poll(client, table)
+    listening(here)
+    before = poll(client, table).get_json()["version"]
+    elsewhere = TableClient(
+        there.test_client(), {"id": table.id, "edit_key": table.edit_key, "view_key": table.view_key}
+    )
+    hand = elsewhere.start_live()
+    elsewhere.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
+    stored = elsewhere.api("GET", "").get_json()["version"]
+    assert stored > before
+    until(lambda: poll(client, table).get_json()["version"] == stored, "the other process's change never answered")
+
+
+def test_a_key_rotated_by_another_process_opens_nothing_once_heard(two_apps):
+    """The attack: a leaked key, rotated on one server, still read the table on another."""
+    here, there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    old = table.edit_key
+    assert poll(client, table).status_code == 200
+    listening(here)
+    assert poll(client, table).status_code == 200
+    elsewhere = there.test_client()
+    rotated = elsewhere.post(f"/api/v1/tables/{table.id}/keys", json={"rotate": "edit"}, headers={"X-Table-Key": old})
+    assert rotated.status_code == 200, rotated.get_data(as_text=True)
+    until(lambda: poll(client, table, old).status_code == 401, "the rotated key still opened the table here")
+    assert poll(client, table, rotated.get_json()["edit_key"]).status_code == 200
+
+
+def test_a_row_read_while_a_newer_version_was_heard_is_not_kept(two_apps, monkeypatch):
+    """The race: a read that began before a change and ended after its note must not be kept."""
+    here, _there = two_apps
+    table = made_table(here)
+    rows = here.extensions["sk_poll_rows"]
+    rows.get(table.id)
+    listening(here)
+    stale = rows.get(table.id)
+    rows.heard(table.id, stale.version)  # nothing kept now
+    real = store.poll_row_bare
+
+    def read_then_heard(engine, public_id):
+        row = real(engine, public_id)
+        rows.heard(public_id, row.version + 1)  # the note of a change committed after the read
+        return row
+
+    monkeypatch.setattr(store, "poll_row_bare", read_then_heard)
+    rows.get(table.id)
+    reads = reads_counted(monkeypatch)
+    rows.get(table.id)
+    assert reads == [table.id], "the row read before the newer version was kept"
+
+
+def test_nothing_is_kept_while_the_listener_is_lost(two_apps, monkeypatch):
+    """Notes missed while not listening would leave a row stale: all dropped, none kept until
+    listening again."""
+    import psycopg
+
+    from tests.conftest import PG_URL
+
+    here, _there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    poll(client, table)
+    listening(here)
+    rows = here.extensions["sk_poll_rows"]
+    with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+            (f"scorekeeper poll rows {os.getpid()}",),
+        )
+    until(lambda: not rows._listening, "the lost listener was not noticed")
+    reads = reads_counted(monkeypatch)
+    poll(client, table)
+    assert reads == [table.id], "a row kept from before the listener was lost answered"
+    listening(here)  # listening again after a pause
+    poll(client, table)
+    poll(client, table)
+    assert len(reads) == 2, "rows are kept again once listening"
+
+
+def test_an_evening_removed_by_another_process_is_not_answered_once_heard(two_apps):
+    here, there = two_apps
+    elsewhere = there.test_client()
+    group = elsewhere.post("/api/v1/groups", json={"name": "토요일", "players": ["A", "B", "C"]}).get_json()
+    evening = elsewhere.post(
+        "/api/v1/tables",
+        json={"group": group["id"], "players": ["A", "B", "C"]},
+        headers={"X-Group-Key": group["edit_key"]},
+    ).get_json()
+    table = TableClient(here.test_client(), evening)
+    client = here.test_client()
+    assert poll(client, table).status_code == 200
+    listening(here)
+    assert poll(client, table).status_code == 200
+    removed = elsewhere.delete(
+        f"/api/v1/groups/{group['id']}/evenings/{evening['id']}", headers={"X-Group-Key": group["edit_key"]}
+    )
+    assert removed.status_code == 200, removed.get_data(as_text=True)
+    until(lambda: poll(client, table).status_code == 404, "a removed evening still answered")
+
+
+def test_sqlite_keeps_nothing(sqlite_app, monkeypatch):
+    """SQLite's read is of a file in the process, cheaper than keeping: every poll reads."""
+    table = made_table(sqlite_app)
+    client = sqlite_app.test_client()
+    reads = reads_counted(monkeypatch)
+    for _ in range(3):
+        assert poll(client, table).status_code == 200
+    assert reads == [table.id] * 3
