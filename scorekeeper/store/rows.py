@@ -289,27 +289,37 @@ def _in_write_transaction(session: Session) -> bool:
 
 TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed
 NOTIFY_CHANNEL = "scorekeeper_tables"
+KEYS_ROTATED = "keys"  # a note's third part when the change rotated the table's keys
 _TOUCH_NOTIFY = text(
     "WITH moved AS (UPDATE sk_tables SET version = version + 1, updated_at = :now "
     "WHERE id = :table_id RETURNING version) "
-    "SELECT version FROM moved, pg_notify(:channel, :prefix || version)"
+    "SELECT version FROM moved, pg_notify(:channel, :prefix || version || :suffix)"
 )
 
 
-def touch(session: Session, table: Table) -> int:
+def note_of(payload: str) -> tuple[str, int, bool] | None:
+    """A note as ``touch`` sends it: (the table's id, its version, whether its keys were rotated
+    with it); None for anything else."""
+    public_id, _, rest = payload.partition(":")
+    version, _, what = rest.partition(":")
+    return (public_id, int(version), what == KEYS_ROTATED) if version.isdigit() else None
+
+
+def touch(session: Session, table: Table, keys: bool = False) -> int:
     """Count a change of ``table``: its version moves on; the new version.
 
     The version is noted in ``session.info`` for the push streams of this process
     (``web/push.py``, on commit); on PostgreSQL a NOTIFY, delivered at commit, tells
-    the other processes and servers. A rollback delivers neither. The statements run on
+    the other processes and servers (``keys``: the note says the table's keys were rotated with
+    it: what a process keeps of them is dropped). A rollback delivers neither. The statements run on
     the session's connection, past the ORM's bookkeeping (a third of an append's cost).
     """
     conn = session.connection()
     params = {"table_id": table.id, "now": utcnow()}
     if conn.dialect.name == "postgresql":  # the version moved and announced in one round trip
-        version = conn.execute(
-            _TOUCH_NOTIFY, params | {"channel": NOTIFY_CHANNEL, "prefix": f"{table.public_id}:"}
-        ).scalar_one()
+        suffix = f":{KEYS_ROTATED}" if keys else ""
+        note = {"channel": NOTIFY_CHANNEL, "prefix": f"{table.public_id}:", "suffix": suffix}
+        version = conn.execute(_TOUCH_NOTIFY, params | note).scalar_one()
     else:
         version = conn.execute(_TOUCH, params).scalar_one()
     set_committed_value(table, "version", version)
@@ -361,7 +371,7 @@ def rotate_secrets(
     row = session.connection().execute(_POLL, {"public_id": table.public_id}).one()
     edit, view = renewed(row.edit_secret, row.view_secret, which)
     session.connection().execute(_NEW_SECRETS, {"table_id": table.id, "edit": edit, "view": view})
-    touch(session, table)
+    touch(session, table, keys=True)
     if note is not None:  # the history's entry, in the same transaction
         note()
     session.commit()

@@ -110,6 +110,43 @@ def test_a_change_made_by_another_process_is_answered_once_heard(two_apps):
     until(lambda: poll(client, table).get_json()["version"] == stored, "the other process's change never answered")
 
 
+def test_another_processs_tap_moves_the_kept_row_without_a_read(two_apps, monkeypatch):
+    """A note that names no rotation moves the kept row to its version: the polls after a tap
+    elsewhere read nothing (three phones' polls, one read a table between taps, not one a tap)."""
+    here, there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    poll(client, table)
+    listening(here)
+    poll(client, table)
+    keys = {"id": table.id, "edit_key": table.edit_key, "view_key": table.view_key}
+    elsewhere = TableClient(there.test_client(), keys)
+    hand = elsewhere.start_live()
+    reads = reads_counted(monkeypatch)
+    elsewhere.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
+    stored = elsewhere.api("GET", "").get_json()["version"]
+    until(lambda: poll(client, table).get_json()["version"] == stored, "the other process's tap never answered")
+    assert reads == [], "the kept row was read again after a tap"
+
+
+def test_a_phone_polling_with_its_cookie_reads_the_kept_row(two_apps, monkeypatch):
+    """The page's phones poll through Flask (their key in the session's cookie): the same kept row."""
+    here, _there = two_apps
+    table = made_table(here)
+    client = here.test_client()
+    assert table.enter().status_code in (200, 302, 303)
+    poll(client, table)
+    listening(here)
+    poll(client, table)
+    reads = reads_counted(monkeypatch)
+    plain = [store.poll_row]
+    monkeypatch.setattr(store, "poll_row", lambda *a: plain.append(1) or plain[0](*a))
+    for _ in range(3):
+        r = table.client.get(f"/api/v1/tables/{table.id}/version")
+        assert r.status_code == 200 and r.get_json()["version"] >= 1
+    assert reads == [] and len(plain) == 1, "a phone's poll with its cookie read the row"
+
+
 def test_a_key_rotated_by_another_process_opens_nothing_once_heard(two_apps):
     """The attack: a leaked key, rotated on one server, still read the table on another."""
     here, there = two_apps

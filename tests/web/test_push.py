@@ -154,8 +154,9 @@ def test_stream_sends_each_change_then_ends(app, table):
 
 
 @pytest.mark.parametrize("tail", ["/version", "/stream"])
-def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, tail):
-    """The version poll and the stream read the table's id, secrets and version, not the table."""
+def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, tail, monkeypatch):
+    """The version poll and the stream read the table's id, secrets and version, not the table
+    (through SQLAlchemy, or on the driver's connection past it: ``store.poll_row_bare``)."""
     from sqlalchemy import event
 
     engine = short_streams.extensions["sk_engine"]
@@ -165,6 +166,8 @@ def test_what_phones_ask_all_evening_reads_one_small_row(short_streams, table, t
         if statement.lstrip().upper().startswith("SELECT"):
             seen.append(statement)
 
+    bare = store.poll_row_bare
+    monkeypatch.setattr(store, "poll_row_bare", lambda e, i: seen.append(str(store._POLL)) or bare(e, i))
     event.listen(engine, "before_cursor_execute", note)
     try:
         assert table.client.get(f"/t/{table.id}{tail}").status_code == 200

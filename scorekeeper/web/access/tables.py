@@ -6,12 +6,12 @@ Every unknown id and wrong secret is counted against the client's guessing budge
 
 from __future__ import annotations
 
-from flask import abort, g, request
+from flask import abort, current_app, g, request
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ...store import rows as store
 from ...store.models import Table
-from ..server.database import db, reader_engine
+from ..server.database import db
 from ..server.limits import refused_key
 from ..server.security import EDIT, level_for, presented_key, remember_key
 
@@ -51,8 +51,7 @@ def open_poll_row(public_id: str):
     For what phones ask all evening (the version, the push stream): one row on a bare
     connection, no ORM session, no table object.
     """
-    with reader_engine().connect() as conn:
-        row = store.poll_row(conn, public_id)
+    row = current_app.extensions["sk_poll_rows"].get(public_id)  # kept on PostgreSQL (``pollrows``)
     if row is None:
         refused_key()
         abort(404)

@@ -11,9 +11,11 @@ the same process, cheaper than the bookkeeping.
 A row is kept only while it can be known true: every change of a table moves its version and
 notifies inside the writing transaction (``store.touch``, an append's one statement, a rotation
 of its keys, an evening removed), so:
-- the listener drops a table's row at each note it hears, and the writing process drops it at
-  its own commit too, before it answers (a phone that tapped, or rotated a key, and then polls
-  this process is never told the old);
+- at each note heard (by this listener, or the push watcher's, whichever first) a table's row
+  moves to the note's version, or is dropped if the note says its keys were rotated or the
+  table deleted; the writing process drops it at its own commit too, before it answers (a phone
+  that tapped, or rotated a key, and then polls this process is never told the old). Each
+  listener hears a transaction's notes in commit order, so no row is moved past a rotation;
 - a row read is kept only if no note of a newer version was heard meanwhile, and only if the
   listener listened since before the read began (a read racing a change keeps nothing stale);
 - the listening connection lost, everything kept is dropped and nothing is kept until it
@@ -39,7 +41,7 @@ from ...store import rows as store
 log = logging.getLogger(__name__)
 
 IDLE_S = 60.0  # no one asked for a row this long: stop listening, keep nothing
-KEEP_S = 30.0  # a row is read again after this, whatever was heard
+KEEP_S = 10.0  # a row is read again after this, whatever was heard (a note missed by a link gone quiet)
 MOST = 50_000  # rows (and versions heard) kept at most; past it, all dropped and kept anew
 RETRY_S = 1.0  # after a lost connection, wait this long before listening again
 GONE = 2**62  # the version heard of a deleted table: past any row read
@@ -79,6 +81,14 @@ class PollRows:
             self._keep(row, generation, now)
         return row
 
+    def kept(self, public_id: str) -> store.PollRow | None:
+        """``public_id``'s row if this process keeps it, else None (nothing read): for a caller
+        that holds a connection already and reads on it when nothing is kept."""
+        kept = self._rows.get(public_id) if self.keeps else None
+        if kept is None or time.monotonic() - kept[1] >= KEEP_S:
+            return None
+        return kept[0]
+
     def _keep(self, row: store.PollRow, generation: int, read_at: float) -> None:
         with self._lock:
             if not self._listening or generation != self._generation:
@@ -89,11 +99,15 @@ class PollRows:
                 self._rows.clear()
             self._rows[row.public_id] = (row, read_at)
 
-    def heard(self, public_id: str, version: int) -> None:
-        """``public_id`` moved to ``version`` (0: it was deleted): its row is no longer true."""
+    def heard(self, public_id: str, version: int, keys: bool = True) -> None:
+        """``public_id`` moved to ``version`` (0: it was deleted). ``keys``: its keys may have
+        changed with it, and its row is dropped; else the row kept (if any) moves to ``version``
+        with the keys it had (a note says whether a change rotated them: ``store.touch``)."""
         version = version or GONE  # no read made before the deletion is kept
         with self._lock:
-            self._rows.pop(public_id, None)
+            kept = self._rows.pop(public_id, None)
+            if kept is not None and not keys and version < GONE and version > kept[0].version:
+                self._rows[public_id] = (kept[0]._replace(version=version), kept[1])
             if version > self._heard.get(public_id, 0):
                 if len(self._heard) >= MOST:  # forgetting what was heard would keep a stale read
                     self._drop_all()
@@ -125,16 +139,19 @@ class PollRows:
 
     def _listen_while_asked(self, token: object) -> None:
         while self._asked_lately(token):
+            failed = False
             try:
                 self._listen(token)
             except Exception:  # the database went away: keep nothing until listening again
                 log.warning("poll rows: listening failed; retrying", exc_info=True)
-                time.sleep(RETRY_S)
-            finally:
+                failed = True
+            finally:  # at once, not after the pause: a row kept meanwhile would miss its notes
                 with self._lock:
                     if self._listener is token or self._listener is None:
                         self._listening = False
                         self._drop_all()
+            if failed:
+                time.sleep(RETRY_S)
 
     def _listen(self, token: object) -> None:
         import psycopg
@@ -151,8 +168,9 @@ class PollRows:
                 self._listening = True
             while self._asked_lately(token):
                 for note in conn.notifies(timeout=1.0):
-                    public_id, _, version = note.payload.partition(":")
-                    self.heard(public_id, int(version) if version.isdigit() else 0)
+                    heard = store.note_of(note.payload)
+                    if heard is not None:
+                        self.heard(*heard)
 
 
 def init_app(app: Flask) -> None:

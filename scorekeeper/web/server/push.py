@@ -232,6 +232,8 @@ class Watcher:
         with building:
             row = self._secrets.get(follower.public_id)
             if row is None or row.version < follower.version:
+                row = self._kept_row(follower.public_id)
+            if row is None or row.version < follower.version:
                 with self.engine.connect() as conn:
                     found = store.poll_row(conn, follower.public_id)
                 if found is None:  # deleted
@@ -309,6 +311,8 @@ class Watcher:
             if public_id not in self._opened:
                 row = self._secrets.get(public_id)
         if row is None:
+            row = self._kept_row(public_id)
+        if row is None:
             found = store.poll_row(conn, public_id)
             if found is None:  # deleted meanwhile: nothing more to say
                 return None, _GONE
@@ -324,6 +328,12 @@ class Watcher:
             return (None if known else row.version), None
         hand_id, events, hand_state = kept
         return row.version, (row.version, events_document_json(hand_id, events, hand_state.to_json(), row.version))
+
+    def _kept_row(self, public_id: str) -> store.PollRow | None:
+        """The table's row as this process keeps it (PostgreSQL, ``pollrows``), else None: true
+        as of every change heard, so no older than the version a stream was rung for."""
+        rows = self.app.extensions.get("sk_poll_rows") if self.app is not None else None
+        return rows.kept(public_id) if rows is not None else None
 
     def _keep_row_secrets(self, table: store.Table) -> None:
         """The row read whole, so its secrets are those of its version: the streams' check of
@@ -439,10 +449,14 @@ class Watcher:
             self.check(conn)  # whatever happened while not listening
             checked = time.monotonic()
             while self._still_needed():
+                rows = self.app.extensions.get("sk_poll_rows") if self.app is not None else None
                 for note in conn.notifies(timeout=1.0):
-                    public_id, _, version = note.payload.partition(":")
-                    if version.isdigit():
-                        self.changed(public_id, int(version))
+                    heard = store.note_of(note.payload)
+                    if heard is None:
+                        continue
+                    if rows is not None:  # first: a stream rung for the change reads its table's row there
+                        rows.heard(*heard)
+                    self.changed(heard[0], heard[1])
                 if time.monotonic() - checked > PG_SAFETY_CHECK_S:
                     self.check(conn)
                     checked = time.monotonic()
