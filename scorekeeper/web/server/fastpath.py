@@ -5,7 +5,7 @@ A version poll (``GET /api/v1/tables/<id>/version``), and a hand's events
 (``server/answers.py``): what a phone on the fallback path asks every 1.5 s, most of a busy
 server's requests. Through Flask each costs a request context, the hooks, a response object
 and its header work, three quarters of what the app spends on a poll; here it costs the
-guessing budget's read, the table's row and the bytes.
+guessing budget's read, the table's row (kept in memory on PostgreSQL, ``pollrows.py``) and the bytes.
 
 Only the plain case is answered here: a GET with the key in its header, no cookie (a session
 may hold a key, and Flask would refresh its cookie), no query string, no conditional or range

@@ -3,7 +3,8 @@
 After a restart every phone opens its stream again within a second or two: 3,000 opens for a
 thousand tables, each ~1 ms of the workers' CPU, held the taps among them up to a second
 (issue 32). Through Flask an open costs a request context, the hooks and a response object, a
-fifth of it; here it costs the guessing budget's read, the table's row and the stream itself.
+fifth of it; here it costs the guessing budget's read, the table's row (kept on PostgreSQL,
+``pollrows.py``) and the stream itself.
 
 Only the plain case, as ``fastpath.py`` takes it (a GET with the key in its header, no cookie,
 no query string, no conditional header, a trusted host, the guessing budget left), with the key
