@@ -65,6 +65,9 @@ def make_app(database_url: str, tmp_path, **overrides):
         "WTF_CSRF_ENABLED": False,
         "RATELIMIT_ENABLED": False,  # tests of the limits turn them on
         "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}",  # each test counts afresh
+        # A PostgreSQL app's kept rows listen while asked (``pollrows``): a test's listener stops
+        # a second after its last poll, not a minute, or a hundred tests' held the server's connections.
+        "POLL_ROWS_IDLE_S": 1.0,
     } | overrides
     app = create_app(config)
     return app

@@ -23,8 +23,9 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture
 def two_apps(pg_schema_url, tmp_path):
-    here = make_app(pg_schema_url, tmp_path / "here")
-    there = make_app(pg_schema_url, tmp_path / "there")
+    # Listening while the tests wait without asking (as a server's does a minute).
+    here = make_app(pg_schema_url, tmp_path / "here", POLL_ROWS_IDLE_S=60.0)
+    there = make_app(pg_schema_url, tmp_path / "there", POLL_ROWS_IDLE_S=60.0)
     yield here, there
     for app in (here, there):
         app.extensions["sk_engine"].dispose()
