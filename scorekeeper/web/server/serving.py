@@ -59,13 +59,17 @@ def on_starting(_arbiter) -> None:
 
 
 def post_worker_init(_worker) -> None:
-    """Accept one connection at a time. gevent's server accepts up to 100 a turn: when the
-    phones of an evening connect together, one worker took most of them and kept them (keep-
-    alive, push streams) while the other idled. One a turn, a busy worker leaves the next
-    connection to an idle one."""
+    """Accept one connection at a time, and keep the collector's pauses short (``gcpause``).
+
+    gevent's server accepts up to 100 a turn: when the phones of an evening connect together, one
+    worker took most of them and kept them (keep-alive, push streams) while the other idled. One a
+    turn, a busy worker leaves the next connection to an idle one."""
     from gevent import baseserver
 
+    from . import gcpause
+
     baseserver.BaseServer.max_accept = 1
+    gcpause.install()  # full collections scan only what is new since the last (``gcpause.py``)
 
 
 NAMES = (
