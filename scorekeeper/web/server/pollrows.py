@@ -70,9 +70,9 @@ class PollRows:
             return store.poll_row_bare(self.engine, public_id)
         now = time.monotonic()
         self._asked = now
-        kept = self._rows.get(public_id)
-        if kept is not None and now - kept[1] < KEEP_S:
-            return kept[0]
+        kept = self._fresh(public_id, now)
+        if kept is not None:
+            return kept
         self._ensure_listening()
         with self._lock:
             generation, listening = self._generation, self._listening
@@ -84,10 +84,12 @@ class PollRows:
     def kept(self, public_id: str) -> store.PollRow | None:
         """``public_id``'s row if this process keeps it, else None (nothing read): for a caller
         that holds a connection already and reads on it when nothing is kept."""
-        kept = self._rows.get(public_id) if self.keeps else None
-        if kept is None or time.monotonic() - kept[1] >= KEEP_S:
-            return None
-        return kept[0]
+        return self._fresh(public_id, time.monotonic()) if self.keeps else None
+
+    def _fresh(self, public_id: str, now: float) -> store.PollRow | None:
+        """The row kept for ``public_id``, if kept less than ``KEEP_S`` before ``now``."""
+        kept = self._rows.get(public_id)
+        return kept[0] if kept is not None and now - kept[1] < KEEP_S else None
 
     def _keep(self, row: store.PollRow, generation: int, read_at: float) -> None:
         with self._lock:

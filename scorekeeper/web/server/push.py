@@ -332,8 +332,12 @@ class Watcher:
     def _kept_row(self, public_id: str) -> store.PollRow | None:
         """The table's row as this process keeps it (PostgreSQL, ``pollrows``), else None: true
         as of every change heard, so no older than the version a stream was rung for."""
-        rows = self.app.extensions.get("sk_poll_rows") if self.app is not None else None
+        rows = self._poll_rows()
         return rows.kept(public_id) if rows is not None else None
+
+    def _poll_rows(self):
+        """The app's kept rows (``pollrows.PollRows``), if this watcher has an app."""
+        return self.app.extensions.get("sk_poll_rows") if self.app is not None else None
 
     def _keep_row_secrets(self, table: store.Table) -> None:
         """The row read whole, so its secrets are those of its version: the streams' check of
@@ -448,8 +452,8 @@ class Watcher:
             conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
             self.check(conn)  # whatever happened while not listening
             checked = time.monotonic()
+            rows = self._poll_rows()
             while self._still_needed():
-                rows = self.app.extensions.get("sk_poll_rows") if self.app is not None else None
                 for note in conn.notifies(timeout=1.0):
                     heard = store.note_of(note.payload)
                     if heard is None:
