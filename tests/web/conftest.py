@@ -95,18 +95,25 @@ def seq_of(html: bytes) -> int:
 BRIGHTS = {"captures": {"지영": ["1g", "3g", "8g"]}, "outcome": {"type": "stop", "winner": "지영"}}
 
 
+def group_with_an_empty_evening(client, name: str = "토요일", players=("민수", "지영", "철수")) -> dict:
+    """A group made through the API, its keys, and one evening of its players with no hand yet
+    (``["table"]``, its keys too)."""
+    g = client.post("/api/v1/groups", json={"name": name, "players": list(players)}).get_json()
+    g["table"] = client.post(
+        "/api/v1/tables",
+        json={"group": g["id"], "players": list(players)},
+        headers={"X-Group-Key": g["edit_key"]},
+    ).get_json()
+    return g
+
+
 def group_with_an_evening(client) -> dict:
     """The groups' tests' group, made through the API: 토요일 of 민수, 지영 and 철수, its keys, and
     one evening (``["table"]``) whose first hand 지영 won (``BRIGHTS``)."""
-    g = client.post("/api/v1/groups", json={"name": "토요일", "players": ["민수", "지영", "철수"]}).get_json()
-    t = client.post(
-        "/api/v1/tables",
-        json={"group": g["id"], "players": ["민수", "지영", "철수"]},
-        headers={"X-Group-Key": g["edit_key"]},
-    ).get_json()
+    g = group_with_an_empty_evening(client)
+    t = g["table"]
     r = client.post(
         f"/api/v1/tables/{t['id']}/hands", json={"summary": BRIGHTS}, headers={"X-Table-Key": t["edit_key"]}
     )
     assert r.status_code == 201
-    g["table"] = t
     return g

@@ -23,7 +23,7 @@ from scorekeeper.engine.errors import ERROR_CODES
 from scorekeeper.tables.refusals import WEB_ERROR_CODES
 from scorekeeper.web.api.openapi import document
 
-from .conftest import STOP_A
+from .conftest import STOP_A, group_with_an_empty_evening
 from .walk import Scene, counts, rows_of
 
 EXAMPLES = 20  # per operation, generation mode and database: 13 × 2 × 20 × 2 = 1,040 requests, ~60 s
@@ -59,12 +59,8 @@ def fuzzed(app, make_table):
     schema.config.checks.positive_data_acceptance = PositiveDataAcceptanceConfig(expected_statuses=POSITIVE_STATUSES)
     scene = Scene.make(make_table)
     client = app.test_client()
-    group = client.post("/api/v1/groups", json={"name": "모임", "players": ["A", "B", "C"]}).get_json()
-    evening = client.post(
-        "/api/v1/tables",
-        json={"group": group["id"], "players": ["A", "B", "C"]},
-        headers={"X-Group-Key": group["edit_key"]},
-    ).get_json()
+    group = group_with_an_empty_evening(client, "모임", ("A", "B", "C"))
+    evening = group.pop("table")  # the scene's group as the API answered it
     client.post(
         f"/api/v1/tables/{evening['id']}/hands", json={"summary": STOP_A}, headers={"X-Table-Key": evening["edit_key"]}
     )

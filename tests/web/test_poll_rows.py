@@ -17,6 +17,7 @@ import pytest
 from scorekeeper.store import rows as store
 from tests.conftest import make_app
 from tests.web.conftest import Table as TableClient
+from tests.web.conftest import group_with_an_empty_evening
 
 pytestmark = pytest.mark.postgres
 
@@ -69,6 +70,23 @@ def made_table(app) -> TableClient:
     return TableClient(client, client.post("/api/v1/tables", json={"players": ["A", "B", "C"]}).get_json())
 
 
+def kept_here(app, table: TableClient | None = None) -> tuple[TableClient, object]:
+    """A table (made here unless given) whose row ``app``'s process keeps: polled once, the
+    listener listening, polled again. The table, and a client of ``app`` to poll with."""
+    table = table or made_table(app)
+    client = app.test_client()
+    assert poll(client, table).status_code == 200
+    listening(app)
+    assert poll(client, table).status_code == 200
+    return table, client
+
+
+def seen_from(app, table: TableClient) -> TableClient:
+    """The same table, through another process's client."""
+    keys = {"id": table.id, "edit_key": table.edit_key, "view_key": table.view_key}
+    return TableClient(app.test_client(), keys)
+
+
 def test_a_polled_row_is_read_once_while_nothing_changes(two_apps, monkeypatch):
     here, _there = two_apps
     table = made_table(here)
@@ -84,10 +102,7 @@ def test_a_polled_row_is_read_once_while_nothing_changes(two_apps, monkeypatch):
 def test_a_change_made_here_is_answered_here_at_once(two_apps):
     """The writing process drops its kept row at its own commit, before it answers."""
     here, _there = two_apps
-    table = made_table(here)
-    client = here.test_client()
-    poll(client, table)
-    listening(here)
+    table, client = kept_here(here)
     before = poll(client, table).get_json()["version"]
     hand = table.start_live()
     table.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
@@ -96,14 +111,9 @@ def test_a_change_made_here_is_answered_here_at_once(two_apps):
 
 def test_a_change_made_by_another_process_is_answered_once_heard(two_apps):
     here, there = two_apps
-    table = made_table(here)
-    client = here.test_client()
-    poll(client, table)
-    listening(here)
+    table, client = kept_here(here)
     before = poll(client, table).get_json()["version"]
-    elsewhere = TableClient(
-        there.test_client(), {"id": table.id, "edit_key": table.edit_key, "view_key": table.view_key}
-    )
+    elsewhere = seen_from(there, table)
     hand = elsewhere.start_live()
     elsewhere.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
     stored = elsewhere.api("GET", "").get_json()["version"]
@@ -115,13 +125,8 @@ def test_another_processs_tap_moves_the_kept_row_without_a_read(two_apps, monkey
     """A note that names no rotation moves the kept row to its version: the polls after a tap
     elsewhere read nothing (three phones' polls, one read a table between taps, not one a tap)."""
     here, there = two_apps
-    table = made_table(here)
-    client = here.test_client()
-    poll(client, table)
-    listening(here)
-    poll(client, table)
-    keys = {"id": table.id, "edit_key": table.edit_key, "view_key": table.view_key}
-    elsewhere = TableClient(there.test_client(), keys)
+    table, client = kept_here(here)
+    elsewhere = seen_from(there, table)
     hand = elsewhere.start_live()
     reads = reads_counted(monkeypatch)
     elsewhere.append(hand, [{"type": "capture", "player": "A", "cards": ["1j1"]}])
@@ -134,11 +139,8 @@ def test_a_phone_polling_with_its_cookie_reads_the_kept_row(two_apps, monkeypatc
     """The page's phones poll through Flask (their key in the session's cookie): the same kept row."""
     here, _there = two_apps
     table = made_table(here)
-    client = here.test_client()
     assert table.enter().status_code in (200, 302, 303)
-    poll(client, table)
-    listening(here)
-    poll(client, table)
+    kept_here(here, table)
     reads = reads_counted(monkeypatch)
     plain = [store.poll_row]
     monkeypatch.setattr(store, "poll_row", lambda *a: plain.append(1) or plain[0](*a))
@@ -151,12 +153,8 @@ def test_a_phone_polling_with_its_cookie_reads_the_kept_row(two_apps, monkeypatc
 def test_a_key_rotated_by_another_process_opens_nothing_once_heard(two_apps):
     """The attack: a leaked key, rotated on one server, still read the table on another."""
     here, there = two_apps
-    table = made_table(here)
-    client = here.test_client()
+    table, client = kept_here(here)
     old = table.edit_key
-    assert poll(client, table).status_code == 200
-    listening(here)
-    assert poll(client, table).status_code == 200
     elsewhere = there.test_client()
     rotated = elsewhere.post(f"/api/v1/tables/{table.id}/keys", json={"rotate": "edit"}, headers={"X-Table-Key": old})
     assert rotated.status_code == 200, rotated.get_data(as_text=True)
@@ -195,10 +193,7 @@ def test_nothing_is_kept_while_the_listener_is_lost(two_apps, monkeypatch):
     from tests.conftest import PG_URL
 
     here, _there = two_apps
-    table = made_table(here)
-    client = here.test_client()
-    poll(client, table)
-    listening(here)
+    table, client = kept_here(here)
     rows = here.extensions["sk_poll_rows"]
     with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as admin:
         admin.execute(
@@ -218,17 +213,9 @@ def test_nothing_is_kept_while_the_listener_is_lost(two_apps, monkeypatch):
 def test_an_evening_removed_by_another_process_is_not_answered_once_heard(two_apps):
     here, there = two_apps
     elsewhere = there.test_client()
-    group = elsewhere.post("/api/v1/groups", json={"name": "토요일", "players": ["A", "B", "C"]}).get_json()
-    evening = elsewhere.post(
-        "/api/v1/tables",
-        json={"group": group["id"], "players": ["A", "B", "C"]},
-        headers={"X-Group-Key": group["edit_key"]},
-    ).get_json()
-    table = TableClient(here.test_client(), evening)
-    client = here.test_client()
-    assert poll(client, table).status_code == 200
-    listening(here)
-    assert poll(client, table).status_code == 200
+    group = group_with_an_empty_evening(elsewhere)
+    evening = group["table"]
+    table, client = kept_here(here, TableClient(here.test_client(), evening))
     removed = elsewhere.delete(
         f"/api/v1/groups/{group['id']}/evenings/{evening['id']}", headers={"X-Group-Key": group["edit_key"]}
     )
