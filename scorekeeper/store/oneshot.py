@@ -32,7 +32,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from .db import begin_immediate
 from .models import Event, Hand, Log, Table, utcnow
-from .rows import NOTIFY_CHANNEL, TOUCHED, Collision
+from .rows import APPENDS, NOTIFY_CHANNEL, TOUCHED, Collision, appended_tail
 from .snapshots import KEEP_SQL
 
 _APPEND = """
@@ -53,7 +53,7 @@ WITH moved AS (
     ON CONFLICT (hand_id) DO UPDATE SET version = excluded.version, seq = excluded.seq,
         setup = excluded.setup, state = excluded.state
 )
-SELECT moved.version, pg_notify(%(channel)s, %(prefix)s || moved.version) FROM moved
+SELECT moved.version, pg_notify(%(channel)s, %(prefix)s || moved.version || %(tail)s) FROM moved
 """
 
 
@@ -89,6 +89,7 @@ def append_at(
     if session.get_bind().dialect.name == "sqlite":
         return _append_sqlite(session, table, hand, expected, start, new, kept, version_each)
     now: datetime = utcnow()
+    events = json.dumps(new)
     params = {
         "bump": len(new) if version_each else 1,
         "now": now,
@@ -97,13 +98,17 @@ def append_at(
         "hand_id": hand.id,
         "start": start,
         "each": version_each,
-        "events": json.dumps(new),
+        "events": events,
         "seq": start + len(new),
         "setup": kept[0] if kept else "",
         "state": kept[1] if kept else "",
         "keep": kept is not None,
         "channel": NOTIFY_CHANNEL,
         "prefix": f"{table.public_id}:",
+        # The events themselves, for the processes that keep the table's rows: they move them to
+        # the new version without a read (``rows.note_of``); one version an event, so that the
+        # note proves nothing else changed between the version before and this one.
+        "tail": appended_tail(table.id, hand.id, start, events) if version_each else "",
     }
     import psycopg  # PostgreSQL's driver: only where it is the database
 
@@ -129,6 +134,7 @@ def append_at(
     # For this process's push streams, as ``rows.touch`` notes a change: the session's
     # after_commit hands it over (the connection has nothing left to commit: no round trip).
     session.info.setdefault(TOUCHED, {})[table.public_id] = version
+    session.info.setdefault(APPENDS, set()).add(table.public_id)  # an append: the keys stay as they were
     session.commit()
     return version
 

@@ -288,6 +288,7 @@ def _in_write_transaction(session: Session) -> bool:
 
 
 TOUCHED = "sk_touched"  # session.info: {public_id: version} of the tables this transaction changed
+APPENDS = "sk_appends"  # session.info: the public ids of those whose change was an append alone
 NOTIFY_CHANNEL = "scorekeeper_tables"
 KEYS_ROTATED = "keys"  # a note's third part when the change rotated the table's keys
 _TOUCH_NOTIFY = text(
@@ -297,12 +298,55 @@ _TOUCH_NOTIFY = text(
 )
 
 
-def note_of(payload: str) -> tuple[str, int, bool] | None:
-    """A note as ``touch`` sends it: (the table's id, its version, whether its keys were rotated
-    with it); None for anything else."""
+class Appended(NamedTuple):
+    """What an append's note says it stored: events ``start …`` of the table's hand ``hand_id``,
+    each moving the version by one, the last to the note's version."""
+
+    table_id: int
+    hand_id: int
+    start: int
+    events: list
+
+
+class Note(NamedTuple):
+    """A note as ``touch`` or an append sends it: the table's id, its version, whether its keys
+    were rotated with it, and for an append short enough to say them, the events it stored."""
+
+    public_id: str
+    version: int
+    keys: bool = False
+    appended: Appended | None = None
+
+
+# A note's payload is at most 8,000 bytes (PostgreSQL's limit): an append whose events would make
+# it longer says only its version, and a process that keeps the table reads what changed.
+NOTE_MOST = 7_900
+
+
+def appended_tail(table_id: int, hand_id: int, start: int, events_json: str) -> str:
+    """What an append's note says after its version: ``:+table.hand.start:`` and its events'
+    JSON (as stored), or nothing when too long for a note."""
+    tail = f":+{table_id}.{hand_id}.{start}:{events_json}"
+    return tail if len(tail) <= NOTE_MOST - 64 else ""
+
+
+def note_of(payload: str) -> Note | None:
+    """A note as ``touch`` or an append sends it; None for anything else."""
     public_id, _, rest = payload.partition(":")
     version, _, what = rest.partition(":")
-    return (public_id, int(version), what == KEYS_ROTATED) if version.isdigit() else None
+    if not version.isdigit():
+        return None
+    if not what.startswith("+"):
+        return Note(public_id, int(version), what == KEYS_ROTATED)
+    where, _, events = what[1:].partition(":")
+    try:
+        table_id, hand_id, start = (int(part) for part in where.split("."))
+        stored = json.loads(events)
+    except ValueError:
+        return Note(public_id, int(version))  # the version alone is still true
+    if not isinstance(stored, list):
+        return Note(public_id, int(version))
+    return Note(public_id, int(version), False, Appended(table_id, hand_id, start, stored))
 
 
 def touch(session: Session, table: Table, keys: bool = False) -> int:

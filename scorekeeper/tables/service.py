@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, make_transient_to_detached
 
 from ..caching import Bounded
 from ..engine import series as series_engine
@@ -169,16 +169,18 @@ class _RowsKept(NamedTuple):
     version: int  # the table's, as the rows were read at
     hands: list[Hand]
     logs: Logs
+    table: Table  # its row at that version (a copy is lent: ``kept_state``)
 
 
 _series: Bounded[int, _SeriesKept] = Bounded(_MEMO_SIZE)  # by table id
 _hands: Bounded[int, _HandKept] = Bounded(_MEMO_SIZE)  # by hand id
 _rows: Bounded[tuple[int, str], _RowsKept] = Bounded(_MEMO_SIZE)  # ``_rows_key``
+_ids: Bounded[str, int] = Bounded(_MEMO_SIZE)  # the table id of a public id whose rows are kept
 
 
 def forget() -> None:
     """Forget every replay kept, as a process that never saw a table (tests, benchmarks)."""
-    for kept in (_series, _hands, _rows, _configs):
+    for kept in (_series, _hands, _rows, _ids, _configs):
         kept.clear()
 
 
@@ -332,7 +334,7 @@ def load(session: Session, table: Table) -> TableState:
     for hand in hands:
         if hand in session:
             session.expunge(hand)
-    _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs))
+    _keep_rows(table, hands, logs)
     return replay(table, hands, logs, kept)
 
 
@@ -353,7 +355,7 @@ def _known_rows(table: Table, connection: Callable[[], Connection]) -> tuple[lis
     if hit is not None and hit.version < table.version:
         caught_up = _caught_up(connection(), table, hit)
         if caught_up is not None:
-            _rows.put(_rows_key(table), _RowsKept(table.version, *caught_up))
+            _keep_rows(table, *caught_up)
             return caught_up
     return None
 
@@ -362,7 +364,7 @@ def _caught_up(conn: Connection, table: Table, hit: _RowsKept) -> tuple[list[Han
     """The rows kept at an older version, with the events appended since to the last hand:
     what another process's taps changed, read as those events alone (a tap's refresh on the
     other worker read every hand and log of the table again). None when anything else changed."""
-    known_version, hands, logs = hit
+    known_version, hands, logs = hit.version, hit.hands, hit.logs
     last = hands[-1] if hands else None
     if last is None or last.kind != "log":
         return None
@@ -371,6 +373,62 @@ def _caught_up(conn: Connection, table: Table, hit: _RowsKept) -> tuple[list[Han
     if appended is None:
         return None
     return hands, logs | {last.id: log + appended}
+
+
+def heard_appended(note: store.Note) -> None:
+    """Another process's append, said in its note (``store.note_of``): the rows this process keeps
+    of the table move to the note's version with its events, as ``_caught_up`` would have read
+    them. Only from the version just before: each event moved the version by one, so the note
+    proves that nothing else changed between the two; any other change leaves the rows behind,
+    and the next load reads."""
+    appended = note.appended
+    if appended is None:
+        return
+    key = (appended.table_id, note.public_id)
+    hit = _rows.get(key)
+    if hit is None or hit.version != note.version - len(appended.events):
+        return
+    last = hit.hands[-1] if hit.hands else None
+    log = hit.logs.get(appended.hand_id, [])
+    if last is None or last.id != appended.hand_id or last.kind != "log" or len(log) != appended.start:
+        return
+    logs = hit.logs | {last.id: log + appended.events}
+    _keep_rows(_at_version(hit.table, note.version), hit.hands, logs)
+
+
+def _keep_rows(table: Table, hands: list[Hand], logs: Logs) -> None:
+    _rows.put(_rows_key(table), _RowsKept(table.version, hands, logs, table))
+    _ids.put(table.public_id, table.id)
+
+
+def kept_id(public_id: str) -> int | None:
+    """The id of the table ``public_id`` if this process keeps its rows (at some version)."""
+    return _ids.get(public_id)
+
+
+def kept_state(table_id: int, public_id: str, version: int) -> TableState | None:
+    """The table's state at ``version`` from what this process keeps alone (its row, hand rows and
+    logs at that very version, and the replays), else None: no read at all.
+
+    ``version``: the table's, as the caller knows it to be now (a row read, or kept true by
+    ``LISTEN``). A writer must still store only if the table is at it (``oneshot``'s compare and
+    set): a note not yet heard leaves this a version behind without its knowing."""
+    hit = _rows.get((table_id, public_id))
+    if hit is None or hit.version != version:
+        return None
+    return replay(_at_version(hit.table, version), hit.hands, hit.logs)
+
+
+def _at_version(table: Table, version: int) -> Table:
+    """A detached copy of ``table``'s row at ``version``: each request its own (a writer moves its
+    version when it stores)."""
+    copy_ = Table(**{column.key: getattr(table, column.key) for column in _TABLE_COLUMNS})
+    copy_.version = version
+    make_transient_to_detached(copy_)
+    return copy_
+
+
+_TABLE_COLUMNS = tuple(Table.__table__.columns)
 
 
 def appended(session: Session, state: TableState, events: Log, hand_state: HandState) -> TableState:
@@ -383,7 +441,7 @@ def appended(session: Session, state: TableState, events: Log, hand_state: HandS
     live = Live(state.live.hand, state.live.index, state.live.setup, events, hand_state)
     _remember_hand(live.hand, live.setup, events, hand_state)
     logs = state.logs | {live.hand.id: events}
-    _rows.put(_rows_key(state.table), _RowsKept(state.table.version, state.hands, logs))  # the version stored with it
+    _keep_rows(state.table, state.hands, logs)  # at the version stored with them
     return TableState(state.table, state.config, state.hands, state.series, live, state.problem, logs)
 
 

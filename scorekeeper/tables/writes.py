@@ -33,6 +33,7 @@ __all__ = [
     "WriteRefused",
     "add_hand",
     "append_event",
+    "append_kept",
     "configure",
     "create_table",
     "delete_hand",
@@ -320,6 +321,21 @@ def append_event(
             _note_hand_end(session, state, loaded, table, live)
         _commit(session, recount=lambda: Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq"))
     return service.appended(session, state, log + new, now)
+
+
+def append_kept(session: Session, state: TableState, hand_id: int, seq: int, event: Event) -> TableState | None:
+    """``append_event`` for a state that nothing was read for (``service.kept_state``): stored only
+    by the compare-and-set at the state's version (``_append_at``), else None and nothing stored,
+    for the caller to read the table and call ``append_event``: a table moved meanwhile, an event
+    the engine refuses there, a hand's last event, a log of another length. Only a write checked
+    against the rows as stored answers anything but success."""
+    live = state.live_of(hand_id)
+    if live is None or seq != len(live.events) or not oneshot.supported(session):
+        return None
+    try:
+        return _append_at(session, state, live, event, None)
+    except Conflict:
+        return None
 
 
 def _note_hand_end(session: Session, state: TableState, loaded: int, table: Table, live: Live) -> None:

@@ -336,7 +336,8 @@ def test_a_quiet_stream_lets_a_gone_phone_go_before_its_heartbeat(monkeypatch, s
 @pytest.mark.postgres
 def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_url, tmp_path):
     """PostgreSQL: every change's NOTIFY (sent with the version's move, in one statement) names
-    the table and the version it made, delivered at commit; a refused change sends none."""
+    the table and the version it made, delivered at commit; a refused change sends none. An
+    append's says the events it stored too (``store.note_of``)."""
     import psycopg
 
     from tests.conftest import PG_URL, make_app
@@ -356,7 +357,18 @@ def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_ur
             )
             heard = [n.payload for n in listener.notifies(timeout=0.5)]
         version = table.api("GET", "").get_json()["version"]
-        assert heard == [f"{table.id}:{v}" for v in range(version - 1, version + 1)]
+        notes = [store.note_of(payload) for payload in heard]
+        assert [(n.public_id, n.version, n.keys) for n in notes] == [
+            (table.id, v, False) for v in range(version - 1, version + 1)
+        ]
+        assert heard[0] == f"{table.id}:{version - 1}"  # the hand begun: its version alone
+        appended = notes[1].appended
+        assert appended is not None
+        assert (appended.hand_id, appended.start, appended.events) == (
+            hand,
+            0,
+            [{"type": "capture", "player": "A", "cards": ["1j1"]}],
+        )
     finally:
         app.extensions["sk_engine"].dispose()
 

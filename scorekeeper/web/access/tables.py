@@ -11,6 +11,7 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ...store import rows as store
 from ...store.models import Table
+from ...tables import service
 from ..server.database import db
 from ..server.limits import refused_key
 from ..server.security import EDIT, level_for, presented_key, remember_key
@@ -59,6 +60,27 @@ def open_poll_row(public_id: str):
         refused_key()
         raise Unauthorized()
     return row
+
+
+def kept_for_edit(public_id: str) -> service.TableState | None:
+    """The table's state from what this process keeps, when this request may edit it by the row
+    kept; else None, and the caller reads the table (``open_table``), which answers every other
+    case with its own checks and counts. PostgreSQL only (``pollrows``): SQLite's reads are cheap.
+
+    A writer from it stores only if the table is still at its version (``writes.append_kept``): a
+    rotation of the keys moves the version, so a key it took away never writes by a row kept
+    from before it, even before this process hears of it."""
+    rows = current_app.extensions["sk_poll_rows"]
+    table_id = service.kept_id(public_id) if rows.keeps else None
+    if table_id is None:
+        return None
+    row = rows.get(public_id)  # kept true by LISTEN, else read
+    if row is None or row.id != table_id or level_for(row) != EDIT:
+        return None
+    state = service.kept_state(table_id, public_id, row.version)
+    if state is not None:
+        g.table_level = EDIT
+    return state
 
 
 def can_edit() -> bool:

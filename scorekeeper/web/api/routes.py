@@ -18,7 +18,7 @@ from ...tables import jsonbody, names, service, taps, transfer, writes
 from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
-from ..access.tables import keep_access, open_poll_row, open_table
+from ..access.tables import keep_access, kept_for_edit, open_poll_row, open_table
 from ..server import answers, push
 from ..server.database import db
 from ..server.errors import error_response
@@ -359,6 +359,9 @@ def get_events(public_id: str, hand_id: int):
 @bp.post("/tables/<table_id:public_id>/hands/<int:hand_id>/events")
 def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
+    done = _append_from_kept(public_id, hand_id)
+    if done is not None:
+        return _appended(public_id, done, hand_id)
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     sent = _body()
@@ -394,6 +397,32 @@ def append_event(public_id: str, hand_id: int):
         raise _Refusal(
             409, "conflict", "Someone else added an event first.", "seq", tablejson.events_json(state, hand)
         ) from None
+    return _appended(public_id, state, hand_id)
+
+
+def _append_from_kept(public_id: str, hand_id: int) -> service.TableState | None:
+    """The tap stored from the state this process keeps, with no read (PostgreSQL: the table's
+    row kept true by ``LISTEN``, its hands and logs moved by every append's note): the state after
+    it, else None and nothing stored. Only a plain tap that the compare-and-set stores at once
+    is answered here; anything else (a key that does not edit, a hand not live, a seat's own tap,
+    a conflict, a refusal, nothing kept at the table's version) is the read path's to answer, with
+    its checks and counts."""
+    state = kept_for_edit(public_id)
+    live = state.live_of(hand_id) if state is not None else None
+    if state is None or live is None:
+        return None
+    sent = _body()
+    seq, event = models.read_append(sent)
+    seat = seats.seat_in(public_id, live.state.order)
+    tap = taps.Tap(event, seq, seat, skip=sent.get("skip") is True, queued=True, saw=_saw(sent, seq))
+    if tap.seat_tap or tap.answers_for_another:
+        return None
+    return writes.append_kept(db(), state, hand_id, seq, event)
+
+
+def _appended(public_id: str, state: service.TableState, hand_id: int):
+    """The answer to a stored tap: the hand's events document, kept for the other phones' fetch and
+    handed to this process's streams."""
     response = jsonify(tablejson.events_json(state, _hand(state, hand_id)))
     body = response.get_data()
     answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version

@@ -13,9 +13,10 @@ notifies inside the writing transaction (``store.touch``, an append's one statem
 of its keys, an evening removed), so:
 - at each note heard (by this listener, or the push watcher's, whichever first) a table's row
   moves to the note's version, or is dropped if the note says its keys were rotated or the
-  table deleted; the writing process drops it at its own commit too, before it answers (a phone
-  that tapped, or rotated a key, and then polls this process is never told the old). Each
-  listener hears a transaction's notes in commit order, so no row is moved past a rotation;
+  table deleted; the writing process moves it (an append alone) or drops it at its own commit
+  too, before it answers (a phone that tapped, or rotated a key, and then polls this process is
+  never told the old). Each listener hears a transaction's notes in commit order, so no row is
+  moved past a rotation;
 - a row read is kept only if no note of a newer version was heard meanwhile, and only if the
   listener listened since before the read began (a read racing a change keeps nothing stale);
 - the listening connection lost, everything kept is dropped and nothing is kept until it
@@ -37,6 +38,7 @@ from flask import Flask
 from sqlalchemy import Engine, event
 
 from ...store import rows as store
+from ...tables import service
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +117,13 @@ class PollRows:
                     self._drop_all()
                 self._heard[public_id] = version
 
+    def hear(self, note: store.Note) -> None:
+        """A note heard (by this process's listener or the push watcher's): the row kept moves or
+        goes (``heard``), and an append's events move the rows the process keeps of the table
+        (``service.heard_appended``), so that its next load of the table reads nothing."""
+        self.heard(note.public_id, note.version, note.keys)
+        service.heard_appended(note)
+
     def _drop_all(self) -> None:
         """Under the lock: nothing kept, and no read begun before this is kept."""
         self._rows.clear()
@@ -172,7 +181,7 @@ class PollRows:
                 for note in conn.notifies(timeout=1.0):
                     heard = store.note_of(note.payload)
                     if heard is not None:
-                        self.heard(*heard)
+                        self.hear(heard)
 
 
 def init_app(app: Flask) -> None:
@@ -183,8 +192,12 @@ def init_app(app: Flask) -> None:
     app.extensions["sk_poll_rows"] = rows
 
     def committed(session) -> None:
-        # Read, not taken: the push watcher's hook (after this one) takes the same note.
+        # Read, not taken: the push watcher's hook (after this one) takes the same note. An
+        # append alone (``oneshot``) keeps the table's keys: its row moves to the new version.
+        appends = session.info.pop(store.APPENDS, ())
         for public_id, version in session.info.get(store.TOUCHED, {}).items():
-            rows.heard(public_id, version)
+            rows.heard(public_id, version, keys=public_id not in appends)
 
-    event.listen(app.extensions["sk_sessionmaker"], "after_commit", committed, insert=True)
+    maker = app.extensions["sk_sessionmaker"]
+    event.listen(maker, "after_commit", committed, insert=True)
+    event.listen(maker, "after_rollback", lambda session: session.info.pop(store.APPENDS, None))

@@ -256,20 +256,25 @@ class Watcher:
             known = self._deltas.get(public_id)
             if known is not None and known[0] >= version:
                 return known
-            found = self._load(public_id)
+            found = self._load(public_id, version)
             with self._lock:
                 known = self._deltas.get(public_id)
                 if public_id in self._followers and (known is None or known[0] < found[0]):
                     self._deltas[public_id] = found
             return found
 
-    def _load(self, public_id: str) -> tuple[int, str]:
-        """The events document of the table's last hand (a log), else its version alone: read,
-        cheapest first, from the kept state (where this process keeps none of the table's rows:
+    def _load(self, public_id: str, version: int = 0) -> tuple[int, str]:
+        """The events document of the table's last hand (a log), else its version alone: made,
+        cheapest first, from the rows this process keeps at the newest version heard (another
+        process's append moves them by its note: nothing read, ``service.kept_state``); read from
+        the kept state (where this process keeps none of the table's rows:
         after a restart, or a table whose taps are all another process's), from the rows this
         process keeps (only what changed since) or the kept state after all; loaded whole only
         when none of them has it (a hand with no kept state: just begun, or an undo)."""
         assert self.app is not None, "a watcher that builds changes needs its app"
+        known = self._kept_state(public_id, version)
+        if known is not None:
+            return self._document(known)
         with self.app.app_context():
             reader = self.app.extensions["sk_reader"]
             with reader.connect() as conn:  # on a connection, no session
@@ -296,6 +301,19 @@ class Watcher:
                     return _GONE
                 self._keep_row_secrets(table)
                 return self._document(service.load(session, table))
+
+    def _kept_state(self, public_id: str, version: int) -> service.TableState | None:
+        """The table's state at the newest version this process heard of (at least ``version``)
+        from the rows it keeps, else None. Heard by the listener after the note's events moved
+        the rows (``pollrows.PollRows.hear``), so rows at that version are the stored ones; their
+        row's secrets are those of the version, kept for the streams' check."""
+        with self._lock:
+            heard = max(version, self._heard.get(public_id, 0))
+            table_id = self._row_ids.get(public_id)
+        state = service.kept_state(table_id, public_id, heard) if table_id is not None else None
+        if state is not None:
+            self._keep_row_secrets(state.table)
+        return state
 
     def _from_kept_state(self, conn, public_id: str) -> tuple[int | None, tuple[int, str] | None]:
         """(the version the kept state was tried at, else None; the document read from it, else
@@ -459,8 +477,8 @@ class Watcher:
                     if heard is None:
                         continue
                     if rows is not None:  # first: a stream rung for the change reads its table's row there
-                        rows.heard(*heard)
-                    self.changed(heard[0], heard[1])
+                        rows.hear(heard)
+                    self.changed(heard.public_id, heard.version)
                 if time.monotonic() - checked > PG_SAFETY_CHECK_S:
                     self.check(conn)
                     checked = time.monotonic()
