@@ -20,10 +20,11 @@ import pytest
 
 from scorekeeper.store import rows as store
 from scorekeeper.tables import service
-from tests.web.test_poll_rows import kept_here, listening, poll, seen_from, two_apps, until
+from tests.web.test_poll_rows import kept_here, listening, poll, reads_counted, seen_from, two_apps, until
 
 __all__ = ["two_apps"]  # the fixture, used by name
 
+heard_appended = service.heard_appended  # the real one: tests record the notes instead
 A1 = {"type": "capture", "player": "A", "cards": ["1j1"]}
 A2 = {"type": "capture", "player": "A", "cards": ["1j2"]}
 
@@ -78,17 +79,17 @@ def reads_of_rows(monkeypatch) -> list[str]:
 
 def another_process_appends(monkeypatch, there_table, hand: int, seq: int, event: dict) -> list[store.Note]:
     """``there_table``'s process appends ``event``; this process kept the table's rows from before
-    it (put back) and is handed the note PostgreSQL delivered instead of applying it at once."""
+    it (put back) and is handed the note PostgreSQL delivered instead of applying it at once. Every
+    note is recorded from then on, not applied: both apps' listeners hear it, and the replays
+    they move are one process's here (``heard_appended`` applies one by hand)."""
     key = (service.kept_id(there_table.id), there_table.id)
     before = service._rows.get(key)
     assert before is not None, "this process keeps the table's rows"
     notes: list[store.Note] = []
-    real = service.heard_appended
     monkeypatch.setattr(service, "heard_appended", notes.append)
     assert there_table.api("POST", f"/hands/{hand}/events", json={"seq": seq, "event": event}).status_code == 201
     service._rows.put(key, before)  # as a process that did not write it keeps them
     until(lambda: any(n.appended is not None and n.appended.start == seq for n in notes), "the append's note")
-    monkeypatch.setattr(service, "heard_appended", real)
     return notes
 
 
@@ -101,7 +102,7 @@ def test_a_tap_after_another_processs_tap_reads_nothing(two_apps, monkeypatch):
     assert poll(client, table).status_code == 200  # the row kept at the newest version
     elsewhere = seen_from(there, table)
     for note in another_process_appends(monkeypatch, elsewhere, hand, 1, A2):
-        service.heard_appended(note)
+        heard_appended(note)
     stored = elsewhere.api("GET", f"/hands/{hand}/events").get_json()
     until(lambda: poll(client, table).get_json()["version"] == stored["version"], "the note heard here")
 
@@ -209,7 +210,7 @@ def test_a_streams_document_of_another_processs_tap_reads_nothing(two_apps, monk
         watcher.note(here.extensions["sk_poll_rows"].get(table.id))
         elsewhere = seen_from(there, table)
         for note in another_process_appends(monkeypatch, elsewhere, hand, 1, A2):
-            service.heard_appended(note)
+            heard_appended(note)
             watcher.changed(note.public_id, note.version)
         reads = reads_of_rows(monkeypatch)
         version, text = watcher.delta(table.id, follower.version)
@@ -220,3 +221,43 @@ def test_a_streams_document_of_another_processs_tap_reads_nothing(two_apps, monk
         assert (sent["events"], sent["state"], sent["seq"]) == (stored["events"], stored["state"], 2)
     finally:
         watcher.leave(follower)
+
+
+@pytest.mark.postgres
+def test_a_phone_behind_the_log_is_answered_the_conflict_without_a_load(two_apps, monkeypatch):
+    """The phone taps at a seq the log has passed: the conflict with the log as stored, from the
+    state kept here once one small read says the table is still at its version."""
+    here, _there = two_apps
+    table, client = kept_here(here)
+    hand = table.start_live()
+    table.append(hand, [A1, A2])
+    assert poll(client, table).status_code == 200
+    reads = reads_of_rows(monkeypatch)
+    polled = reads_counted(monkeypatch, here)
+    answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 1, "event": {"type": "end_turn"}})
+    assert answer.status_code == 409
+    body = answer.get_json()
+    assert (body["errors"][0]["code"], body["errors"][0]["path"]) == ("conflict", "seq")
+    assert (body["events"], body["seq"]) == ([A1, A2], 2)
+    assert reads == [] and polled == [table.id], "one small read, no load"
+
+
+@pytest.mark.postgres
+def test_a_phone_ahead_of_the_state_kept_here_is_stored(two_apps, monkeypatch):
+    """This process has not heard the other's tap; the phone has: its tap at the log's true length
+    is not answered as a conflict from the state kept a version behind, but stored."""
+    here, there = two_apps
+    table, client = kept_here(here)
+    hand = table.start_live()
+    table.append(hand, [A1])
+    assert poll(client, table).status_code == 200
+    listening(here)
+    deaf(monkeypatch, here)
+    elsewhere = seen_from(there, table)
+    key = (service.kept_id(table.id), table.id)
+    before = service._rows.get(key)
+    elsewhere.append(hand, [A2], start=1)
+    service._rows.put(key, before)
+    answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": {"type": "end_turn"}})
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["events"][:2] == [A1, A2]

@@ -83,6 +83,13 @@ def kept_for_edit(public_id: str) -> service.TableState | None:
     return state
 
 
+def still_at(public_id: str, table: Table) -> bool:
+    """Whether the table is at ``table``'s version with its secrets, read now (one small read, past
+    what this process keeps): an answer made from a kept state is then the read path's own."""
+    row = store.poll_row_bare(current_app.extensions["sk_engine"], public_id)
+    return row is not None and row.version == table.version and level_for(row) == level_for(table)
+
+
 def can_edit() -> bool:
     return g.get("table_level") == EDIT
 

@@ -18,7 +18,7 @@ from ...tables import jsonbody, names, service, taps, transfer, writes
 from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
-from ..access.tables import keep_access, kept_for_edit, open_poll_row, open_table
+from ..access.tables import keep_access, kept_for_edit, open_poll_row, open_table, still_at
 from ..server import answers, push
 from ..server.database import db
 from ..server.errors import error_response
@@ -394,9 +394,7 @@ def append_event(public_id: str, hand_id: int):
             )
     except Conflict:
         state = service.load(db(), state.table)
-        raise _Refusal(
-            409, "conflict", "Someone else added an event first.", "seq", tablejson.events_json(state, hand)
-        ) from None
+        raise _Refusal(409, "conflict", writes.EVENT_FIRST, "seq", tablejson.events_json(state, hand)) from None
     return _appended(public_id, state, hand_id)
 
 
@@ -415,7 +413,14 @@ def _append_from_kept(public_id: str, hand_id: int) -> service.TableState | None
     seq, event = models.read_append(sent)
     seat = seats.seat_in(public_id, live.state.order)
     tap = taps.Tap(event, seq, seat, skip=sent.get("skip") is True, queued=True, saw=_saw(sent, seq))
-    if tap.seat_tap or tap.answers_for_another:
+    if tap.answers_for_another:
+        return None
+    if seq != live.seq and still_at(public_id, state.table):
+        # A phone behind the log (or ahead of it): the read path's conflict, answered from the
+        # state read here at the table's version (one small read where that path loads twice and
+        # locks; under load, taps on a log not yet shown come by the third).
+        raise _Refusal(409, "conflict", writes.EVENT_FIRST, "seq", tablejson.events_json(state, _hand(state, hand_id)))
+    if tap.seat_tap:
         return None
     return writes.append_kept(db(), state, hand_id, seq, event)
 
