@@ -176,11 +176,14 @@ _series: Bounded[int, _SeriesKept] = Bounded(_MEMO_SIZE)  # by table id
 _hands: Bounded[int, _HandKept] = Bounded(_MEMO_SIZE)  # by hand id
 _rows: Bounded[tuple[int, str], _RowsKept] = Bounded(_MEMO_SIZE)  # ``_rows_key``
 _ids: Bounded[str, int] = Bounded(_MEMO_SIZE)  # the table id of a public id whose rows are kept
+# The live hand read from its kept snapshot (``kept_live_hand``) as of a table's version: by
+# ``_rows_key``, (that version, the hand's id); its log and state are the hand's replay (``_hands``).
+_lives: Bounded[tuple[int, str], tuple[int, int]] = Bounded(_MEMO_SIZE)
 
 
 def forget() -> None:
     """Forget every replay kept, as a process that never saw a table (tests, benchmarks)."""
-    for kept in (_series, _hands, _rows, _ids, _configs):
+    for kept in (_series, _hands, _rows, _ids, _lives, _configs):
         kept.clear()
 
 
@@ -302,7 +305,16 @@ def kept_live_hand(conn: Connection, table: Table | store.PollRow) -> KeptHand |
         return None
     # The next load in this process goes on from it (the hand's kept replay), as from a replay.
     _hands.put(last.hand_id, _HandKept(setup, list(events), state))
+    _lives.put(_rows_key(table), (table.version, last.hand_id))
     return KeptHand(last.hand_id, events, state)
+
+
+def kept_live(table_id: int, public_id: str, version: int) -> KeptHand | None:
+    """The table's live hand at ``version`` as ``kept_live_hand`` read it at some version and
+    every append's note since moved it (``heard_appended``), else None: nothing read."""
+    live = _lives.get((table_id, public_id))
+    hit = _hands.get(live[1]) if live is not None and live[0] == version else None
+    return None if hit is None or live is None else KeptHand(live[1], hit.events, hit.state)
 
 
 def knows(table: Table | store.PollRow) -> bool:
@@ -385,6 +397,7 @@ def heard_appended(note: store.Note) -> None:
     if appended is None:
         return
     key = (appended.table_id, note.public_id)
+    _live_heard(key, note.version, appended)
     hit = _rows.get(key)
     if hit is None or hit.version != note.version - len(appended.events):
         return
@@ -394,6 +407,26 @@ def heard_appended(note: store.Note) -> None:
         return
     logs = hit.logs | {last.id: log + appended.events}
     _keep_rows(_at_version(hit.table, note.version), hit.hands, logs)
+
+
+def _live_heard(key: tuple[int, str], version: int, appended: store.Appended) -> None:
+    """``heard_appended`` for the live hand read from its snapshot (``_lives``): its state moved
+    by the note's events, while the hand goes on (a finished one is the series' to count)."""
+    live = _lives.get(key)
+    if live is None or live != (version - len(appended.events), appended.hand_id):
+        return
+    hit = _hands.get(appended.hand_id)
+    if hit is None or len(hit.events) != appended.start:
+        return
+    state = hit.state
+    try:
+        for event in appended.events:
+            state = hand_engine.apply(state, event)
+    except EngineError:
+        return
+    if not state.over:
+        _hands.put(appended.hand_id, _HandKept(hit.setup, hit.events + appended.events, state))
+        _lives.put(key, (version, appended.hand_id))
 
 
 def _keep_rows(table: Table, hands: list[Hand], logs: Logs) -> None:

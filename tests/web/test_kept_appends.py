@@ -20,7 +20,7 @@ import pytest
 
 from scorekeeper.store import rows as store
 from scorekeeper.tables import service
-from tests.web.test_poll_rows import kept_here, listening, poll, reads_counted, seen_from, two_apps, until
+from tests.web.test_poll_rows import kept_here, listening, made_table, poll, reads_counted, seen_from, two_apps, until
 
 __all__ = ["two_apps"]  # the fixture, used by name
 
@@ -261,3 +261,40 @@ def test_a_phone_ahead_of_the_state_kept_here_is_stored(two_apps, monkeypatch):
     answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": {"type": "end_turn"}})
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["events"][:2] == [A1, A2]
+
+
+@pytest.mark.postgres
+def test_a_stream_only_process_sends_another_processs_tap_without_a_read(two_apps, monkeypatch):
+    """A process that only streams the table (its first document read from the hand's kept
+    snapshot, no rows loaded) moves that hand by the next append's note: nothing read."""
+    here, there = two_apps
+    elsewhere = seen_from(there, made_table(there))
+    hand = elsewhere.start_live()
+    elsewhere.append(hand, [A1])
+    service.forget()  # this process has loaded nothing of the table
+    watcher = here.extensions["sk_push"]
+    follower = watcher.follow(elsewhere.id, elsewhere.edit_key)
+    try:
+        watcher.note(here.extensions["sk_poll_rows"].get(elsewhere.id))
+        first, _text = watcher.delta(elsewhere.id, 1)
+        assert not service.knows(here.extensions["sk_poll_rows"].get(elsewhere.id)), "no rows loaded here"
+        kept = (service._hands.get(hand), dict(service._lives))
+        notes: list[store.Note] = []
+        monkeypatch.setattr(service, "heard_appended", notes.append)
+        elsewhere.append(hand, [A2], start=1)
+        service.forget()  # what the other process's own write kept is not this one's
+        service._hands.put(hand, kept[0])
+        service._lives.update(kept[1])
+        until(lambda: any(n.appended is not None and n.appended.start == 1 for n in notes), "the append's note")
+        for note in notes:
+            heard_appended(note)
+            watcher.changed(note.public_id, note.version)
+        reads = reads_of_rows(monkeypatch)
+        version, text = watcher.delta(elsewhere.id, first + 1)
+        assert reads == [], "the stream's document read the table"
+        stored = elsewhere.api("GET", f"/hands/{hand}/events").get_json()
+        sent = json.loads(text)
+        assert version == sent["version"] == stored["version"] == first + 1
+        assert (sent["events"], sent["state"], sent["seq"]) == (stored["events"], stored["state"], 2)
+    finally:
+        watcher.leave(follower)

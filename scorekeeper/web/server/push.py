@@ -275,6 +275,9 @@ class Watcher:
         known = self._kept_state(public_id, version)
         if known is not None:
             return self._document(known)
+        live = self._kept_live(public_id, version)
+        if live is not None:
+            return live
         with self.app.app_context():
             reader = self.app.extensions["sk_reader"]
             with reader.connect() as conn:  # on a connection, no session
@@ -314,6 +317,18 @@ class Watcher:
         if state is not None:
             self._keep_row_secrets(state.table)
         return state
+
+    def _kept_live(self, public_id: str, version: int) -> tuple[int, str] | None:
+        """The document of the live hand this process read from its snapshot, as moved since by
+        every append's note, at the newest version heard (at least ``version``); else None. Its
+        secrets are those the stream's check holds for that version, or it reads them."""
+        with self._lock:
+            heard = max(version, self._heard.get(public_id, 0))
+            table_id = self._row_ids.get(public_id)
+        live = service.kept_live(table_id, public_id, heard) if table_id is not None else None
+        if live is None:
+            return None
+        return heard, events_document_json(live.hand_id, live.events, live.state.to_json(), heard)
 
     def _from_kept_state(self, conn, public_id: str) -> tuple[int | None, tuple[int, str] | None]:
         """(the version the kept state was tried at, else None; the document read from it, else
