@@ -567,7 +567,9 @@ def appended_since(conn: Connection, hand_id: int, known_version: int, known_len
 _VERSION_OF = select(Table.version).where(Table.id == bindparam("table_id"))
 
 
-def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], Logs, snapshots.Kept | None]:
+def rows_at_one_version(
+    session: Session, table: Table, kept_needed: Callable[[int], bool] = lambda _hand_id: True
+) -> tuple[list[Hand], Logs, snapshots.Kept | None]:
     """The table's hand rows and logs, and its version set to the one they were read at.
 
     The version labels every answer made from them: a phone waits for the next one. SQLite
@@ -581,18 +583,19 @@ def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], Log
     the table's lock: no tap commits between its reads.
 
     The third answer is the last hand's kept state (``snapshots``), read in the same snapshot,
-    when the last hand is a log that has one.
+    when the last hand is a log that has one and ``kept_needed(its id)``: a caller that has the
+    hand's replay already (a stream's first document read it) reads one statement fewer.
     """
     conn = session.connection()
     if conn.dialect.name == "sqlite" or conn.get_execution_options().get("isolation_level") != AUTOCOMMIT:
         found = hands(session, table)
-        return found, events_by_hand(session, [h.id for h in found if h.kind == "log"]), _kept(conn, found)
+        return found, events_by_hand(session, [h.id for h in found if h.kind == "log"]), _kept(conn, found, kept_needed)
     conn.exec_driver_sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     try:
         version = conn.execute(_VERSION_OF, {"table_id": table.id}).scalar()
         found = hands(session, table)
         logs = events_by_hand(session, [h.id for h in found if h.kind == "log"])
-        kept = _kept(conn, found)
+        kept = _kept(conn, found, kept_needed)
     finally:
         conn.exec_driver_sql("ROLLBACK")  # it only read
     if version is not None:
@@ -600,9 +603,9 @@ def rows_at_one_version(session: Session, table: Table) -> tuple[list[Hand], Log
     return found, logs, kept
 
 
-def _kept(conn: Connection, found: list[Hand]) -> snapshots.Kept | None:
+def _kept(conn: Connection, found: list[Hand], needed: Callable[[int], bool]) -> snapshots.Kept | None:
     last = found[-1] if found else None
-    return snapshots.of_hand(conn, last.id) if last is not None and last.kind == "log" else None
+    return snapshots.of_hand(conn, last.id) if last is not None and last.kind == "log" and needed(last.id) else None
 
 
 def events_by_hand(session: Session, hand_ids: list[int]) -> Logs:

@@ -339,7 +339,9 @@ def load(session: Session, table: Table) -> TableState:
     known = _known_rows(table, session.connection)
     if known is not None:
         return replay(table, *known)
-    hands, logs, kept = store.rows_at_one_version(session, table)  # table.version: theirs
+    # The live hand's snapshot only where this process has not replayed it (the first tap after a
+    # restart finds the one the stream's first document read): ``_replay_hand`` goes on from that.
+    hands, logs, kept = store.rows_at_one_version(session, table, lambda hand_id: hand_id not in _hands)
     # Shared with other requests from now on: out of this session, so that its rollback
     # (which expires what it holds) or its close never reaches them, and no other
     # request's read of them goes through this session. Writers query their own rows.

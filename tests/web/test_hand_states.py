@@ -474,3 +474,18 @@ def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatc
 def version_of(app, table: Table) -> int:
     with app.extensions["sk_engine"].connect() as conn:
         return store.read_table(conn, table.id).version
+
+
+def test_a_tap_after_a_streams_first_document_reads_no_snapshot(app, table, monkeypatch):
+    """After a restart a process's first document of a table is read from the live hand's kept
+    state; its first tap there loads the rows without that state again (one read fewer in the
+    opening burst) and goes on from the replay the stream read, replaying nothing from the start."""
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:2])
+    with following(app, table):
+        first_document(app, table)
+        snapshot_reads = counted(monkeypatch, snapshots, "of_hand")
+        replays = Replays(monkeypatch)
+        answer = table.append(hand, A_JUNK[2:3], 2)
+        assert (snapshot_reads, replays.count) == ([], 0)
+        assert answer.get_json()["seq"] == 3
