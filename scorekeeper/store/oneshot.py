@@ -114,16 +114,28 @@ def append_at(
 
     conn = session.connection()
     dbapi: Any = conn.connection.driver_connection
+    # Nothing read in this transaction (a tap stored from what the process keeps, no read at
+    # all): its BEGIN goes in the same message too, where psycopg would send it alone first.
+    begin = dbapi.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     try:
         # The statement and its COMMIT in one message (client-side binding: the simple query
         # protocol takes several statements; psycopg quotes each value). A failure stops the
         # message there, nothing committed; the transaction is then rolled back.
         cursor = psycopg.ClientCursor(dbapi)
         try:
-            cursor.execute(_APPEND + "; COMMIT", params)
+            if begin:
+                dbapi.autocommit = True  # the message says BEGIN itself
+                cursor.execute("BEGIN; " + _APPEND + "; COMMIT", params)
+                cursor.nextset()  # past BEGIN's answer, to the statement's
+            else:
+                cursor.execute(_APPEND + "; COMMIT", params)
             row = cursor.fetchone()
         finally:
             cursor.close()
+            if begin and not dbapi.closed:
+                if dbapi.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    dbapi.rollback()  # failed within the message: ended here, as the pool lends it
+                dbapi.autocommit = False
     except Exception as err:
         _raise(session, err)
     if row is None:

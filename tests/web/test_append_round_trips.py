@@ -61,12 +61,32 @@ def round_trips(app, tmp_path, request) -> int:
     return sum(1 for fields in sent if fields[3].split(" ")[0] in ("Sync", "Query"))
 
 
-def test_an_append_is_one_round_trip_after_the_tables_row(pg_app, pg_table, tmp_path):
+def test_an_append_is_one_round_trip_after_the_tables_row(pg_app, pg_table, tmp_path, monkeypatch):
+    """The read path (nothing kept of the table's row): the row read, then the one write."""
+    from scorekeeper.web.api import routes
+
+    monkeypatch.setattr(routes, "kept_for_edit", lambda public_id: None)
     hand = pg_table.start_live()
     pg_table.append(hand, A_JUNK[:1])
     # BEGIN, the table's row (the key's check), then the append with its COMMIT: three in all
     # (the locked write took eight: BEGIN, row, lock, version, event, hand, state, COMMIT).
     assert round_trips(pg_app, tmp_path, lambda: pg_table.append(hand, A_JUNK[1:2], 1)) == 3
+    body = pg_table.api("GET", f"/hands/{hand}/events").get_json()
+    assert body["events"] == A_JUNK[:2] and body["seq"] == 2
+
+
+def test_a_tap_on_a_table_kept_here_is_one_round_trip(pg_app, pg_table, tmp_path):
+    """The table's row kept true by LISTEN and its rows at that version (``tests/web/test_kept_appends.py``):
+    the tap is the one write, its BEGIN and COMMIT in the same message."""
+    from tests.web.test_poll_rows import listening
+
+    hand = pg_table.start_live()
+    pg_table.append(hand, A_JUNK[:1])
+    rows = pg_app.extensions["sk_poll_rows"]
+    rows.get(pg_table.id)
+    listening(pg_app)
+    assert rows.get(pg_table.id) is not None and rows.kept(pg_table.id) is not None
+    assert round_trips(pg_app, tmp_path, lambda: pg_table.append(hand, A_JUNK[1:2], 1)) == 1
     body = pg_table.api("GET", f"/hands/{hand}/events").get_json()
     assert body["events"] == A_JUNK[:2] and body["seq"] == 2
 
