@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from .errors import EngineError
@@ -341,11 +342,18 @@ def rules_from(preset: str = DEFAULT_PRESET, overrides: Mapping[str, object] | N
         find_preset(repr(preset))  # raises the coded error
     if not isinstance(overrides, dict | None):
         raise EngineError("bad_option", "Rules options must be an object of name: value.", "rules.options")
-    # The type is part of the cache key: 1 == True, but only true is a flag's value.
-    items = tuple(sorted((str(name), type(value), value) for name, value in (overrides or {}).items()))
-    if all(isinstance(value, (str, int, float, bool)) for _, _, value in items):
+    # The type is part of the cache key: 1 == True, but only true is a flag's value. Built by
+    # ``map`` and ``zip`` (no loop in Python): a batch of summaries with options of their own
+    # builds one key a line (BENCHMARKS.md, issue 32).
+    values = (overrides or {}).values()
+    items = tuple(sorted(zip(map(str, overrides or ()), map(type, values), values)))
+    if _KEYABLE.issuperset(map(type, values)):
         return _rules_from(preset, items)
-    return _rules_from.__wrapped__(preset, items)  # an unhashable value: refused, never cached
+    return _rules_from.__wrapped__(preset, items)  # any other value (unhashable, say): refused, never cached
+
+
+# The types of the options' values that ``rules_from`` remembers: JSON's strings, numbers and flags.
+_KEYABLE = frozenset({str, int, float, bool})
 
 
 @lru_cache(maxsize=256)
@@ -355,17 +363,25 @@ def _rules_from(preset: str, items: tuple) -> Rules:
     return _replaced(base, changes) if changes else base
 
 
-_set = object.__setattr__
+# ``_replaced``'s means: every option's value read in one call, and each option's slot written
+# through its own descriptor (the frozen class's ``__setattr__`` refuses; ``object.__setattr__``
+# would look the slot up by its name on every write).
+_values_of = attrgetter(*OPTIONS)
+_SLOT_SETTERS = tuple(Rules.__dict__[name].__set__ for name in OPTIONS)
+_POSITION = {name: i for i, name in enumerate(OPTIONS)}
 
 
 def _replaced(base: Rules, changes: dict[str, OptionValue]) -> Rules:
     """``dataclasses.replace(base, **changes)`` for checked options, without the generated
     ``__init__`` (frozen: a guarded ``__setattr__`` for each of some fifty fields): a batch of
-    summaries each with options of its own builds one of these a line, and this costs 40 % less
-    (benchmarks/engine.py, BENCHMARKS.md)."""
+    summaries each with options of its own builds one of these a line (benchmarks/engine.py,
+    BENCHMARKS.md: 8.5 µs with ``object.__setattr__`` by name, 4.8 µs so)."""
+    values = list(_values_of(base))
+    for name, value in changes.items():
+        values[_POSITION[name]] = value
     new = object.__new__(Rules)
-    for name in OPTIONS:
-        _set(new, name, changes[name] if name in changes else getattr(base, name))
+    for set_slot, value in zip(_SLOT_SETTERS, values):
+        set_slot(new, value)
     return new
 
 

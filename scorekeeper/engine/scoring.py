@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import combinations as subsets
+from operator import attrgetter
 from typing import NamedTuple
 
 from ..caching import Bounded
@@ -140,13 +141,16 @@ _PLANS: Bounded[int, _Plan] = Bounded(64)
 # its lines by mask: a batch of summaries each with its own options still finds them known.
 SCORING_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.metadata["group"] == "scoring")
 _SHARED: Bounded[tuple, _Plan] = Bounded(256)
+# The rules' values of SCORING_OPTIONS, read in one call: each rules object of a batch whose
+# summaries each have options of their own asks for it once (BENCHMARKS.md, issue 32).
+_scoring_values = attrgetter(*SCORING_OPTIONS)
 
 
 def _plan(rules: Rules) -> _Plan:
     plan = _PLANS.get(id(rules))
     if plan is not None and plan.rules is rules:
         return plan
-    scoring = tuple(getattr(rules, name) for name in SCORING_OPTIONS)
+    scoring = _scoring_values(rules)
     shared = _SHARED.get(scoring)
     if shared is None:
         runs = _gated(rules.vip, rules.palssari, rules.four_birds)
@@ -158,7 +162,7 @@ def _plan(rules: Rules) -> _Plan:
                 tuple(run for run in runs if run[0] >= _MASKED_GATES),
             ),
         )
-    return _PLANS.put(id(rules), _Plan(rules, shared.masked, shared.rest))
+    return _PLANS.put(id(rules), new_tuple(_Plan, (rules, shared.masked, shared.rest)))
 
 
 def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:

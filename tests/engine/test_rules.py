@@ -3,6 +3,8 @@
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.engine.errors import EngineError
 from scorekeeper.engine.rules import OPTIONS, PRESETS, Rules, changed_options, find_preset, rules_from
@@ -88,3 +90,38 @@ def test_target_and_pi_bak_threshold_by_player_count():
     r = find_preset("korean-common")
     assert (r.target(2), r.target(3)) == (7, 3)
     assert (r.pi_bak_threshold(2), r.pi_bak_threshold(3)) == (8, 6)
+
+
+def _valid_values(spec: dataclasses.Field) -> st.SearchStrategy:
+    """Every value an option takes: a flag, a whole number within its bounds, or one of its choices."""
+    meta = spec.metadata
+    if isinstance(spec.default, bool):
+        return st.booleans()
+    if isinstance(spec.default, int):
+        return st.integers(meta["lo"], meta["hi"])
+    return st.sampled_from(meta["choices"])
+
+
+@given(
+    preset=st.sampled_from(NAMES),
+    options=st.dictionaries(st.sampled_from(sorted(OPTIONS)), st.none(), max_size=8).flatmap(
+        lambda names: st.fixed_dictionaries({name: _valid_values(OPTIONS[name]) for name in names})
+    ),
+)
+@settings(max_examples=300, deadline=None)
+def test_overrides_build_what_dataclasses_replace_builds(preset, options):
+    """``rules_from`` builds its rules without the dataclass's ``__init__``: every field as
+    ``dataclasses.replace`` would set it, equal and hashed alike."""
+    rules = rules_from(preset, options)
+    expected = dataclasses.replace(find_preset(preset), **options)
+    assert rules == expected and hash(rules) == hash(expected)
+    assert all(getattr(rules, name) == getattr(expected, name) for name in OPTIONS)
+    assert changed_options(rules, preset) == changed_options(expected, preset)
+
+
+def test_a_number_for_a_flag_is_refused_after_the_flag_was_remembered():
+    """1 == True, but the remembered rules are keyed by the value's type too."""
+    assert rules_from("pagat", {"tti_bak": True}).tti_bak is True
+    with pytest.raises(EngineError) as err:
+        rules_from("pagat", {"tti_bak": 1})
+    assert err.value.code == "bad_option"
