@@ -16,7 +16,6 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 from .errors import EngineError
@@ -71,7 +70,9 @@ def option(
     return field(default=default, metadata=meta)
 
 
-@dataclass(frozen=True, slots=True)
+# Without slots: the fields are the object's ``__dict__``, so ``_replaced`` builds a table's rules
+# with options by copying the preset's dict, where some fifty slots took a write each.
+@dataclass(frozen=True)
 class Rules:
     """The house rules of a table. Defaults are the ``pagat`` preset."""
 
@@ -363,25 +364,14 @@ def _rules_from(preset: str, items: tuple) -> Rules:
     return _replaced(base, changes) if changes else base
 
 
-# ``_replaced``'s means: every option's value read in one call, and each option's slot written
-# through its own descriptor (the frozen class's ``__setattr__`` refuses; ``object.__setattr__``
-# would look the slot up by its name on every write).
-_values_of = attrgetter(*OPTIONS)
-_SLOT_SETTERS = tuple(Rules.__dict__[name].__set__ for name in OPTIONS)
-_POSITION = {name: i for i, name in enumerate(OPTIONS)}
-
-
 def _replaced(base: Rules, changes: dict[str, OptionValue]) -> Rules:
     """``dataclasses.replace(base, **changes)`` for checked options, without the generated
-    ``__init__`` (frozen: a guarded ``__setattr__`` for each of some fifty fields): a batch of
-    summaries each with options of its own builds one of these a line (benchmarks/engine.py,
-    BENCHMARKS.md: 8.5 µs with ``object.__setattr__`` by name, 4.8 µs so)."""
-    values = list(_values_of(base))
-    for name, value in changes.items():
-        values[_POSITION[name]] = value
+    ``__init__`` (frozen: a guarded ``__setattr__`` for each of some fifty fields): the fields are
+    the object's ``__dict__``, copied with the changes in one step. A batch of summaries each with
+    options of its own builds one of these a line (benchmarks/engine.py): ~1 µs, where the
+    ``__init__`` takes ~12 µs and a write to each slot took ~4.5 µs (BENCHMARKS.md, issue 32)."""
     new = object.__new__(Rules)
-    for set_slot, value in zip(_SLOT_SETTERS, values):
-        set_slot(new, value)
+    object.__setattr__(new, "__dict__", {**base.__dict__, **changes})
     return new
 
 
