@@ -110,6 +110,9 @@ class Combination(NamedTuple):
     # remembers its answer per mask.
     gate: tuple[str, int]
     toward_target: bool = True  # False: paid, but not counted toward the target to go or stop
+    # Every option the unit reads (``option`` may be only one of them, or one the pile reads): the
+    # scorer shares what a unit found between rules that agree on these (a test holds units to it).
+    reads: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -117,24 +120,73 @@ class Combination(NamedTuple):
 
 
 COMBINATION_RECORDS: tuple[Combination, ...] = (
-    Combination("five_brights", "오광", "five brights", "five_brights", BRIGHT, five_brights, ("brights", 5)),
-    Combination("four_brights", "사광", "four brights", "four_brights_with_rain", BRIGHT, four_brights, ("brights", 4)),
+    Combination(
+        "five_brights",
+        "오광",
+        "five brights",
+        "five_brights",
+        BRIGHT,
+        five_brights,
+        ("brights", 5),
+        reads=("five_brights",),
+    ),
+    Combination(
+        "four_brights",
+        "사광",
+        "four brights",
+        "four_brights_with_rain",
+        BRIGHT,
+        four_brights,
+        ("brights", 4),
+        reads=("four_brights_with_rain",),
+    ),
     Combination("three_brights", "삼광", "three brights", None, BRIGHT, three_brights, ("brights", 3)),
     Combination(
         "rain_three_brights", "비삼광", "three brights with rain", None, BRIGHT, rain_three_brights, ("brights", 3)
     ),
     Combination("animals", "열끗", "animals", None, ANIMAL, animal_count, ("animals", 5)),
-    Combination("godori", "고도리", "godori", "godori", ANIMAL, godori, ("animals", 3)),
-    Combination("yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori, ("animals", 4)),
-    Combination("bidori", "비도리", "three birds with the swallow", "four_birds", ANIMAL, bidori, ("animals", 3)),
+    Combination("godori", "고도리", "godori", "godori", ANIMAL, godori, ("animals", 3), reads=("godori", "four_birds")),
+    Combination(
+        "yukdori", "육도리", "four birds", "four_birds", ANIMAL, yukdori, ("animals", 4), reads=("four_birds",)
+    ),
+    Combination(
+        "bidori",
+        "비도리",
+        "three birds with the swallow",
+        "four_birds",
+        ANIMAL,
+        bidori,
+        ("animals", 3),
+        reads=("four_birds",),
+    ),
     Combination("ribbons", "띠", "ribbons", "rain_ribbon_counts", RIBBON, ribbon_count, ("ribbons", 5)),
     Combination(HONG_DAN, "홍단", "red poem ribbons", None, RIBBON, ribbon_set(HONG_DAN), ("ribbons", 3)),
     Combination(CHEONG_DAN, "청단", "blue ribbons", None, RIBBON, ribbon_set(CHEONG_DAN), ("ribbons", 3)),
     Combination(CHO_DAN, "초단", "red plain ribbons", None, RIBBON, ribbon_set(CHO_DAN), ("ribbons", 3)),
     Combination("junk", "피", "junk", None, JUNK, junk_count, ("junk_value", 10)),
     # VIP: 11jd and 12jd are double junk, so the junk is worth 4 at least.
-    Combination("vip", "VIP 쌍피 셋", "three double junk", "vip", JUNK, vip, ("junk_value", 4), toward_target=False),
-    Combination("palssari", "팔싸리", "eight clovers", "palssari", BONUS, palssari, ("cards", 8), toward_target=False),
+    Combination(
+        "vip",
+        "VIP 쌍피 셋",
+        "three double junk",
+        "vip",
+        JUNK,
+        vip,
+        ("junk_value", 4),
+        toward_target=False,
+        reads=("vip",),
+    ),
+    Combination(
+        "palssari",
+        "팔싸리",
+        "eight clovers",
+        "palssari",
+        BONUS,
+        palssari,
+        ("cards", 8),
+        toward_target=False,
+        reads=("palssari",),
+    ),
 )
 """Every scoring combination, in the order score lines are listed: one record each (rules.md §3).
 

@@ -119,10 +119,10 @@ def _gated(with_vip: bool, with_palssari: bool, four_birds: bool) -> tuple[_Gate
 
 
 # The combinations of the brights, the animals and the ribbons read only the pile's mask of their
-# kind (``Pile`` fields 0–2, the first three of ``GATES``): that mask (5, 9 or 10 cards, so at most
-# 1,024 of them) decides their lines, which are remembered per rules and mask instead of asking the
-# units again for every pile. The junk and the extras (VIP, palssari) read more of the pile and
-# are asked each time.
+# kind (``Pile`` fields 0–2, the first three of ``GATES``) and the options they read (``reads``):
+# that mask (5, 9 or 10 cards, so at most 1,024 of them) decides their lines, which are remembered
+# per mask for all rules that agree on those options, instead of asking the units again for every
+# pile. The junk and the extras (VIP, palssari) read more of the pile and are asked each time.
 _MASKED_GATES = 3
 assert Pile._fields[:_MASKED_GATES] == GATES[:_MASKED_GATES]  # a run's gate is its mask's field
 _JUNK_VALUE = GATES.index("junk_value")
@@ -146,6 +146,24 @@ _SHARED: Bounded[tuple, _Plan] = Bounded(256)
 _scoring_values = attrgetter(*SCORING_OPTIONS)
 
 
+# Each unit's options (``Combination.reads``), by unit.
+_READS = {c.unit: c.reads for c in COMBINATION_RECORDS}
+# (a run's members, the options its units read with their values) -> the run's lines by mask, shared
+# by every plan that agrees on them: a batch whose summaries each have options of their own (141
+# plans in the benchmark's 10,000) learns each mask once, not once a plan (the ribbons' lines read
+# no option at all). Fewer, smaller tables are also quicker to look in (BENCHMARKS.md, issue 32).
+_RUN_LINES: Bounded[tuple, dict[int, tuple[Line, ...]]] = Bounded(256)
+
+
+def _lines_by_mask(members: tuple, rules: Rules) -> dict[int, tuple[Line, ...]]:
+    """The table of a masked run's lines by mask under ``rules``, shared as above."""
+    reads = sorted({name for _, unit, _, _ in members for name in _READS[unit]})
+    # The type too: 1 == True, but a line's points are written as they are.
+    key = (members, tuple((name, type(getattr(rules, name)), getattr(rules, name)) for name in reads))
+    known = _RUN_LINES.get(key)
+    return known if known is not None else _RUN_LINES.put(key, {})
+
+
 def _plan(rules: Rules) -> _Plan:
     plan = _PLANS.get(id(rules))
     if plan is not None and plan.rules is rules:
@@ -158,7 +176,9 @@ def _plan(rules: Rules) -> _Plan:
             scoring,
             _Plan(
                 rules,
-                tuple((gate, {}, members) for gate, _, members in runs if gate < _MASKED_GATES),
+                tuple(
+                    (gate, _lines_by_mask(members, rules), members) for gate, _, members in runs if gate < _MASKED_GATES
+                ),
                 tuple(run for run in runs if run[0] >= _MASKED_GATES),
             ),
         )

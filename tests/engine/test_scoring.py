@@ -176,6 +176,11 @@ GATE_RULES = [
     Rules(godori=0),
     Rules(vip=True, palssari=True),
     Rules(bridge_flexible=True),
+    # Rules that differ in an option a masked run reads (``Combination.reads``), and in one it does not:
+    # each must find its own lines, whatever another rules object met first.
+    Rules(five_brights=20, four_brights_with_rain=2),
+    Rules(godori=10, four_birds=True),
+    Rules(godori=10, tti_bak=True),
 ]
 
 
@@ -230,3 +235,33 @@ def test_combinations_read_only_the_scoring_options():
         for record in COMBINATION_RECORDS:
             record.unit(p, Recording(rules))
     assert read and read <= set(SCORING_OPTIONS), read - set(SCORING_OPTIONS)
+
+
+@pytest.mark.parametrize("record", COMBINATION_RECORDS, ids=lambda c: c.id)
+def test_each_combination_reads_only_the_options_it_declares(record):
+    """``scoring.score`` shares a run's lines by mask between rules that agree on what its units read
+    (``Combination.reads``): each unit is asked about piles of every kind, under every preset and
+    with its flags on, through a recording stand-in for the rules."""
+    import random
+
+    from scorekeeper.engine.cards import DECK
+    from scorekeeper.engine.rules import PRESETS
+
+    read: set[str] = set()
+
+    class Recording:
+        def __init__(self, rules):
+            self._rules = rules
+
+        def __getattr__(self, name):
+            read.add(name)
+            return getattr(self._rules, name)
+
+    rng = random.Random(11)
+    codes = [c.code for c in DECK]
+    every = [*PRESETS.values(), Rules(four_birds=True, vip=True, palssari=True)]
+    for _ in range(600):
+        rules = rng.choice(every)
+        p = pile(rng.sample(codes, rng.randint(0, 30)), rules, as_junk=rng.choice([(), ["9a"]]))
+        record.unit(p, Recording(rules))
+    assert read <= set(record.reads), read - set(record.reads)
