@@ -317,22 +317,28 @@ def find_preset(name: str) -> Rules:
 
 def check_option(name: str, value: object) -> OptionValue:
     """Return ``value`` if it suits option ``name``, else raise a coded error."""
-    path = f"rules.options.{name}"
     spec = OPTIONS.get(name)
     if spec is None:
-        raise EngineError("unknown_option", f"Unknown house-rule option {name!r}.", path)
+        raise EngineError("unknown_option", f"Unknown house-rule option {name!r}.", _option_path(name))
     meta, default = spec.metadata, spec.default
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise EngineError("bad_option", f"Option {name} takes true or false.", path)
+            raise EngineError("bad_option", f"Option {name} takes true or false.", _option_path(name))
     elif isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise EngineError("bad_option", f"Option {name} takes a whole number.", path)
+            raise EngineError("bad_option", f"Option {name} takes a whole number.", _option_path(name))
         if not meta["lo"] <= value <= meta["hi"]:
-            raise EngineError("bad_option", f"Option {name} takes a number from {meta['lo']} to {meta['hi']}.", path)
+            raise EngineError(
+                "bad_option", f"Option {name} takes a number from {meta['lo']} to {meta['hi']}.", _option_path(name)
+            )
     elif not isinstance(value, str) or value not in meta["choices"]:
-        raise EngineError("bad_option", f"Option {name} takes one of {', '.join(meta['choices'])}.", path)
+        raise EngineError("bad_option", f"Option {name} takes one of {', '.join(meta['choices'])}.", _option_path(name))
     return value
+
+
+def _option_path(name: str) -> str:
+    """Where a refused option is: worded only for a refusal (a batch checks an option or more a line)."""
+    return f"rules.options.{name}"
 
 
 def rules_from(preset: str = DEFAULT_PRESET, overrides: Mapping[str, object] | None = None) -> Rules:
