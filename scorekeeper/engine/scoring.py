@@ -129,13 +129,16 @@ _JUNK_VALUE = GATES.index("junk_value")
 
 
 class _Plan(NamedTuple):
-    rules: Rules  # kept alive while its plan stands, so its id is not reused
+    rules: Rules  # the rules it is for: a plan is used only for them (``score`` checks)
     masked: tuple[tuple[int, dict[int, tuple[Line, ...]], tuple], ...]  # (gate, lines by mask, members)
     rest: tuple[_Gated, ...]
 
 
-# id(rules) -> its plan (which keeps the rules alive); the rules in play are few.
-_PLANS: Bounded[int, _Plan] = Bounded(64)
+# The plan last scored with: a summary's piles (3.9 scorings in the benchmark's) or a hand's are
+# scored in a row under one rules object, which finds its plan once. Where each summary of a batch
+# has options of its own, each has a rules object of its own: a table of plans by rules cost more
+# to keep than the plan costs to find (BENCHMARKS.md, issue 32).
+_last_plan: _Plan | None = None
 # The combinations read only the options of the rules' "scoring" group (a test holds them to
 # it), so rules that differ elsewhere — a go bonus, a double, a fixed payment — share one plan and
 # its lines by mask: a batch of summaries each with its own options still finds them known.
@@ -165,9 +168,7 @@ def _lines_by_mask(members: tuple, rules: Rules) -> dict[int, tuple[Line, ...]]:
 
 
 def _plan(rules: Rules) -> _Plan:
-    plan = _PLANS.get(id(rules))
-    if plan is not None and plan.rules is rules:
-        return plan
+    global _last_plan
     scoring = _scoring_values(rules)
     shared = _SHARED.get(scoring)
     if shared is None:
@@ -182,7 +183,8 @@ def _plan(rules: Rules) -> _Plan:
                 tuple(run for run in runs if run[0] >= _MASKED_GATES),
             ),
         )
-    return _PLANS.put(id(rules), new_tuple(_Plan, (rules, shared.masked, shared.rest)))
+    plan = _last_plan = new_tuple(_Plan, (rules, shared.masked, shared.rest))
+    return plan
 
 
 def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:
@@ -201,7 +203,7 @@ def _lines(members: tuple, n: int, p: Pile, rules: Rules) -> tuple[Line, ...]:
 
 def score(p: Pile, rules: Rules) -> Score:
     """Every combination ``p`` holds under ``rules``, added up."""
-    plan = _PLANS.get(id(rules))
+    plan = _last_plan
     if plan is None or plan[0] is not rules:  # (plan.rules: an index is quicker, four times a summary)
         plan = _plan(rules)
     lines: tuple[Line, ...] = ()
