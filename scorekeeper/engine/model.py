@@ -47,6 +47,9 @@ class OutcomeType(str, Enum):
 
 
 _OUTCOME_TYPES = {t.value: t for t in OutcomeType}
+# Each type's word, read by ``Outcome.to_json`` once a summary: an enum's ``value`` is a property,
+# a few times dearer than a dict's lookup.
+_TYPE_WORDS = {t: t.value for t in OutcomeType}
 
 
 class Outcome(NamedTuple):
@@ -60,7 +63,7 @@ class Outcome(NamedTuple):
 
     def to_json(self) -> OutcomeJSON:
         """The contract's outcome: type, the winner (and every winner when several), the month."""
-        out: OutcomeJSON = {"type": self.type.value}
+        out: OutcomeJSON = {"type": _TYPE_WORDS[self.type]}
         if self.winners:
             out["winner"] = self.winners[0]
             if len(self.winners) > 1:
