@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Iterator
 from itertools import islice
+from typing import Any
 
 # Every command but --help uses the engine; imported once here, not on each of 10,000 summaries.
 from .engine.summary.contract import dumps_bytes, score_text
@@ -151,11 +152,13 @@ def cmd_serve(args) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="scorekeeper", description="Go-Stop (고스톱) scorekeeper")
-    sub = parser.add_subparsers(dest="command", required=True)
+def _command(sub: argparse._SubParsersAction, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """A command's parser, its help formatted as the command line's (``_Formatter``)."""
+    return sub.add_parser(name, formatter_class=_Formatter, **kwargs)
 
-    p = sub.add_parser("score", help="score hand summaries (JSON, or JSON Lines)")
+
+def _add_score(sub: argparse._SubParsersAction) -> None:
+    p = _command(sub, "score", help="score hand summaries (JSON, or JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE", help="a JSON file, or - for standard input")
     p.add_argument(
         "--jobs",
@@ -166,22 +169,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.set_defaults(func=cmd_score)
 
-    p = sub.add_parser("rules", help="list the house-rule options of a preset")
+
+def _add_rules(sub: argparse._SubParsersAction) -> None:
+    p = _command(sub, "rules", help="list the house-rule options of a preset")
     p.add_argument("preset", nargs="?", default="pagat")
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.set_defaults(func=cmd_rules)
 
+
+def _add_rules_doc(sub: argparse._SubParsersAction) -> None:
     from .rules_reference import add_arguments
 
-    p = sub.add_parser("rules-doc", help="regenerate the card list and option tables of scorekeeper/docs/rules.md")
+    p = _command(sub, "rules-doc", help="regenerate the card list and option tables of scorekeeper/docs/rules.md")
     add_arguments(p)
     p.set_defaults(func=cmd_rules_doc)
 
-    p = sub.add_parser("replay", help="replay a hand log or a series from a JSON file")
+
+def _add_replay(sub: argparse._SubParsersAction) -> None:
+    p = _command(sub, "replay", help="replay a hand log or a series from a JSON file")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser(
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    p = _command(
+        sub,
         "serve",
         help="run the table app",
         description=(
@@ -199,6 +211,55 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--port", type=int, default=5000)
     p.set_defaults(func=cmd_serve)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, its width found as ``shutil.get_terminal_size`` finds it but without
+    importing shutil (and its compression modules): argparse makes a formatter for every argument
+    it is given, and that import was ~3 ms of every command's start (BENCHMARKS.md, issue 32)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """The terminal's columns as ``shutil.get_terminal_size`` finds them: $COLUMNS, else standard
+    output's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):  # no standard output, closed, or not a terminal
+        return 80
+
+
+# Each command's parser, by name, in the order help lists them.
+COMMANDS = {
+    "score": _add_score,
+    "rules": _add_rules,
+    "rules-doc": _add_rules_doc,
+    "replay": _add_replay,
+    "serve": _add_serve,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(
+        prog="scorekeeper", description="Go-Stop (고스톱) scorekeeper", formatter_class=_Formatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    # A command named first needs only its own parser: argparse builds each with its translations
+    # looked up, a few ms of every command's start (BENCHMARKS.md, issue 32). Without a command, or
+    # with one it does not know, the parser has them all, so help and the refusal list every one.
+    named = argv[0] if argv and argv[0] in COMMANDS else None
+    for name, add in COMMANDS.items():
+        if named in (None, name):
+            add(sub)
 
     args = parser.parse_args(argv)
     try:

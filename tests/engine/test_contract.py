@@ -258,3 +258,38 @@ def test_cli_rules_lists_every_option():
 def test_cli_rules_unknown_preset():
     proc = run_cli("rules", "nope")
     assert proc.returncode == 2 and "unknown_preset" in proc.stdout
+
+
+# -- the command line's parser: built for the command named, its help as argparse's own -------------
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["rules", "--help"], ["serve", "--help"], ["nope"]])
+@pytest.mark.parametrize("columns", ["", "40", "100", "0", "x"])
+def test_cli_help_and_refusals_are_what_argparse_writes(argv, columns, monkeypatch, capsys):
+    """The command line sizes its help without shutil (``cli._Formatter``): the same text as
+    argparse's own formatter, whatever $COLUMNS says."""
+    import argparse
+
+    from scorekeeper import cli
+
+    monkeypatch.setenv("COLUMNS", columns)
+
+    def written() -> tuple[int, str]:
+        with pytest.raises(SystemExit) as stop:
+            cli.main(argv)
+        out = capsys.readouterr()
+        return stop.value.code, out.out + out.err
+
+    ours = written()
+    monkeypatch.setattr(cli, "_Formatter", argparse.HelpFormatter)
+    assert ours == written()
+
+
+def test_cli_help_and_an_unknown_command_list_every_command(capsys):
+    from scorekeeper import cli
+
+    for argv in (["--help"], ["nope"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        out = capsys.readouterr()
+        assert all(name in out.out + out.err for name in cli.COMMANDS), argv
