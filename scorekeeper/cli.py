@@ -253,9 +253,10 @@ def main(argv: list[str] | None = None) -> int:
         prog="scorekeeper", description="Go-Stop (고스톱) scorekeeper", formatter_class=_Formatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    # A command named first needs only its own parser: argparse builds each with its translations
-    # looked up, a few ms of every command's start (BENCHMARKS.md, issue 32). Without a command, or
-    # with one it does not know, the parser has them all, so help and the refusal list every one.
+    # A command named first needs only its own parser: argparse builds each with its words looked up
+    # in its translations, ~2 ms of every command's start for the other four (BENCHMARKS.md, issue 32).
+    # Without a command, or with one it does not know, the parser has them all, so help and the
+    # refusal list every one.
     named = argv[0] if argv and argv[0] in COMMANDS else None
     for name, add in COMMANDS.items():
         if named in (None, name):
