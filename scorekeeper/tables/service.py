@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, make_transient_to_detached
 
 from ..caching import Bounded
@@ -451,6 +451,30 @@ def kept_state(table_id: int, public_id: str, version: int) -> TableState | None
     hit = _rows.get((table_id, public_id))
     if hit is None or hit.version != version:
         return None
+    return replay(_at_version(hit.table, version), hit.hands, hit.logs)
+
+
+def caught_up_state(source: Engine | Connection, table_id: int, public_id: str, version: int) -> TableState | None:
+    """``kept_state``, or where this process keeps the table's rows at an older version that only
+    appends followed, those rows with the events appended since (one read, on ``source``): what
+    another process's taps changed, where no note said them (SQLite sends none; on PostgreSQL a
+    note not yet heard). None when anything else changed meanwhile (the caller reads the table).
+
+    ``version``: the table's, as a row read now gives it; a writer from the state still stores
+    only if the table is at it."""
+    hit = _rows.get((table_id, public_id))
+    if hit is None or hit.version > version:
+        return None
+    if hit.version < version:
+        if isinstance(source, Connection):
+            caught_up = _caught_up(source, _at_version(hit.table, version), hit)
+        else:
+            with source.connect() as conn:
+                caught_up = _caught_up(conn, _at_version(hit.table, version), hit)
+        if caught_up is None:
+            return None
+        _keep_rows(_at_version(hit.table, version), *caught_up)
+        hit = _RowsKept(version, *caught_up, hit.table)
     return replay(_at_version(hit.table, version), hit.hands, hit.logs)
 
 

@@ -63,21 +63,23 @@ def open_poll_row(public_id: str):
 
 
 def kept_for_edit(public_id: str) -> service.TableState | None:
-    """The table's state from what this process keeps, when this request may edit it by the row
-    kept; else None, and the caller reads the table (``open_table``), which answers every other
-    case with its own checks and counts. PostgreSQL only (``pollrows``): SQLite's reads are cheap.
+    """The table's state from what this process keeps, when this request may edit it by the
+    table's row; else None, and the caller reads the table (``open_table``), which answers every
+    other case with its own checks and counts. The row is kept true by ``LISTEN`` on PostgreSQL
+    (``pollrows``: nothing read), read on SQLite (one small read, past the ORM); the rows kept here
+    at an older version are caught up by the events appended since (``service.caught_up_state``):
+    another process's taps on SQLite, which sends no note.
 
     A writer from it stores only if the table is still at its version (``writes.append_kept``): a
     rotation of the keys moves the version, so a key it took away never writes by a row kept
     from before it, even before this process hears of it."""
-    rows = current_app.extensions["sk_poll_rows"]
-    table_id = service.kept_id(public_id) if rows.keeps else None
+    table_id = service.kept_id(public_id)
     if table_id is None:
         return None
-    row = rows.get(public_id)  # kept true by LISTEN, else read
+    row = current_app.extensions["sk_poll_rows"].get(public_id)
     if row is None or row.id != table_id or level_for(row) != EDIT:
         return None
-    state = service.kept_state(table_id, public_id, row.version)
+    state = service.caught_up_state(current_app.extensions["sk_reader"], table_id, public_id, row.version)
     if state is not None:
         g.table_level = EDIT
     return state

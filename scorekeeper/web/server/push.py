@@ -281,7 +281,7 @@ class Watcher:
         with self.app.app_context():
             reader = self.app.extensions["sk_reader"]
             with reader.connect() as conn:  # on a connection, no session
-                tried, found = self._from_kept_state(conn, public_id)
+                tried, found = self._from_kept_state(conn, public_id, version)
                 if found is not None:
                     return found
                 table = store.read_table(conn, public_id)
@@ -330,20 +330,21 @@ class Watcher:
             return None
         return heard, events_document_json(live.hand_id, live.events, live.state.to_json(), heard)
 
-    def _from_kept_state(self, conn, public_id: str) -> tuple[int | None, tuple[int, str] | None]:
+    def _from_kept_state(self, conn, public_id: str, version: int = 0) -> tuple[int | None, tuple[int, str] | None]:
         """(the version the kept state was tried at, else None; the document read from it, else
-        None), for a table whose rows this process does not keep (every stream opening at once
-        after a restart): the live hand's state as its last append stored it, a read instead of a
-        replay of the series and the log, and of the table only its small row (id, secrets,
-        version: the whole row's settings are not needed for it)."""
+        None), from the table's small row (id, secrets, version: the whole row's settings are not
+        needed) and, where this process keeps the table's rows, those rows caught up by the events
+        appended since (another process's taps on SQLite, which sends no note: one read); where it
+        keeps none (every stream opening at once after a restart), the live hand's state as its
+        last append stored it, a read instead of a replay of the series and the log."""
         # A process's first document of the table: the small row the stream's open read
-        # (``note``); else read here. A row at its version either way; an older one than the kept
-        # state's finds no match, and ``_load`` goes on.
+        # (``note``) unless older than the change asked for; else read here. A row at its version
+        # either way; an older one than the kept state's finds no match, and ``_load`` goes on.
         row = None
         with self._lock:
             if public_id not in self._opened:
                 row = self._secrets.get(public_id)
-        if row is None:
+        if row is None or row.version < version:
             row = self._kept_row(public_id)
         if row is None:
             found = store.poll_row(conn, public_id)
@@ -351,12 +352,15 @@ class Watcher:
                 return None, _GONE
             row = store.PollRow(*found)
         known = service.knows(row)
+        state = service.caught_up_state(conn, row.id, public_id, row.version) if known else None
         kept = None if known else service.kept_live_hand(conn, row)
         with self._lock:
             if public_id in self._followers:
                 self._opened.add(public_id)
-                if kept is not None:  # the secrets of the version the document is at
+                if kept is not None or state is not None:  # the secrets of the version the document is at
                     self._keep_secrets(row)
+        if state is not None:
+            return row.version, self._document(state)
         if kept is None:
             return (None if known else row.version), None
         hand_id, events, hand_state = kept
