@@ -15,7 +15,7 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -317,6 +317,43 @@ def kept_live(table_id: int, public_id: str, version: int) -> KeptHand | None:
     return None if hit is None or live is None else KeptHand(live[1], hit.events, hit.state)
 
 
+def caught_up_live(source: Engine | Connection, table_id: int, public_id: str, version: int) -> KeptHand | None:
+    """``kept_live`` at ``version``, or the live hand kept at an older version with the events
+    appended since applied (one read, on ``source``): what another process's taps changed, where
+    no note said them (SQLite). None when anything else changed meanwhile, or the hand ended."""
+    key = (table_id, public_id)
+    live = _lives.get(key)
+    hit = _hands.get(live[1]) if live is not None else None
+    if live is None or hit is None or live[0] > version:
+        return None
+    known_version, hand_id = live
+    if known_version < version:
+        length = len(hit.events)
+        appended = _read(source, lambda conn: store.appended_since(conn, hand_id, known_version, length, version))
+        if appended is None:
+            return None
+        state = hit.state
+        try:
+            for event in appended:
+                state = hand_engine.apply(state, event)
+        except EngineError:
+            return None
+        if state.over:  # a finished hand is the series' to count
+            return None
+        hit = _HandKept(hit.setup, hit.events + appended, state)
+        _hands.put(hand_id, hit)
+        _lives.put(key, (version, hand_id))
+    return KeptHand(hand_id, hit.events, hit.state)
+
+
+def _read(source: Engine | Connection, read: Callable[[Connection], Any]) -> Any:
+    """``read`` on ``source``: the caller's connection, or one of the engine's for it alone."""
+    if isinstance(source, Connection):
+        return read(source)
+    with source.connect() as conn:
+        return read(conn)
+
+
 def knows(table: Table | store.PollRow) -> bool:
     """Whether this process keeps the table's rows (at any version): a load then reads only what
     changed since (``_caught_up``), cheaper than reading the whole log for the kept state."""
@@ -466,11 +503,8 @@ def caught_up_state(source: Engine | Connection, table_id: int, public_id: str, 
     if hit is None or hit.version > version:
         return None
     if hit.version < version:
-        if isinstance(source, Connection):
-            caught_up = _caught_up(source, _at_version(hit.table, version), hit)
-        else:
-            with source.connect() as conn:
-                caught_up = _caught_up(conn, _at_version(hit.table, version), hit)
+        behind = hit
+        caught_up = _read(source, lambda conn: _caught_up(conn, _at_version(behind.table, version), behind))
         if caught_up is None:
             return None
         _keep_rows(_at_version(hit.table, version), *caught_up)

@@ -19,6 +19,7 @@ import json
 
 import pytest
 
+from scorekeeper.store import snapshots
 from scorekeeper.tables import service
 from tests.conftest import make_app
 from tests.web.test_kept_appends import A1, A2, reads_of_rows
@@ -129,7 +130,9 @@ def test_after_another_processs_undo_the_tap_reads_the_log_again(two_sqlite_apps
 
 def test_a_streams_document_of_another_processs_tap_reads_no_table_row(two_sqlite_apps, monkeypatch):
     """The push streams of this process send the other process's tap from the rows kept here and
-    the events appended since: the document the API answers, the table's row not read whole."""
+    the events appended since: the document the API answers, the table's row not read (the
+    version the watcher's check found is the one caught up to; the events since prove that
+    nothing but appends changed, the secrets kept among it)."""
     here, there = two_sqlite_apps
     table = made_table(here)
     hand = table.start_live()
@@ -143,10 +146,44 @@ def test_a_streams_document_of_another_processs_tap_reads_no_table_row(two_sqlit
         stored = elsewhere.api("GET", f"/hands/{hand}/events").get_json()
         watcher.changed(table.id, stored["version"])
         reads = reads_of_rows(monkeypatch)
-        version, text = watcher.delta(table.id, follower.version + 1)
-        assert "read_table" not in reads and "rows_at_one_version" not in reads, reads
+        assert follower.version == stored["version"], "the stream rung for the change"
+        version, text = watcher.delta(table.id, follower.version)
+        assert reads == ["appended_since"], "the stream's document read more than the other process's event"
         sent = json.loads(text)
         assert version == sent["version"] == stored["version"]
+        assert (sent["events"], sent["state"], sent["seq"]) == (stored["events"], stored["state"], 2)
+    finally:
+        watcher.leave(follower)
+
+
+def test_a_stream_only_process_sends_another_processs_tap_from_its_events(two_sqlite_apps, monkeypatch):
+    """A process that only streams the table (its first document read from the hand's kept
+    snapshot, no rows loaded) moves that hand by the events appended since: not the snapshot and
+    the whole log read again for each tap."""
+    here, there = two_sqlite_apps
+    elsewhere = seen_from(there, made_table(there))
+    hand = elsewhere.start_live()
+    elsewhere.append(hand, [A1])
+    service.forget()  # this process has loaded nothing of the table
+    watcher = here.extensions["sk_push"]
+    follower = watcher.follow(elsewhere.id, elsewhere.edit_key)
+    try:
+        watcher.note(here.extensions["sk_poll_rows"].get(elsewhere.id))
+        first, _text = watcher.delta(elsewhere.id, 1)
+        kept = (service._hands.get(hand), dict(service._lives))
+        elsewhere.append(hand, [A2], start=1)
+        service.forget()  # what the other process's own write kept is not this one's
+        service._hands.put(hand, kept[0])
+        service._lives.update(kept[1])
+        stored = elsewhere.api("GET", f"/hands/{hand}/events").get_json()
+        watcher.changed(elsewhere.id, stored["version"])
+        reads = reads_of_rows(monkeypatch)
+        real_kept_at = snapshots.kept_at
+        monkeypatch.setattr(snapshots, "kept_at", lambda *a: reads.append("kept_at") or real_kept_at(*a))
+        version, text = watcher.delta(elsewhere.id, first + 1)
+        assert reads == ["appended_since"], "the stream's document read more than the other process's event"
+        sent = json.loads(text)
+        assert version == sent["version"] == stored["version"] == first + 1
         assert (sent["events"], sent["state"], sent["seq"]) == (stored["events"], stored["state"], 2)
     finally:
         watcher.leave(follower)
