@@ -404,14 +404,14 @@ def _known_rows(table: Table, connection: Callable[[], Connection]) -> tuple[lis
     if hit is not None and hit.version == table.version:
         return hit.hands, hit.logs
     if hit is not None and hit.version < table.version:
-        caught_up = _caught_up(connection(), table, hit)
+        caught_up = _caught_up(connection(), table.version, hit)
         if caught_up is not None:
             _keep_rows(table, *caught_up)
             return caught_up
     return None
 
 
-def _caught_up(conn: Connection, table: Table, hit: _RowsKept) -> tuple[list[Hand], Logs] | None:
+def _caught_up(conn: Connection, version: int, hit: _RowsKept) -> tuple[list[Hand], Logs] | None:
     """The rows kept at an older version, with the events appended since to the last hand:
     what another process's taps changed, read as those events alone (a tap's refresh on the
     other worker read every hand and log of the table again). None when anything else changed."""
@@ -420,7 +420,7 @@ def _caught_up(conn: Connection, table: Table, hit: _RowsKept) -> tuple[list[Han
     if last is None or last.kind != "log":
         return None
     log = logs.get(last.id, [])
-    appended = store.appended_since(conn, last.id, known_version, len(log), table.version)
+    appended = store.appended_since(conn, last.id, known_version, len(log), version)
     if appended is None:
         return None
     return hands, logs | {last.id: log + appended}
@@ -504,11 +504,12 @@ def caught_up_state(source: Engine | Connection, table_id: int, public_id: str, 
         return None
     if hit.version < version:
         behind = hit
-        caught_up = _read(source, lambda conn: _caught_up(conn, _at_version(behind.table, version), behind))
+        caught_up = _read(source, lambda conn: _caught_up(conn, version, behind))
         if caught_up is None:
             return None
-        _keep_rows(_at_version(hit.table, version), *caught_up)
-        hit = _RowsKept(version, *caught_up, hit.table)
+        hands, logs = caught_up
+        _keep_rows(_at_version(hit.table, version), hands, logs)
+        hit = _RowsKept(version, hands, logs, hit.table)
     return replay(_at_version(hit.table, version), hit.hands, hit.logs)
 
 
