@@ -32,7 +32,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from .db import begin_immediate
 from .models import Event, Hand, Log, Table, utcnow
-from .rows import APPENDS, NOTIFY_CHANNEL, TOUCHED, Collision, appended_tail
+from .rows import APPENDS, NOTIFY_CHANNEL, TOUCHED, Collision, PollRow, appended_tail
 from .snapshots import KEEP_SQL
 
 _APPEND = """
@@ -73,8 +73,8 @@ def supported(session: Session) -> bool:
 
 def append_at(
     session: Session,
-    table: Table,
-    hand: Hand,
+    table: Table | PollRow,
+    hand_id: int,
     expected: int,
     start: int,
     new: Log,
@@ -87,7 +87,7 @@ def append_at(
     ``snapshots.keep`` stores it (setup, state), or None. Each event is marked with the version it
     made (``version_each``, as separate appends are) or all with the one version."""
     if session.get_bind().dialect.name == "sqlite":
-        return _append_sqlite(session, table, hand, expected, start, new, kept, version_each)
+        return _append_sqlite(session, table, hand_id, expected, start, new, kept, version_each)
     now: datetime = utcnow()
     events = json.dumps(new)
     params = {
@@ -95,7 +95,7 @@ def append_at(
         "now": now,
         "table_id": table.id,
         "expected": expected,
-        "hand_id": hand.id,
+        "hand_id": hand_id,
         "start": start,
         "each": version_each,
         "events": events,
@@ -108,7 +108,7 @@ def append_at(
         # The events themselves, for the processes that keep the table's rows: they move them to
         # the new version without a read (``rows.note_of``); one version an event, so that the
         # note proves nothing else changed between the version before and this one.
-        "tail": appended_tail(table.id, hand.id, start, events) if version_each else "",
+        "tail": appended_tail(table.id, hand_id, start, events) if version_each else "",
     }
     import psycopg  # PostgreSQL's driver: only where it is the database
 
@@ -142,7 +142,7 @@ def append_at(
         session.commit()  # nothing was written: the reads' transaction simply ends
         return None
     version = int(row[0])
-    set_committed_value(table, "version", version)
+    _moved(table, version)
     # For this process's push streams, as ``rows.touch`` notes a change: the session's
     # after_commit hands it over (the connection has nothing left to commit: no round trip).
     session.info.setdefault(TOUCHED, {})[table.public_id] = version
@@ -164,8 +164,8 @@ def _sqlite_values(dialect) -> tuple[Any, Any]:
 
 def _append_sqlite(
     session: Session,
-    table: Table,
-    hand: Hand,
+    table: Table | PollRow,
+    hand_id: int,
     expected: int,
     start: int,
     new: Log,
@@ -181,7 +181,7 @@ def _append_sqlite(
     now = stored_time(utcnow())
     # Each event marked with the version it made (``version_each``), else all with the one made.
     rows = [
-        (hand.id, start + i, stored_json(event), expected + 1 + i if version_each else None, now)
+        (hand_id, start + i, stored_json(event), expected + 1 + i if version_each else None, now)
         for i, event in enumerate(new)
     ]
     step = ["BEGIN IMMEDIATE"]  # the statement running, for the fault's report
@@ -205,7 +205,7 @@ def _append_sqlite(
         session.rollback()
         raise
     if version is not None:
-        set_committed_value(table, "version", version)
+        _moved(table, version)
         session.info.setdefault(TOUCHED, {})[table.public_id] = version
     # Stored (or not) already: the session's COMMIT finds no transaction on the connection and
     # only ends its own, handing the change to this process's push streams (its after_commit).
@@ -216,7 +216,7 @@ def _append_sqlite(
 def _write_sqlite(
     raw: sqlite3.Connection,
     step: list[str],
-    table: Table,
+    table: Table | PollRow,
     bump: int,
     now: object,
     expected: int,
@@ -245,6 +245,13 @@ def _write_sqlite(
     step[0] = "COMMIT"
     raw.execute("COMMIT")
     return version
+
+
+def _moved(table: Table | PollRow, version: int) -> None:
+    """The writer's row at the version its append made (a table's small row is the caller's to
+    replace: a tuple)."""
+    if isinstance(table, Table):
+        set_committed_value(table, "version", version)
 
 
 def _raise(session: Session, err: Exception) -> None:

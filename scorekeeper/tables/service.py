@@ -239,7 +239,11 @@ def snapshot_of(live_setup: SetupJSON, state: HandState) -> tuple[str, str]:
 
 
 def _remember_hand(hand: Hand, setup: SetupJSON, events: Log, state: HandState) -> None:
-    _hands.put(hand.id, _HandKept(setup, list(events), state))
+    _remember_hand_id(hand.id, setup, events, state)
+
+
+def _remember_hand_id(hand_id: int, setup: SetupJSON, events: Log, state: HandState) -> None:
+    _hands.put(hand_id, _HandKept(setup, list(events), state))
 
 
 def _replay_live(
@@ -352,6 +356,48 @@ def _read(source: Engine | Connection, read: Callable[[Connection], Any]) -> Any
         return read(source)
     with source.connect() as conn:
         return read(conn)
+
+
+class LiveKept(NamedTuple):
+    """A live hand as a tap needs it: its id, setup, log and state (``live_for_tap``)."""
+
+    hand_id: int
+    setup: SetupJSON
+    events: Log
+    state: HandState
+
+
+def live_for_tap(engine: Engine, row: store.PollRow, hand_id: int) -> LiveKept | None:
+    """The table's live hand ``hand_id`` at the version of its row ``row`` (read now, or kept true
+    by ``LISTEN``), from what this process keeps: its rows (caught up by the events appended
+    since), else the live hand its streams read (caught up the same way), else the hand's kept
+    snapshot read (one read: the first tap after a restart, where loading the table read its hands
+    and logs and replayed its series). None when none of them has it at that version: the caller
+    loads the table. A writer from it stores only if the table is still at ``row.version``."""
+    state = caught_up_state(engine, row.id, row.public_id, row.version) if knows(row) else None
+    if state is not None:
+        live = state.live_of(hand_id)
+        return None if live is None else LiveKept(hand_id, live.setup, live.events, live.state)
+    kept = caught_up_live(engine, row.id, row.public_id, row.version)
+    if kept is None and not knows(row):
+        kept = _read(engine, lambda conn: kept_live_hand(conn, row))
+    hit = _hands.get(hand_id) if kept is not None and kept.hand_id == hand_id else None
+    if kept is None or hit is None or hit.events != kept.events:
+        return None
+    return LiveKept(hand_id, hit.setup, kept.events, kept.state)
+
+
+def tapped(row: store.PollRow, live: LiveKept, events: Log, state: HandState, version: int) -> None:
+    """A tap stored from ``live`` (``live_for_tap``): what this process keeps moves to ``version``
+    with it, as ``appended`` moves it for a tap stored from the table's state."""
+    _remember_hand_id(live.hand_id, live.setup, events, state)
+    key = _rows_key(row)
+    if key in _lives:
+        _lives.put(key, (version, live.hand_id))
+    hit = _rows.get(key)
+    last = hit.hands[-1] if hit is not None and hit.hands else None
+    if hit is not None and hit.version == row.version and last is not None and last.id == live.hand_id:
+        _keep_rows(_at_version(hit.table, version), hit.hands, hit.logs | {live.hand_id: events})
 
 
 def knows(table: Table | store.PollRow) -> bool:

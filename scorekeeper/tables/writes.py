@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from sqlalchemy.orm import Session
 
@@ -23,7 +24,7 @@ from ..engine.series import config_from
 from ..engine.series.ending import end_early
 from ..store import oneshot, snapshots
 from ..store import rows as store
-from ..store.models import Hand, JSONObject, Table
+from ..store.models import Hand, JSONObject, Log, Table
 from . import history, service, transfer
 from .refusals import WEB_ERROR_CODES, Conflict, NotLive, Refused, Stale, WriteRefused
 from .service import Live, TableState
@@ -33,7 +34,7 @@ __all__ = [
     "WriteRefused",
     "add_hand",
     "append_event",
-    "append_kept",
+    "append_live",
     "configure",
     "create_table",
     "delete_hand",
@@ -323,19 +324,40 @@ def append_event(
     return service.appended(session, state, log + new, now)
 
 
-def append_kept(session: Session, state: TableState, hand_id: int, seq: int, event: Event) -> TableState | None:
-    """``append_event`` for a state that nothing was read for (``service.kept_state``): stored only
-    by the compare-and-set at the state's version (``_append_at``), else None and nothing stored,
-    for the caller to read the table and call ``append_event``: a table moved meanwhile, an event
-    the engine refuses there, a hand's last event, a log of another length. Only a write checked
-    against the rows as stored answers anything but success."""
-    live = state.live_of(hand_id)
-    if live is None or seq != len(live.events) or not oneshot.supported(session):
+class AppendedLive(NamedTuple):
+    """A tap stored by ``append_live``: the table's new version, the hand's log and state."""
+
+    version: int
+    events: Log
+    state: HandState
+
+
+def append_live(
+    session: Session, row: store.PollRow, live: service.LiveKept, seq: int, event: Event
+) -> AppendedLive | None:
+    """``append_event`` for the live hand alone (``service.live_for_tap``: no table's state read,
+    no series): stored only by the compare-and-set at ``row``'s version, else None and nothing
+    stored, for the caller to load the table and answer as ever: a table moved meanwhile, an
+    event the engine refuses there, a hand's last event (the history notes it), another length."""
+    if seq != len(live.events) or not oneshot.supported(session):
         return None
     try:
-        return _append_at(session, state, live, event, None)
-    except Conflict:
+        now = hand_engine.apply(live.state, event)
+    except EngineError:
         return None
+    if now.over:
+        return None
+    try:
+        version = oneshot.append_at(
+            session, row, live.hand_id, row.version, seq, [event], service.snapshot_of(live.setup, now)
+        )
+    except store.Collision:
+        return None
+    if version is None:
+        return None
+    events = [*live.events, event]
+    service.tapped(row, live, events, now, version)
+    return AppendedLive(version, events, now)
 
 
 def _note_hand_end(session: Session, state: TableState, loaded: int, table: Table, live: Live) -> None:
@@ -366,7 +388,7 @@ def _append_at(session: Session, state: TableState, live: Live, event: Event, th
         return None  # a hand's end is noted in the history (``_note_hand_end``): the locked path writes it
     kept = service.snapshot_of(live.setup, now)
     try:
-        stored = oneshot.append_at(session, state.table, live.hand, state.table.version, len(live.events), new, kept)
+        stored = oneshot.append_at(session, state.table, live.hand.id, state.table.version, len(live.events), new, kept)
     except store.Collision:
         raise Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq") from None
     if stored is None:

@@ -65,7 +65,7 @@ def test_an_append_is_one_round_trip_after_the_tables_row(pg_app, pg_table, tmp_
     """The read path (nothing kept of the table's row): the row read, then the one write."""
     from scorekeeper.web.api import routes
 
-    monkeypatch.setattr(routes, "kept_for_edit", lambda public_id: None)
+    monkeypatch.setattr(routes, "live_for_edit", lambda public_id, hand_id: None)
     hand = pg_table.start_live()
     pg_table.append(hand, A_JUNK[:1])
     # BEGIN, the table's row (the key's check), then the append with its COMMIT: three in all

@@ -11,6 +11,7 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ...store import rows as store
 from ...store.models import Table
+from ...store.rows import PollRow
 from ...tables import service
 from ..server.database import db
 from ..server.limits import refused_key
@@ -62,30 +63,28 @@ def open_poll_row(public_id: str):
     return row
 
 
-def kept_for_edit(public_id: str) -> service.TableState | None:
-    """The table's state from what this process keeps, when this request may edit it by the
-    table's row; else None, and the caller reads the table (``open_table``), which answers every
-    other case with its own checks and counts. The row is kept true by ``LISTEN`` on PostgreSQL
-    (``pollrows``: nothing read), read on SQLite (one small read, past the ORM); the rows kept here
-    at an older version are caught up by the events appended since (``service.caught_up_state``):
-    another process's taps on SQLite, which sends no note.
+def live_for_edit(public_id: str, hand_id: int) -> tuple[PollRow, service.LiveKept] | None:
+    """The table's row and its live hand ``hand_id`` from what this process keeps, when this
+    request may edit the table by that row; else None, and the caller reads the table
+    (``open_table``), which answers every other case with its own checks and counts. The row is
+    kept true by ``LISTEN`` on PostgreSQL (``pollrows``: nothing read), read on SQLite (one small
+    read, past the ORM); the hand is the one this process keeps, caught up by the events appended
+    since (another process's taps), else read from its kept snapshot (``service.live_for_tap``).
 
-    A writer from it stores only if the table is still at its version (``writes.append_kept``): a
-    rotation of the keys moves the version, so a key it took away never writes by a row kept
-    from before it, even before this process hears of it."""
-    table_id = service.kept_id(public_id)
-    if table_id is None:
-        return None
+    A writer from it stores only if the table is still at the row's version
+    (``writes.append_live``): a rotation of the keys moves the version, so a key it took away
+    never writes by a row kept from before it, even before this process hears of it."""
     row = current_app.extensions["sk_poll_rows"].get(public_id)
-    if row is None or row.id != table_id or level_for(row) != EDIT:
+    if row is None or level_for(row) != EDIT:
         return None
-    state = service.caught_up_state(current_app.extensions["sk_reader"], table_id, public_id, row.version)
-    if state is not None:
-        g.table_level = EDIT
-    return state
+    live = service.live_for_tap(current_app.extensions["sk_reader"], row, hand_id)
+    if live is None:
+        return None
+    g.table_level = EDIT
+    return row, live
 
 
-def still_at(public_id: str, table: Table) -> bool:
+def still_at(public_id: str, table: Table | PollRow) -> bool:
     """Whether the table is at ``table``'s version with its secrets, read now (one small read, past
     what this process keeps): an answer made from a kept state is then the read path's own."""
     row = store.poll_row_bare(current_app.extensions["sk_engine"], public_id)

@@ -13,12 +13,13 @@ from pydantic import ValidationError
 from werkzeug.routing import BaseConverter
 
 from ...engine.facade import EngineError, config_from, score_summary
-from ...store.rows import hand_version
+from ...store.models import Table
+from ...store.rows import PollRow, hand_version
 from ...tables import jsonbody, names, service, taps, transfer, writes
 from ...tables.jsonbody import JSONRefused
 from ...tables.refusals import Conflict, Stale, WriteRefused
 from ..access import seats
-from ..access.tables import keep_access, kept_for_edit, open_poll_row, open_table, still_at
+from ..access.tables import keep_access, live_for_edit, open_poll_row, open_table, still_at
 from ..server import answers, push
 from ..server.database import db
 from ..server.errors import error_response
@@ -361,7 +362,7 @@ def append_event(public_id: str, hand_id: int):
     """Append {"seq": n, "event": {...}}: stored as event n, or 409 with the current log."""
     done = _append_from_kept(public_id, hand_id)
     if done is not None:
-        return _appended(public_id, done, hand_id)
+        return done
     state = service.load(db(), open_table(public_id, "edit"))
     hand = _hand(state, hand_id)
     sent = _body()
@@ -398,41 +399,55 @@ def append_event(public_id: str, hand_id: int):
     return _appended(public_id, state, hand_id)
 
 
-def _append_from_kept(public_id: str, hand_id: int) -> service.TableState | None:
-    """The tap stored from the state this process keeps, with no read (PostgreSQL: the table's
-    row kept true by ``LISTEN``, its hands and logs moved by every append's note): the state after
-    it, else None and nothing stored. Only a plain tap that the compare-and-set stores at once
+def _append_from_kept(public_id: str, hand_id: int):
+    """The tap stored from the live hand this process keeps (``live_for_edit``: the table's row
+    kept true by ``LISTEN`` on PostgreSQL, read on SQLite; no hands, logs or series read): its
+    answer, else None and nothing stored. Only a plain tap that the compare-and-set stores at once
     is answered here; anything else (a key that does not edit, a hand not live, a seat's own tap,
-    a conflict, a refusal, nothing kept at the table's version) is the read path's to answer, with
-    its checks and counts."""
-    state = kept_for_edit(public_id)
-    live = state.live_of(hand_id) if state is not None else None
-    if state is None or live is None:
+    a hand's last event, a refusal, nothing kept at the table's version) is the read path's to
+    answer, with its checks and counts."""
+    kept = live_for_edit(public_id, hand_id)
+    if kept is None:
         return None
+    row, live = kept
     sent = _body()
     seq, event = models.read_append(sent)
     seat = seats.seat_in(public_id, live.state.order)
     tap = taps.Tap(event, seq, seat, skip=sent.get("skip") is True, queued=True, saw=_saw(sent, seq))
     if tap.answers_for_another:
         return None
-    if seq != live.seq and still_at(public_id, state.table):
+    if seq != len(live.events) and still_at(public_id, row):
         # A phone behind the log (or ahead of it): the read path's conflict, answered from the
-        # state read here at the table's version (one small read where that path loads twice and
+        # hand kept here at the table's version (one small read where that path loads twice and
         # locks; under load, taps on a log not yet shown come by the third).
-        raise _Refusal(409, "conflict", writes.EVENT_FIRST, "seq", tablejson.events_json(state, _hand(state, hand_id)))
+        document = tablejson.events_document(hand_id, live.events, live.state.to_json(), row.version)
+        raise _Refusal(409, "conflict", writes.EVENT_FIRST, "seq", document)
     if tap.seat_tap:
         return None
-    return writes.append_kept(db(), state, hand_id, seq, event)
+    done = writes.append_live(db(), row, live, seq, event)
+    if done is None:
+        return None
+    at = row._replace(version=done.version)
+    return _answered(
+        public_id, at, hand_id, tablejson.events_document(hand_id, done.events, done.state.to_json(), done.version)
+    )
 
 
 def _appended(public_id: str, state: service.TableState, hand_id: int):
-    """The answer to a stored tap: the hand's events document, kept for the other phones' fetch and
-    handed to this process's streams."""
-    response = jsonify(tablejson.events_json(state, _hand(state, hand_id)))
+    """The answer to a stored tap: the hand's events document (``_answered``)."""
+    last = state.hands[-1].id == hand_id
+    return _answered(public_id, state.table, hand_id, tablejson.events_json(state, _hand(state, hand_id)), last)
+
+
+def _answered(public_id: str, table: Table | PollRow, hand_id: int, document: dict, last: bool = True):
+    """The answer to a stored tap, ``document`` (the hand's events at the table's version now):
+    kept for the other phones' fetch and, for the table's last hand, handed to this process's
+    streams (what they send: this answer, not a load each)."""
+    response = jsonify(document)
     body = response.get_data()
-    answers.keep(state.table, hand_id, body)  # what the other phones fetch next, at this version
-    if state.hands[-1].id == hand_id:  # what the API streams send: this answer, not a load each
-        push.offer(public_id, state.table.version, body, state.table)
+    answers.keep(table, hand_id, body)  # what the other phones fetch next, at this version
+    if last:
+        push.offer(public_id, table.version, body, table)
     return response, 201
 
 

@@ -31,7 +31,7 @@ def get(table: Table | PollRow, hand_id: int) -> bytes | None:
     return hit[1] if hit is not None and hit[0] == table.version else None
 
 
-def keep(table: Table, hand_id: int, body: bytes) -> None:
+def keep(table: Table | PollRow, hand_id: int, body: bytes) -> None:
     """``body`` answers for ``hand_id`` at the table's version now."""
     _answers.put(_key(table, hand_id), (table.version, body, {}))
 

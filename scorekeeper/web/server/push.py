@@ -208,7 +208,9 @@ class Watcher:
             follower.hear(version)
 
     # -- the change itself, for API streams ------------------------------------------------------
-    def offer(self, public_id: str, version: int, answer: bytes, table: store.Table | None = None) -> None:
+    def offer(
+        self, public_id: str, version: int, answer: bytes, table: store.Table | store.PollRow | None = None
+    ) -> None:
         """A request that just changed ``public_id`` answered ``answer`` (an events document of
         the table's last hand at ``version``, JSON): the streams of this process send it as it is.
 
@@ -376,7 +378,13 @@ class Watcher:
             row = store.PollRow(*found)
         known = service.knows(row)
         state = service.caught_up_state(conn, row.id, public_id, row.version) if known else None
-        kept = None if known else service.kept_live_hand(conn, row)
+        # Else the live hand kept here at the row's version (moved by this process's taps), or read
+        # from its snapshot.
+        kept = (
+            None
+            if known
+            else (service.caught_up_live(conn, row.id, public_id, row.version) or service.kept_live_hand(conn, row))
+        )
         with self._lock:
             if public_id in self._followers:
                 self._opened.add(public_id)
@@ -750,7 +758,7 @@ class TooManyStreams(TooManyRequests):
     retry_after_s = 30
 
 
-def offer(public_id: str, version: int, answer: bytes, table: store.Table | None = None) -> None:
+def offer(public_id: str, version: int, answer: bytes, table: store.Table | store.PollRow | None = None) -> None:
     """This request changed ``public_id`` to ``version`` and answers ``answer`` (an events
     document): the API streams of this process send it instead of loading the table again, and
     check their secrets against ``table``'s (``Watcher.offer``)."""
