@@ -165,6 +165,15 @@ class _HandKept(NamedTuple):
     state: HandState
 
 
+class LiveKept(NamedTuple):
+    """A live hand as a tap needs it: its id, setup, log and state (``live_for_tap``)."""
+
+    hand_id: int
+    setup: SetupJSON
+    events: Log
+    state: HandState
+
+
 class _RowsKept(NamedTuple):
     version: int  # the table's, as the rows were read at
     hands: list[Hand]
@@ -176,9 +185,11 @@ _series: Bounded[int, _SeriesKept] = Bounded(_MEMO_SIZE)  # by table id
 _hands: Bounded[int, _HandKept] = Bounded(_MEMO_SIZE)  # by hand id
 _rows: Bounded[tuple[int, str], _RowsKept] = Bounded(_MEMO_SIZE)  # ``_rows_key``
 _ids: Bounded[str, int] = Bounded(_MEMO_SIZE)  # the table id of a public id whose rows are kept
-# The live hand read from its kept snapshot (``kept_live_hand``) as of a table's version: by
-# ``_rows_key``, (that version, the hand's id); its log and state are the hand's replay (``_hands``).
-_lives: Bounded[tuple[int, str], tuple[int, int]] = Bounded(_MEMO_SIZE)
+# The live hand as of a table's version, read from its kept snapshot (``kept_live_hand``) and
+# moved by the taps since (this process's, another's note or its events read): by ``_rows_key``,
+# (that version, the hand). The hand itself, not a pointer into ``_hands``: a replay of an older
+# version may replace that one, and a tap stored from it must be the version's own log.
+_lives: Bounded[tuple[int, str], tuple[int, LiveKept]] = Bounded(_MEMO_SIZE)
 
 
 def forget() -> None:
@@ -309,7 +320,7 @@ def kept_live_hand(conn: Connection, table: Table | store.PollRow) -> KeptHand |
         return None
     # The next load in this process goes on from it (the hand's kept replay), as from a replay.
     _hands.put(last.hand_id, _HandKept(setup, list(events), state))
-    _lives.put(_rows_key(table), (table.version, last.hand_id))
+    _lives.put(_rows_key(table), (table.version, LiveKept(last.hand_id, setup, list(events), state)))
     return KeptHand(last.hand_id, events, state)
 
 
@@ -317,37 +328,48 @@ def kept_live(table_id: int, public_id: str, version: int) -> KeptHand | None:
     """The table's live hand at ``version`` as ``kept_live_hand`` read it at some version and
     every append's note since moved it (``heard_appended``), else None: nothing read."""
     live = _lives.get((table_id, public_id))
-    hit = _hands.get(live[1]) if live is not None and live[0] == version else None
-    return None if hit is None or live is None else KeptHand(live[1], hit.events, hit.state)
+    if live is None or live[0] != version:
+        return None
+    return KeptHand(live[1].hand_id, live[1].events, live[1].state)
 
 
 def caught_up_live(source: Engine | Connection, table_id: int, public_id: str, version: int) -> KeptHand | None:
     """``kept_live`` at ``version``, or the live hand kept at an older version with the events
     appended since applied (one read, on ``source``): what another process's taps changed, where
     no note said them (SQLite). None when anything else changed meanwhile, or the hand ended."""
-    key = (table_id, public_id)
-    live = _lives.get(key)
-    hit = _hands.get(live[1]) if live is not None else None
-    if live is None or hit is None or live[0] > version:
+    live = _caught_up_live(source, (table_id, public_id), version)
+    return None if live is None else KeptHand(live.hand_id, live.events, live.state)
+
+
+def _caught_up_live(source: Engine | Connection, key: tuple[int, str], version: int) -> LiveKept | None:
+    kept = _lives.get(key)
+    if kept is None or kept[0] > version:
         return None
-    known_version, hand_id = live
+    known_version, live = kept
     if known_version < version:
-        length = len(hit.events)
+        hand_id, length = live.hand_id, len(live.events)
         appended = _read(source, lambda conn: store.appended_since(conn, hand_id, known_version, length, version))
         if appended is None:
             return None
-        state = hit.state
-        try:
-            for event in appended:
-                state = hand_engine.apply(state, event)
-        except EngineError:
+        moved = _moved(live, appended)
+        if moved is None:
             return None
-        if state.over:  # a finished hand is the series' to count
-            return None
-        hit = _HandKept(hit.setup, hit.events + appended, state)
-        _hands.put(hand_id, hit)
-        _lives.put(key, (version, hand_id))
-    return KeptHand(hand_id, hit.events, hit.state)
+        _lives.put(key, (version, moved))
+        _remember_hand_id(moved.hand_id, moved.setup, moved.events, moved.state)
+        return moved
+    return live
+
+
+def _moved(live: LiveKept, appended: Log) -> LiveKept | None:
+    """``live`` with the events ``appended`` applied; None if the engine refuses one or the hand
+    ends (a finished hand is the series' to count)."""
+    state = live.state
+    try:
+        for event in appended:
+            state = hand_engine.apply(state, event)
+    except EngineError:
+        return None
+    return None if state.over else LiveKept(live.hand_id, live.setup, live.events + appended, state)
 
 
 def _read(source: Engine | Connection, read: Callable[[Connection], Any]) -> Any:
@@ -358,33 +380,28 @@ def _read(source: Engine | Connection, read: Callable[[Connection], Any]) -> Any
         return read(conn)
 
 
-class LiveKept(NamedTuple):
-    """A live hand as a tap needs it: its id, setup, log and state (``live_for_tap``)."""
-
-    hand_id: int
-    setup: SetupJSON
-    events: Log
-    state: HandState
-
-
 def live_for_tap(engine: Engine, row: store.PollRow, hand_id: int) -> LiveKept | None:
     """The table's live hand ``hand_id`` at the version of its row ``row`` (read now, or kept true
-    by ``LISTEN``), from what this process keeps: its rows (caught up by the events appended
-    since), else the live hand its streams read (caught up the same way), else the hand's kept
-    snapshot read (one read: the first tap after a restart, where loading the table read its hands
-    and logs and replayed its series). None when none of them has it at that version: the caller
-    loads the table. A writer from it stores only if the table is still at ``row.version``."""
+    by ``LISTEN``), from what this process keeps: the live hand kept at that version (nothing read:
+    this process's last tap, or another's note), else its rows (caught up by the events appended
+    since), else the live hand kept at an older version (caught up the same way), else the hand's
+    kept snapshot read (one read: the first tap after a restart, where loading the table read its
+    hands and logs and replayed its series). None when none of them has it at that version: the
+    caller loads the table. A writer from it stores only if the table is still at ``row.version``."""
+    key = _rows_key(row)
+    kept = _lives.get(key)
+    if kept is not None and kept[0] == row.version:  # nothing to read
+        return kept[1] if kept[1].hand_id == hand_id else None
     state = caught_up_state(engine, row.id, row.public_id, row.version) if knows(row) else None
     if state is not None:
         live = state.live_of(hand_id)
         return None if live is None else LiveKept(hand_id, live.setup, live.events, live.state)
-    kept = caught_up_live(engine, row.id, row.public_id, row.version)
-    if kept is None and not knows(row):
-        kept = _read(engine, lambda conn: kept_live_hand(conn, row))
-    hit = _hands.get(hand_id) if kept is not None and kept.hand_id == hand_id else None
-    if kept is None or hit is None or hit.events != kept.events:
-        return None
-    return LiveKept(hand_id, hit.setup, kept.events, kept.state)
+    found = _caught_up_live(engine, key, row.version)
+    if found is None and not knows(row):
+        _read(engine, lambda conn: kept_live_hand(conn, row))  # kept here if its snapshot is the version's
+        kept = _lives.get(key)
+        found = kept[1] if kept is not None and kept[0] == row.version else None
+    return found if found is not None and found.hand_id == hand_id else None
 
 
 def tapped(row: store.PollRow, live: LiveKept, events: Log, state: HandState, version: int) -> None:
@@ -392,8 +409,7 @@ def tapped(row: store.PollRow, live: LiveKept, events: Log, state: HandState, ve
     with it, as ``appended`` moves it for a tap stored from the table's state."""
     _remember_hand_id(live.hand_id, live.setup, events, state)
     key = _rows_key(row)
-    if key in _lives:
-        _lives.put(key, (version, live.hand_id))
+    _lives.put(key, (version, LiveKept(live.hand_id, live.setup, events, state)))
     hit = _rows.get(key)
     last = hit.hands[-1] if hit is not None and hit.hands else None
     if hit is not None and hit.version == row.version and last is not None and last.id == live.hand_id:
@@ -497,21 +513,16 @@ def heard_appended(note: store.Note) -> None:
 def _live_heard(key: tuple[int, str], version: int, appended: store.Appended) -> None:
     """``heard_appended`` for the live hand read from its snapshot (``_lives``): its state moved
     by the note's events, while the hand goes on (a finished one is the series' to count)."""
-    live = _lives.get(key)
-    if live is None or live != (version - len(appended.events), appended.hand_id):
+    kept = _lives.get(key)
+    if kept is None or kept[0] != version - len(appended.events):
         return
-    hit = _hands.get(appended.hand_id)
-    if hit is None or len(hit.events) != appended.start:
+    live = kept[1]
+    if live.hand_id != appended.hand_id or len(live.events) != appended.start:
         return
-    state = hit.state
-    try:
-        for event in appended.events:
-            state = hand_engine.apply(state, event)
-    except EngineError:
-        return
-    if not state.over:
-        _hands.put(appended.hand_id, _HandKept(hit.setup, hit.events + appended.events, state))
-        _lives.put(key, (version, appended.hand_id))
+    moved = _moved(live, appended.events)
+    if moved is not None:
+        _lives.put(key, (version, moved))
+        _remember_hand_id(moved.hand_id, moved.setup, moved.events, moved.state)
 
 
 def _keep_rows(table: Table, hands: list[Hand], logs: Logs) -> None:

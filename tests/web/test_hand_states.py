@@ -25,6 +25,7 @@ from scorekeeper.web.views import tablejson
 from tests.conftest import make_app
 from tests.engine.test_hand_properties import events_for
 from tests.web.conftest import STOP_A, Table
+from tests.web.test_kept_appends import kept_of, put_back
 
 A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2", "3j1")]
 TURN = [{"type": "capture", "player": "A", "cards": ["1g", "1j1"]}, {"type": "end_turn"}]
@@ -328,10 +329,10 @@ def test_a_change_not_only_appends_is_read_from_the_kept_state_where_the_rows_ar
     table.append(hand, A_JUNK[:3])
     with following(app, table) as watcher:
         key = next(k for k in service._rows if k[1] == table.id)
-        rows_before = service._rows.get(key)
+        rows_before = kept_of(key)
         assert table.api("POST", f"/hands/{hand}/undo", json={"seq": 3}).status_code == 200
         table.append(hand, A_JUNK[2:4], 2)  # another process's: this one kept nothing of them
-        service._rows.put(key, rows_before)
+        put_back(key, rows_before)
         loads = counted(monkeypatch, store, "rows_at_one_version")
         later = watcher._load(table.id)[1]
         assert loads == []
@@ -457,9 +458,9 @@ def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatc
         sessions = []
         monkeypatch.setitem(app.extensions, "sk_sessionmaker", lambda **kw: sessions.append(1) or real(**kw))
         key = next(k for k in service._rows if k[1] == table.id)
-        before = service._rows[key]
+        before = kept_of(key)
         table.append(hand, A_JUNK[2:3], 2)
-        service._rows[key] = before  # as the other process keeps it: the version before the tap
+        put_back(key, before)  # as the other process keeps it: the version before the tap
         expected_version = version_of(app, table)
         sessions.clear()
         version, text = watcher._load(table.id)

@@ -77,18 +77,33 @@ def reads_of_rows(monkeypatch) -> list[str]:
     return reads
 
 
+def kept_of(key: tuple[int, str]) -> tuple:
+    """What this process keeps of a table (its rows, its live hand), to put back (``put_back``)."""
+    return service._rows.get(key), service._lives.get(key)
+
+
+def put_back(key: tuple[int, str], kept: tuple) -> None:
+    """``kept`` put back: what a process that did not make the change meanwhile keeps (the apps
+    here are one Python process, and each change moves what the process keeps)."""
+    for memo, value in zip((service._rows, service._lives), kept, strict=True):
+        if value is None:
+            memo.pop(key, None)
+        else:
+            memo.put(key, value)
+
+
 def another_process_appends(monkeypatch, there_table, hand: int, seq: int, event: dict) -> list[store.Note]:
     """``there_table``'s process appends ``event``; this process kept the table's rows from before
     it (put back) and is handed the note PostgreSQL delivered instead of applying it at once. Every
     note is recorded from then on, not applied: both apps' listeners hear it, and the replays
     they move are one process's here (``heard_appended`` applies one by hand)."""
     key = (service.kept_id(there_table.id), there_table.id)
-    before = service._rows.get(key)
-    assert before is not None, "this process keeps the table's rows"
+    before = kept_of(key)
+    assert before[0] is not None, "this process keeps the table's rows"
     notes: list[store.Note] = []
     monkeypatch.setattr(service, "heard_appended", notes.append)
     assert there_table.api("POST", f"/hands/{hand}/events", json={"seq": seq, "event": event}).status_code == 201
-    service._rows.put(key, before)  # as a process that did not write it keeps them
+    put_back(key, before)  # as a process that did not write it keeps them
     until(lambda: any(n.appended is not None and n.appended.start == seq for n in notes), "the append's note")
     return notes
 
@@ -130,9 +145,9 @@ def test_without_the_note_the_tap_reads_and_is_stored_as_ever(two_apps, monkeypa
     elsewhere = seen_from(there, table)
     another_process_appends(monkeypatch, elsewhere, hand, 1, A2)  # its note dropped
     key = (service.kept_id(table.id), table.id)
-    behind = service._rows.get(key)
+    behind = kept_of(key)
     stored = elsewhere.api("GET", f"/hands/{hand}/events").get_json()
-    service._rows.put(key, behind)  # the other process's read above is not this one's
+    put_back(key, behind)  # the other process's read above is not this one's
     until(lambda: poll(client, table).get_json()["version"] == stored["version"], "the note heard here")
     reads = reads_of_rows(monkeypatch)
     answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": {"type": "end_turn"}})
@@ -161,9 +176,9 @@ def test_a_tap_on_a_state_kept_behind_is_a_conflict_as_ever(two_apps, monkeypatc
     deaf(monkeypatch, here)
     elsewhere = seen_from(there, table)
     key = (service.kept_id(table.id), table.id)
-    before = service._rows.get(key)
+    before = kept_of(key)
     elsewhere.append(hand, [A2], start=1)
-    service._rows.put(key, before)
+    put_back(key, before)
     answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 1, "event": {"type": "end_turn"}})
     assert answer.status_code == 409
     body = answer.get_json()
@@ -255,9 +270,9 @@ def test_a_phone_ahead_of_the_state_kept_here_is_stored(two_apps, monkeypatch):
     deaf(monkeypatch, here)
     elsewhere = seen_from(there, table)
     key = (service.kept_id(table.id), table.id)
-    before = service._rows.get(key)
+    before = kept_of(key)
     elsewhere.append(hand, [A2], start=1)
-    service._rows.put(key, before)
+    put_back(key, before)
     answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 2, "event": {"type": "end_turn"}})
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["events"][:2] == [A1, A2]

@@ -22,7 +22,7 @@ import pytest
 from scorekeeper.store import snapshots
 from scorekeeper.tables import service
 from tests.conftest import make_app
-from tests.web.test_kept_appends import A1, A2, reads_of_rows
+from tests.web.test_kept_appends import A1, A2, kept_of, put_back, reads_of_rows
 from tests.web.test_poll_rows import made_table, seen_from
 
 END_TURN = {"type": "end_turn"}
@@ -41,10 +41,10 @@ def two_sqlite_apps(tmp_path):
 def put_back_after(table, do) -> None:
     """``do()`` as another process: this one keeps the table's rows as they were before it."""
     key = (service.kept_id(table.id), table.id)
-    before = service._rows.get(key)
-    assert before is not None, "this process keeps the table's rows"
+    before = kept_of(key)
+    assert before[0] is not None, "this process keeps the table's rows"
     do()
-    service._rows.put(key, before)
+    put_back(key, before)
 
 
 def test_a_tap_after_another_processs_tap_reads_its_events_alone(two_sqlite_apps, monkeypatch):

@@ -134,3 +134,21 @@ def test_the_row_kept_answers_a_tap_with_the_store(app, table):
     with app.app_context(), app.extensions["sk_engine"].connect() as conn:
         row = store.PollRow(*store.poll_row(conn, table.id))
         assert service.kept_live_hand(conn, row).events == A_JUNK[:5]
+
+
+def test_a_tap_is_checked_against_its_versions_log_not_an_older_replay(app, table):
+    """The hand's replay memo holds an older log (a read that raced the last tap replayed it):
+    the hand kept with the table's version is its own log, and the tap lands after it. (After a
+    restart: the process keeps the live hand, not the table's rows.)"""
+    from scorekeeper.engine.live.hand import HandSetup, replay
+
+    hand = table.start_live()
+    table.append(hand, A_JUNK[:3])
+    restart()
+    assert table.api("POST", f"/hands/{hand}/events", json={"seq": 3, "event": A_JUNK[3]}).status_code == 201
+    newest = service._hands.get(hand)
+    older = newest.events[:2]
+    service._hands.put(hand, service._HandKept(newest.setup, older, replay(HandSetup.from_json(newest.setup), older)))
+    answer = table.api("POST", f"/hands/{hand}/events", json={"seq": 4, "event": A_JUNK[4]})
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["events"] == A_JUNK[:5]
