@@ -24,6 +24,12 @@ import threading
 from itertools import islice
 from typing import TypeVar
 
+# How many tables' work each kind kept per table holds in a process (the live hand, the rows, the
+# replays, the answers, the log's text): well past what one process serves (~300–1,000 busy tables
+# a core, BENCHMARKS.md). Sized at exactly what a worker served, one table more let the oldest
+# hundred go, whose next taps read them again and let the next hundred go, for as long as it ran.
+TABLES_KEPT = 2_500
+
 K = TypeVar("K")
 V = TypeVar("V")
 

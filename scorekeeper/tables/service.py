@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, make_transient_to_detached
 
-from ..caching import Bounded
+from ..caching import TABLES_KEPT, Bounded
 from ..engine import series as series_engine
 from ..engine.errors import EngineError
 from ..engine.live import hand as hand_engine
@@ -100,7 +100,7 @@ class _ConfigKept(NamedTuple):
     config: SeriesConfig
 
 
-_configs: Bounded[int, _ConfigKept] = Bounded(1000)  # by table id
+_configs: Bounded[int, _ConfigKept] = Bounded(TABLES_KEPT)  # by table id
 
 
 def config_of(table: Table) -> SeriesConfig:
@@ -148,9 +148,9 @@ def replay(table: Table, hands: list[Hand], logs: Logs, kept: snapshots.Kept | N
 # (compared whole, every time: nothing can be stale); a log that grew is replayed on from its
 # prefix. It is a cache of work, not a copy of the store: several app servers stay stateless.
 
-# Entries of each kind (series, live hand ~20 KB, rows ~15 KB), each kind a ``Bounded``: a
-# thousand busy tables per process, some 40 MB.
-_MEMO_SIZE = 1000
+# Entries of each kind (series, live hand ~20 KB, rows ~15 KB), each kind a ``Bounded`` of
+# ``TABLES_KEPT`` tables: some 40 MB a thousand busy tables in a process.
+_MEMO_SIZE = TABLES_KEPT
 
 
 class _SeriesKept(NamedTuple):

@@ -11,13 +11,13 @@ by the request, as in ``tables.service``.
 
 from __future__ import annotations
 
-from ...caching import Bounded
+from ...caching import TABLES_KEPT, Bounded
 from ...store.models import Table
 from ...store.rows import PollRow
 
 # (table id, public id, hand) -> (version, answer, {content coding: the answer so encoded});
-# a live hand's answer is ~5-10 KB: some 20 MB at most.
-_answers: Bounded[tuple, tuple[int, bytes, dict[str, bytes]]] = Bounded(2000)
+# a live hand's answer is ~5-10 KB: some 10 MB a thousand tables.
+_answers: Bounded[tuple, tuple[int, bytes, dict[str, bytes]]] = Bounded(TABLES_KEPT)
 
 
 def _key(table: Table | PollRow, hand_id: int) -> tuple:

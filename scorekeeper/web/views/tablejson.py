@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from ...caching import Bounded
+from ...caching import TABLES_KEPT, Bounded
 from ...store.rows import hand_version
 from ...tables.service import TableState
 
@@ -86,7 +86,7 @@ class _LogText(NamedTuple):
     inner: str  # its events' JSON, comma-separated, without the brackets
 
 
-_log_texts: Bounded[int, _LogText] = Bounded(1000)  # by hand id
+_log_texts: Bounded[int, _LogText] = Bounded(TABLES_KEPT)  # by hand id: a table's live hand
 # ``json.dumps(value, separators=(",", ":"))``, its encoder made once (dumps makes one each call).
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 
