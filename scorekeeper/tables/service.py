@@ -325,8 +325,9 @@ def kept_live_hand(conn: Connection, table: Table | store.PollRow) -> KeptHand |
 
 
 def kept_live(table_id: int, public_id: str, version: int) -> KeptHand | None:
-    """The table's live hand at ``version`` as ``kept_live_hand`` read it at some version and
-    every append's note since moved it (``heard_appended``), else None: nothing read."""
+    """The table's live hand kept with ``version`` (``_lives``: read from its snapshot, then moved
+    by this process's taps and every append's note since, ``heard_appended``), else None: nothing
+    read."""
     live = _lives.get((table_id, public_id))
     if live is None or live[0] != version:
         return None
