@@ -22,6 +22,10 @@ from .test_server import env, free_port, stop, wait_up  # noqa: F401  (env is a 
 ROOT = Path(__file__).resolve().parents[2]
 HANDS, LOOPERS, SECONDS = 999, 4, 6.0
 POLL_MEDIAN_MS = 40.0  # 145 ms before, ~15 ms after, on the shared 2-core test box
+# Or, on a slower or busier machine, within this many times the same poll's median with nobody
+# looping: a starved poll waited behind whole renders, 3 → 80-97 ms (~30 times) on that box; 5 to
+# 19 times now (a 2-core machine half as fast, 2026-11-28, with and without other work running).
+POLL_SLOWDOWN = 20.0
 
 
 def _call(port: int, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, bytes]:
@@ -63,6 +67,7 @@ def test_a_heavy_table_does_not_starve_another_tables_poll(env):
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         heavy = _heavy(port)
         status, body = _call(port, "/api/v1/tables", {"players": ["A", "B", "C"]})
+        assert status == 201
         other = json.loads(body)
         page = f"/t/{heavy['id']}"
         # The phone's session: the heavy page as an editor would open it, again and again.
@@ -77,23 +82,30 @@ def test_a_heavy_table_does_not_starve_another_tables_poll(env):
                 opener.open(f"http://127.0.0.1:{port}{page}", timeout=30).read()
                 renders.append(time.monotonic() - started)
 
+        idle = _polls(port, other, 1.0)  # the same poll with nobody looping: this machine's own
         loopers = [threading.Thread(target=loop, daemon=True) for _ in range(LOOPERS)]
         for t in loopers:
             t.start()
         time.sleep(1.0)
-        polls = []
-        deadline = time.monotonic() + SECONDS
-        while time.monotonic() < deadline:
-            started = time.monotonic()
-            status, _ = _call(port, f"/api/v1/tables/{other['id']}/version", headers={"X-Table-Key": other["edit_key"]})
-            polls.append((time.monotonic() - started) * 1000)
-            assert status == 200
-            time.sleep(0.05)
+        polls = _polls(port, other, SECONDS)
     finally:
         stop_looping.set()
         stop(proc)
-    median = statistics.median(polls)
-    assert median < POLL_MEDIAN_MS, (
-        f"another table's poll: median {median:.1f} ms while {LOOPERS} clients looped on "
-        f"a {HANDS}-hand page (page median {statistics.median(renders) * 1000:.0f} ms)"
+    median, alone = statistics.median(polls), statistics.median(idle)
+    assert median < max(POLL_MEDIAN_MS, POLL_SLOWDOWN * alone), (
+        f"another table's poll: median {median:.1f} ms ({alone:.1f} ms with nobody looping) while "
+        f"{LOOPERS} clients looped on a {HANDS}-hand page (page median {statistics.median(renders) * 1000:.0f} ms)"
     )
+
+
+def _polls(port: int, table: dict, seconds: float) -> list[float]:
+    """The table's version polled every 50 ms for ``seconds``: each poll's time, in ms."""
+    polls = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        started = time.monotonic()
+        status, _ = _call(port, f"/api/v1/tables/{table['id']}/version", headers={"X-Table-Key": table["edit_key"]})
+        polls.append((time.monotonic() - started) * 1000)
+        assert status == 200
+        time.sleep(0.05)
+    return polls
