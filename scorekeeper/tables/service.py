@@ -353,12 +353,17 @@ def _caught_up_live(source: Engine | Connection, key: tuple[int, str], version: 
         if appended is None:
             return None
         moved = _moved(live, appended)
-        if moved is None:
-            return None
-        _lives.put(key, (version, moved))
-        _remember_hand_id(moved.hand_id, moved.setup, moved.events, moved.state)
+        if moved is not None:
+            _keep_live(key, version, moved)
         return moved
     return live
+
+
+def _keep_live(key: tuple[int, str], version: int, live: LiveKept) -> None:
+    """``live`` kept as the table's live hand at ``version``, and as the hand's replay (a load goes
+    on from it)."""
+    _lives.put(key, (version, live))
+    _remember_hand_id(live.hand_id, live.setup, live.events, live.state)
 
 
 def _moved(live: LiveKept, appended: Log) -> LiveKept | None:
@@ -408,9 +413,8 @@ def live_for_tap(engine: Engine, row: store.PollRow, hand_id: int) -> LiveKept |
 def tapped(row: store.PollRow, live: LiveKept, events: Log, state: HandState, version: int) -> None:
     """A tap stored from ``live`` (``live_for_tap``): what this process keeps moves to ``version``
     with it, as ``appended`` moves it for a tap stored from the table's state."""
-    _remember_hand_id(live.hand_id, live.setup, events, state)
     key = _rows_key(row)
-    _lives.put(key, (version, LiveKept(live.hand_id, live.setup, events, state)))
+    _keep_live(key, version, LiveKept(live.hand_id, live.setup, events, state))
     hit = _rows.get(key)
     last = hit.hands[-1] if hit is not None and hit.hands else None
     if hit is not None and hit.version == row.version and last is not None and last.id == live.hand_id:
@@ -522,8 +526,7 @@ def _live_heard(key: tuple[int, str], version: int, appended: store.Appended) ->
         return
     moved = _moved(live, appended.events)
     if moved is not None:
-        _lives.put(key, (version, moved))
-        _remember_hand_id(moved.hand_id, moved.setup, moved.events, moved.state)
+        _keep_live(key, version, moved)
 
 
 def _keep_rows(table: Table, hands: list[Hand], logs: Logs) -> None:

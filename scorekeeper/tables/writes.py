@@ -20,6 +20,7 @@ from ..engine.live import hand as hand_engine
 from ..engine.live.hand import HandSetup, HandState
 from ..engine.live.takeback import own_last, take_back
 from ..engine.live.turns import ended_since, seat_tap
+from ..engine.model import SetupJSON
 from ..engine.series import config_from
 from ..engine.series.ending import end_early
 from ..store import oneshot, snapshots
@@ -339,23 +340,17 @@ def append_live(
     no series): stored only by the compare-and-set at ``row``'s version, else None and nothing
     stored, for the caller to load the table and answer as ever: a table moved meanwhile, an
     event the engine refuses there, a hand's last event (the history notes it), another length."""
-    if seq != len(live.events) or not oneshot.supported(session):
+    checked = _one_write(live.state, live.setup, event, None) if seq == len(live.events) else None
+    if checked is None or not oneshot.supported(session):
         return None
+    new, now, kept = checked
     try:
-        now = hand_engine.apply(live.state, event)
-    except EngineError:
-        return None
-    if now.over:
-        return None
-    try:
-        version = oneshot.append_at(
-            session, row, live.hand_id, row.version, seq, [event], service.snapshot_of(live.setup, now)
-        )
+        version = oneshot.append_at(session, row, live.hand_id, row.version, seq, new, kept)
     except store.Collision:
         return None
     if version is None:
         return None
-    events = [*live.events, event]
+    events = live.events + new
     service.tapped(row, live, events, now, version)
     return AppendedLive(version, events, now)
 
@@ -375,8 +370,28 @@ def _append_at(session: Session, state: TableState, live: Live, event: Event, th
     loaded, stored only if the table is still at the version it was loaded at. None when the
     engine refuses it there or the table has moved (nothing stored): the locked path then
     answers, as it always did, against the log as stored."""
+    checked = _one_write(live.state, live.setup, event, then)
+    if checked is None:
+        return None
+    new, now, kept = checked
     try:
-        now = hand_engine.apply(live.state, event)
+        stored = oneshot.append_at(session, state.table, live.hand.id, state.table.version, len(live.events), new, kept)
+    except store.Collision:
+        raise Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq") from None
+    if stored is None:
+        return None
+    return service.appended(session, state, live.events + new, now)
+
+
+def _one_write(
+    state: HandState, setup: SetupJSON, event: Event, then: str | None
+) -> tuple[Log, HandState, tuple[str, str]] | None:
+    """What a tap stored in one write (``oneshot``) stores after ``state``: its events (the event,
+    and go or stop said with an end of turn when the engine asks that player), the state after
+    them and that state as kept; None when the engine refuses them or they end the hand (its end
+    is noted in the history, ``_note_hand_end``: the locked path writes it)."""
+    try:
+        now = hand_engine.apply(state, event)
         new = [event]
         if event.get("type") == "end_turn" and then in ("go", "stop") and now.must_decide == event.get("player"):
             answer = {"type": then, "player": event["player"]}
@@ -385,15 +400,8 @@ def _append_at(session: Session, state: TableState, live: Live, event: Event, th
     except EngineError:
         return None
     if now.over:
-        return None  # a hand's end is noted in the history (``_note_hand_end``): the locked path writes it
-    kept = service.snapshot_of(live.setup, now)
-    try:
-        stored = oneshot.append_at(session, state.table, live.hand.id, state.table.version, len(live.events), new, kept)
-    except store.Collision:
-        raise Conflict(EVENT_FIRST, store.event_count(session, live.hand), "seq") from None
-    if stored is None:
         return None
-    return service.appended(session, state, live.events + new, now)
+    return new, now, service.snapshot_of(setup, now)
 
 
 def seat_tap_event(
