@@ -212,6 +212,100 @@ def test_nothing_is_kept_while_the_listener_is_lost(two_apps, monkeypatch):
     assert len(reads) == 2, "rows are kept again once listening"
 
 
+def reads_of_both_kinds(monkeypatch, app) -> list[str]:
+    """Every read of a poll row by ``app``'s process: its bare reads, and those on a connection
+    (a stream's check of its secrets)."""
+    reads = reads_counted(monkeypatch, app)
+    real = store.poll_row
+
+    mine = {app.extensions[name] for name in ("sk_engine", "sk_reader", "sk_single_reader")}
+
+    def counting(conn, public_id):
+        if conn.engine in mine:
+            reads.append(public_id)
+        return real(conn, public_id)
+
+    monkeypatch.setattr(store, "poll_row", counting)
+    return reads
+
+
+def test_a_note_heard_by_both_listeners_keeps_the_row_the_first_moved(two_apps):
+    """Each note reaches a process twice, by the poll rows' listener and the push watcher's: the
+    second hearing dropped the row the first had moved, and the next poll read it again (a read
+    for every tap, issue 32). A note of a version the kept row has already keeps it."""
+    here, _there = two_apps
+    table, _client = kept_here(here)
+    rows = here.extensions["sk_poll_rows"]
+    version = rows.kept(table.id).version
+    for _listener in range(2):
+        rows.heard(table.id, version + 1, keys=False)
+    assert rows.kept(table.id) is not None and rows.kept(table.id).version == version + 1
+    rows.heard(table.id, version, keys=False)  # an older note, heard late
+    assert rows.kept(table.id).version == version + 1
+    rows.heard(table.id, version + 1, keys=True)  # keys rotated: dropped, whatever its version
+    assert rows.kept(table.id) is None
+
+
+def test_kept_rows_are_confirmed_by_one_read_for_all_not_read_again_each(two_apps, monkeypatch):
+    """Past ``KEEP_S`` every kept row was read again, one round trip each: with a thousand tables
+    a row read for every tap (issue 32). The listener confirms them all with one read instead."""
+    from scorekeeper.web.server import pollrows
+
+    monkeypatch.setattr(pollrows, "KEEP_S", 1.0)
+    monkeypatch.setattr(pollrows, "REFRESH_S", 0.3, raising=False)
+    here, _there = two_apps
+    tables = [made_table(here) for _ in range(3)]
+    client = here.test_client()
+    for table in tables:
+        kept_here(here, table)
+    reads = reads_counted(monkeypatch, here)
+    time.sleep(1.5)  # past KEEP_S
+    for table in tables:
+        assert poll(client, table).status_code == 200
+    assert reads == [], "rows kept past KEEP_S were read again one by one"
+
+
+def test_a_change_made_past_the_app_is_answered_within_a_refresh(two_apps, monkeypatch):
+    """A change that sends no note (made by hand in psql) reaches the kept row by the listener's
+    read of them all, in ``REFRESH_S``, as it reached it by ``KEEP_S`` before."""
+    from scorekeeper.web.server import pollrows
+
+    monkeypatch.setattr(pollrows, "REFRESH_S", 0.3, raising=False)
+    here, _there = two_apps
+    table, client = kept_here(here)
+    before = poll(client, table).get_json()["version"]
+    with here.extensions["sk_engine"].begin() as conn:  # no note: as psql would
+        conn.exec_driver_sql(
+            "UPDATE sk_tables SET version = version + 5, view_secret = 'changed-by-hand' WHERE public_id = %(id)s",
+            {"id": table.id},
+        )
+    until(lambda: poll(client, table).get_json()["version"] == before + 5, "a change made by hand never answered", 3.0)
+    assert poll(client, table, table.view_key).status_code == 401, "the view key replaced by hand still opened it"
+
+
+def test_a_streams_check_after_another_processs_taps_reads_the_row_once(two_apps, monkeypatch):
+    """A stream's check of its secret at each change (``Watcher.admits``) read the table's row
+    again at each tap of another process, where its rows were not kept: one read a tap (issue 32).
+    Its read is kept now, and moved by the notes that follow."""
+    here, there = two_apps
+    table = made_table(there)
+    elsewhere = seen_from(there, table)
+    hand = elsewhere.start_live()
+    kept_here(here)  # this process listens, and keeps another table's row: not this one's
+    watcher = here.extensions["sk_push"]
+    follower = watcher.follow(table.id, table.edit_key)
+    try:
+        reads = reads_of_both_kinds(monkeypatch, here)
+        for n in range(3):
+            elsewhere.append(hand, [{"type": "capture", "player": "A", "cards": [f"{n + 1}j1"]}], start=n)
+            stored = elsewhere.api("GET", "").get_json()["version"]
+            until(lambda: follower.version >= stored, "the tap's note was never heard here")
+            assert watcher.admits(follower)
+        assert reads == [table.id], "a stream's check read the row at each tap"
+    finally:
+        watcher.leave(follower)
+
+
 def test_an_evening_removed_by_another_process_is_not_answered_once_heard(two_apps):
     here, there = two_apps
     elsewhere = there.test_client()

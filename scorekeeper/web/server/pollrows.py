@@ -21,8 +21,11 @@ of its keys, an evening removed), so:
   listener listened since before the read began (a read racing a change keeps nothing stale);
 - the listening connection lost, everything kept is dropped and nothing is kept until it
   listens again; no one asking for ``IDLE_S``, the listener stops and drops all;
-- a row is kept ``KEEP_S`` at most, whatever was heard: a change made past the app (by hand in
-  ``psql``) is seen within that.
+- a row is kept ``KEEP_S`` at most after the read that last confirmed it, whatever was heard: a
+  change made past the app (by hand in ``psql``) sends no note, and is seen by the next read.
+  The listener confirms every kept row with one read every ``REFRESH_S`` (``_confirm``), on its
+  own connection: each row read again on its own as it aged past ``KEEP_S`` was a round trip for
+  every tap once a thousand tables were kept (issue 32).
 Another process's change reaches this one's polls as soon as its note is heard (a millisecond
 on a quiet server): a poll a moment earlier would have answered the same.
 """
@@ -43,10 +46,18 @@ from ...tables import service
 log = logging.getLogger(__name__)
 
 IDLE_S = 60.0  # no one asked for a row this long: stop listening, keep nothing
-KEEP_S = 10.0  # a row is read again after this, whatever was heard (a note missed by a link gone quiet)
+KEEP_S = 10.0  # a row not confirmed by a read this long is read again (a note missed by a link gone quiet)
+REFRESH_S = 4.0  # the listener confirms every kept row this often, in one read (a round missed stays in KEEP_S)
+CONFIRM_MOST = 1_000  # rows confirmed by one statement
 MOST = 50_000  # rows (and versions heard) kept at most; past it, all dropped and kept anew
 RETRY_S = 1.0  # after a lost connection, wait this long before listening again
 GONE = 2**62  # the version heard of a deleted table: past any row read
+
+
+_CONFIRM = (
+    f"SELECT id, public_id, edit_secret, view_secret, version FROM {store.Table.__tablename__}"
+    " WHERE public_id = ANY(%s)"
+)
 
 
 class PollRows:
@@ -109,9 +120,13 @@ class PollRows:
         with the keys it had (a note says whether a change rotated them: ``store.touch``)."""
         version = version or GONE  # no read made before the deletion is kept
         with self._lock:
-            kept = self._rows.pop(public_id, None)
-            if kept is not None and not keys and version < GONE and version > kept[0].version:
+            kept = self._rows.get(public_id)
+            if kept is not None and (keys or version >= GONE):
+                del self._rows[public_id]
+            elif kept is not None and version > kept[0].version:
                 self._rows[public_id] = (kept[0]._replace(version=version), kept[1])
+            # A version the kept row has already: the same note heard by the other listener (each
+            # hears every note), or an older one heard late; the row is as true as it was.
             if version > self._heard.get(public_id, 0):
                 if len(self._heard) >= MOST:  # forgetting what was heard would keep a stale read
                     self._drop_all()
@@ -177,11 +192,35 @@ class PollRows:
                     return
                 self._drop_all()
                 self._listening = True
+            confirmed = time.monotonic()
             while self._asked_lately(token):
-                for note in conn.notifies(timeout=1.0):
+                for note in conn.notifies(timeout=min(1.0, REFRESH_S)):
                     heard = store.note_of(note.payload)
                     if heard is not None:
                         self.hear(heard)
+                if time.monotonic() - confirmed >= REFRESH_S:
+                    confirmed = time.monotonic()
+                    self._confirm(conn)
+
+    def _confirm(self, conn) -> None:
+        """Every kept row read again on the listening connection, ``CONFIRM_MOST`` a statement,
+        and kept from the read's start: the rule of ``_keep`` (no note of a newer version heard
+        since: that note moved or dropped the row already), a row gone is dropped."""
+        with self._lock:
+            public_ids, generation = list(self._rows), self._generation
+        for start in range(0, len(public_ids), CONFIRM_MOST):
+            chunk = public_ids[start : start + CONFIRM_MOST]
+            read_at = time.monotonic()
+            found = {row[1]: store.PollRow(*row) for row in conn.execute(_CONFIRM, (chunk,)).fetchall()}
+            with self._lock:
+                if not self._listening or generation != self._generation:
+                    return
+                for public_id in chunk:
+                    row = found.get(public_id)
+                    if row is None:
+                        self._rows.pop(public_id, None)  # deleted past the app
+                    elif self._heard.get(public_id, 0) <= row.version:
+                        self._rows[public_id] = (row, read_at)
 
 
 def init_app(app: Flask) -> None:
