@@ -68,11 +68,11 @@ def test_a_frozen_cycle_that_became_garbage_is_collected_after_the_unfreeze(free
 
 
 def test_a_served_worker_installs_it():
-    from gevent import baseserver
+    from gunicorn.workers import ggevent
 
     from scorekeeper.web.server import serving
 
-    before, accept = list(gc.callbacks), baseserver.BaseServer.max_accept
+    before, server = list(gc.callbacks), ggevent.StreamServer
     try:
         serving.post_worker_init(None)
         added = [c for c in gc.callbacks if c not in before]
@@ -80,4 +80,4 @@ def test_a_served_worker_installs_it():
     finally:
         for c in [c for c in gc.callbacks if c not in before]:
             gcpause.uninstall(c)
-        baseserver.BaseServer.max_accept = accept
+        ggevent.StreamServer = server

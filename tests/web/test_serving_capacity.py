@@ -44,3 +44,44 @@ def test_the_file_limit_is_raised_to_what_the_workers_hold(soft, wanted):
 
 def test_the_master_raises_the_file_limit_before_it_forks_the_workers():
     assert serving.options()["on_starting"] is serving.on_starting
+
+
+def test_a_worker_takes_the_connections_waiting_a_turn_not_one_of_them():
+    """Gunicorn sets its gevent servers to accept one connection a loop turn when there are several
+    workers (``GeventWorker.run``). A worker whose turns were long, with 3,000 streams opening, then
+    took one every 5 ms: a tap's new connection waited 0.4–4 s in the listening queue behind them,
+    on PostgreSQL all evening long (issue 32). A served worker takes up to
+    ``ACCEPTS_A_TURN`` of those waiting at each turn, whatever gunicorn sets."""
+    import socket
+
+    from gevent import socket as gsocket
+    from gunicorn.workers import ggevent
+
+    before = ggevent.StreamServer
+    listener = gsocket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    phones: list[socket.socket] = []
+    try:
+        serving.post_worker_init(None)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        taken: list = []
+        server = ggevent.StreamServer(listener, handle=lambda sock, _address: taken.append(sock), spawn=None)
+        server.max_accept = 1  # as gunicorn's GeventWorker.run sets it for several workers
+        for _phone in range(8):
+            phones.append(socket.create_connection(listener.getsockname()))
+        server._do_read()  # one turn of the loop with the listening socket ready
+        assert len(taken) > 1, f"{len(taken)} connection(s) taken a turn"
+        assert len(taken) == min(8, serving.ACCEPTS_A_TURN)
+        for sock in taken:
+            sock.close()
+    finally:
+        ggevent.StreamServer = before
+        for phone in phones:
+            phone.close()
+        listener.close()
+        import gc
+
+        from scorekeeper.web.server import gcpause
+
+        for callback in [c for c in gc.callbacks if isinstance(c, gcpause.Freezer)]:
+            gcpause.uninstall(callback)

@@ -58,17 +58,41 @@ def on_starting(_arbiter) -> None:
     raise_file_limit(worker_connections + 256)
 
 
-def post_worker_init(_worker) -> None:
-    """Accept one connection at a time, and keep the collector's pauses short (``gcpause``).
+# Connections a worker takes from the listening queue at each turn of its loop. Gunicorn sets one
+# when there are several workers (``GeventWorker.run``), so that one worker does not take a whole
+# evening's phones while the other idles. But a turn is long while 3,000 streams open after a
+# restart, and at one a turn a worker took a connection every 5 ms: each tap (a new connection,
+# past keep-alive) waited 0.4–4 s in the queue behind the streams' before the worker even saw it,
+# and on PostgreSQL the queue never drained all evening (issue 32: paced p99 2.3–3.9 s at one a
+# turn, 0.15 s at 16; SQLite 484 ms at one, 54 ms at 16). At 100 (gevent's own) one worker took
+# most of a burst: p99 0.8 s.
+ACCEPTS_A_TURN = 16
 
-    gevent's server accepts up to 100 a turn: when the phones of an evening connect together, one
-    worker took most of them and kept them (keep-alive, push streams) while the other idled. One a
-    turn, a busy worker leaves the next connection to an idle one."""
-    from gevent import baseserver
+
+def _accepting_server_class():
+    """gevent's ``StreamServer`` taking ``ACCEPTS_A_TURN`` connections a turn, whatever is set."""
+    from gevent.server import StreamServer
+
+    class AcceptingServer(StreamServer):
+        @property
+        def max_accept(self) -> int:
+            return ACCEPTS_A_TURN
+
+        @max_accept.setter
+        def max_accept(self, _asked: int) -> None:
+            pass  # gunicorn's one a turn for several workers (above)
+
+    return AcceptingServer
+
+
+def post_worker_init(_worker) -> None:
+    """Take ``ACCEPTS_A_TURN`` connections a turn, and keep the collector's pauses short
+    (``gcpause``). Runs in each worker before it builds its servers."""
+    from gunicorn.workers import ggevent
 
     from . import gcpause
 
-    baseserver.BaseServer.max_accept = 1
+    ggevent.StreamServer = _accepting_server_class()
     gcpause.install()  # full collections scan only what is new since the last (``gcpause.py``)
 
 
