@@ -18,9 +18,10 @@ blind to the taps all that time.) Outside gevent (the tests' client, threads) no
 
 A trickle's streams run one after the other only until ``TRICKLE_WORK_S`` of work is spent, then
 the loop turns. Let go together, 75 first events when 1,500 waited filled the worker's run queue
-for 50 ms at each trickle, and it accepted one connection a turn (``serving.py``): a tap's new
-connection waited in the listening socket's queue 140–300 ms before the worker even took it,
-whatever the lane put first afterwards (measured from the phone's send to the accept, issue 32).
+for 50 ms at each trickle, and a tap's new connection waited in the listening socket's queue
+until the loop turned (measured from the phone's send to the accept, issue 32). The worker takes
+several waiting connections a turn (``serving.ACCEPTS_A_TURN``): once taken, the lane puts the
+taps first.
 """
 
 from __future__ import annotations
