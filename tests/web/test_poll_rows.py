@@ -251,15 +251,15 @@ def test_kept_rows_are_confirmed_by_one_read_for_all_not_read_again_each(two_app
     a row read for every tap (issue 32). The listener confirms them all with one read instead."""
     from scorekeeper.web.server import pollrows
 
-    monkeypatch.setattr(pollrows, "KEEP_S", 1.0)
-    monkeypatch.setattr(pollrows, "REFRESH_S", 0.3, raising=False)
+    monkeypatch.setattr(pollrows, "KEEP_S", 2.0)
+    monkeypatch.setattr(pollrows, "REFRESH_S", 0.3, raising=False)  # a round late by 1.4 s still in KEEP_S
     here, _there = two_apps
     tables = [made_table(here) for _ in range(3)]
     client = here.test_client()
     for table in tables:
         kept_here(here, table)
     reads = reads_counted(monkeypatch, here)
-    time.sleep(1.5)  # past KEEP_S
+    time.sleep(2.5)  # past KEEP_S
     for table in tables:
         assert poll(client, table).status_code == 200
     assert reads == [], "rows kept past KEEP_S were read again one by one"
