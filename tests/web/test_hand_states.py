@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -467,9 +468,26 @@ def test_another_processs_tap_is_loaded_without_a_session(app, table, monkeypatc
         assert sessions == [] and version == expected_version
         assert text == reference_document(app, table)
         store_touch(app, table)  # not an append: the rows read again, in a session
+        seen_past_the_app(app, table, expected_version + 1, monkeypatch)
         sessions.clear()
         version, text = watcher._load(table.id)
         assert sessions == [1] and version == expected_version + 1 and text == reference_document(app, table)
+
+
+def seen_past_the_app(app, table: Table, version: int, monkeypatch) -> None:
+    """``store_touch`` sends no note, as a change made past the app: on PostgreSQL the row the
+    process keeps (``pollrows``) reaches ``version`` at the listener's next confirmation of them all
+    (every ``REFRESH_S``, made short here); until then it answers the version before, by design."""
+    from scorekeeper.web.server import pollrows
+
+    rows = app.extensions["sk_poll_rows"]
+    if not rows.keeps:
+        return
+    monkeypatch.setattr(pollrows, "REFRESH_S", 0.2)
+    deadline = time.monotonic() + 5
+    while (kept := rows.kept(table.id)) is not None and kept.version != version:
+        assert time.monotonic() < deadline, "the change made past the app was never confirmed"
+        time.sleep(0.02)
 
 
 def version_of(app, table: Table) -> int:
