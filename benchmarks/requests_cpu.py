@@ -1,6 +1,6 @@
 """Benchmark: the app's own CPU for each kind of request a phone makes, in one process.
 
-Usage: ``python benchmarks/requests_cpu.py [--db sqlite|postgres] [--tables 50] [--profile KIND]``.
+Usage: ``python benchmarks/requests_cpu.py [--db sqlite|postgres] [--tables 50] [--profile KIND] [--short]``.
 
 No gunicorn, no network: Flask's test client calls the app (rate limiter on, as served),
 on a SQLite file or a fresh PostgreSQL schema. Each table has a live hand some 30 events
@@ -175,16 +175,31 @@ def before_there_cold(client, t: dict, script) -> None:
 
 
 def before_there(client, t: dict, script) -> None:
-    """The change, made as if by another process: this process keeps the rows, the hand's replay
-    and the answers as they were before it, and is offered nothing."""
+    """The change, made as if by another process: this process keeps what it kept of the table
+    before it (its rows, the live hand, the replay, the answers) and is offered nothing."""
     from scorekeeper.tables import service
     from scorekeeper.web.server import answers
 
-    key = next(k for k in service._rows if k[1] == t["id"])
-    kept = service._rows.get(key), service._hands.get(t["hand"])
+    # Every entry of the table in what the process keeps, by table (id, public id) or by hand:
+    # a tap kept in ``_lives`` alone since the tap from the live hand, in ``_rows`` before it.
+    by_table = [k for k in (*service._rows, *service._lives) if k[1] == t["id"]]
+    table_id = by_table[0][0] if by_table else None
+    hand_ids = {live.hand_id for k, (_, live) in service._lives.items() if k[1] == t["id"]}
+    ids = {"_ids": {t["id"]}, "_series": {table_id}, "_hands": hand_ids}
+
+    def mine(name: str, key) -> bool:
+        return (key[1] == t["id"]) if name in ("_rows", "_lives") else key in ids[name]
+
+    names = ("_rows", "_lives", "_ids", "_series", "_hands")
+    kept_before = {n: {k: v for k, v in getattr(service, n).items() if mine(n, k)} for n in names}
     append(client, t, script)
-    service._rows[key], service._hands[t["hand"]] = kept
-    answers._answers.pop((key[0], key[1], t["hand"]), None)
+    for name, entries in kept_before.items():
+        kept = getattr(service, name)
+        for k in [k for k in kept if mine(name, k)]:
+            del kept[k]
+        kept.update(entries)
+    for k in [k for k in answers._answers if k[1] == t["id"]]:
+        del answers._answers[k]
     client.application.extensions["sk_push"]._deltas.pop(t["id"], None)
 
 
@@ -267,10 +282,13 @@ def main(argv=None) -> int:
     parser.add_argument("--profile-lines", type=int, default=45)
     parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
     parser.add_argument("--finished", type=int, default=0, help="finished hands before each table's live hand")
+    parser.add_argument("--short", action="store_true", help="a few seconds, for the tests: 4 tables, 1 round")
     parser.add_argument(
         "--replay", action="store_true", help="never read a kept state: every cold load replays (as before)"
     )
     args = parser.parse_args(argv)
+    if args.short:
+        args.tables, args.rounds = 4, 1
     global PROFILE_SORT, PROFILE_LINES
     PROFILE_SORT, PROFILE_LINES = args.profile_sort, args.profile_lines
     if args.replay:
