@@ -175,10 +175,13 @@ def test_what_is_not_plain_goes_to_flask(setting, spied, path):
 
 
 def test_a_hand_not_kept_goes_to_flask_which_keeps_it(setting, spied):
+    """Neither its answer nor its live hand kept (a process that has not seen the table)."""
     app, table, hand = setting
+    from scorekeeper.tables import service
     from scorekeeper.web.server import answers
 
     answers._answers.clear()
+    service.forget()
     path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
     client = app.test_client()
     first = client.get(path, headers={"X-Table-Key": table.view_key})
@@ -230,3 +233,48 @@ def test_untrusted_hosts_go_to_flask(database_url, tmp_path, spied):
             _same(fast, slow)
     finally:
         app.extensions["sk_engine"].dispose()
+
+
+def _as_if_another_process(change) -> None:
+    """``change()`` made as another process makes it: this one keeps the live hand, the rows and
+    the answers as they were before it (what it heard of the change, on PostgreSQL, the note
+    alone: the fast path reads the events appended since either way)."""
+    from scorekeeper.tables import service
+    from scorekeeper.web.server import answers
+
+    kept = {name: dict(getattr(service, name)) for name in ("_lives", "_rows", "_hands")}
+    change()
+    for name, entries in kept.items():
+        getattr(service, name).clear()
+        getattr(service, name).update(entries)
+    answers._answers.clear()
+
+
+@pytest.mark.parametrize("encoding", [None, "br"])
+def test_a_refresh_after_another_process_tap_is_answered_from_the_live_hand_kept_as_flask_does(
+    setting, spied, encoding
+):
+    """Half of a busy table's refreshes follow a tap the other worker stored: the live hand this
+    process keeps, moved by the events appended since, answers them (Flask loaded the table)."""
+    app, table, hand = setting
+    path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
+    _as_if_another_process(lambda: table.append(hand, [JUNK[4]], 4))
+    headers = {"X-Table-Key": table.view_key} | ({"Accept-Encoding": encoding} if encoding else {})
+    (fast, answered), (slow, _) = _both(app, spied, path, headers)
+    assert answered, "answered from the live hand kept, caught up by the tap's event"
+    _same(fast, slow)
+    if encoding is None:
+        assert fast.get_json()["seq"] == 5
+    (again, answered), _ = _both(app, spied, path, headers)
+    assert answered and again.status_code == 200
+
+
+def test_a_refresh_after_another_process_undo_or_new_hand_goes_to_flask(setting, spied):
+    """Only appends are caught up: another process's undo, or a hand it began, is Flask's to load."""
+    app, table, hand = setting
+    path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
+    _as_if_another_process(lambda: table.api("POST", f"/hands/{hand}/undo", json={"seq": 4}))
+    (fast, answered), (slow, _) = _both(app, spied, path, {"X-Table-Key": table.view_key})
+    assert not answered
+    _same(fast, slow)
+    assert fast.get_json()["seq"] == 3

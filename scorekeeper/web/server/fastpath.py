@@ -1,11 +1,12 @@
 """The requests repeated most, answered before Flask's machinery: a table's two, and a kept picture.
 
-A version poll (``GET /api/v1/tables/<id>/version``), and a hand's events
-(``GET …/hands/<hand>/events``) when this process keeps the answer at the table's version
-(``server/answers.py``): what a phone on the fallback path asks every 1.5 s, most of a busy
-server's requests. Through Flask each costs a request context, the hooks, a response object
-and its header work, three quarters of what the app spends on a poll; here it costs the
-guessing budget's read, the table's row (kept in memory on PostgreSQL, ``pollrows.py``) and the bytes.
+A version poll (``GET /api/v1/tables/<id>/version``), and a hand's events (``GET
+…/hands/<hand>/events``) when this process keeps the answer at the table's version
+(``server/answers.py``) or the live hand it is of (``service.caught_up_live``): what a phone on the
+fallback path asks every 1.5 s, most of a busy server's requests. Through Flask each costs a
+request context, the hooks, a response object and its header work, three quarters of what the app
+spends on a poll; here it costs the guessing budget's read, the table's row (kept in memory on
+PostgreSQL, ``pollrows.py``) and the bytes.
 
 Only the plain case is answered here: a GET with the key in its header, no cookie (a session
 may hold a key, and Flask would refresh its cookie), no query string, no conditional or range
@@ -23,16 +24,18 @@ as in Flask); ``tests/web/test_fastpath_picture.py`` holds those answers to Flas
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask
+from flask import Flask, Response
 from flask_compress.flask_compress import _choose_algorithm, _compress_data
 from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date
 from werkzeug.wsgi import get_host
 
 from ...store import rows as store
+from ...tables import service
 from ..groups import fastpicture
+from ..views import tablejson
 from . import answers
 from .security import default_headers
 
@@ -89,11 +92,29 @@ class FastPath:
             hand_id = int(match.group(2))
             kept = answers.get(row, hand_id)
             if kept is None:
+                kept = self._from_live_hand(row, hand_id)
+            if kept is None:
                 return None
             answer = self._events(environ, row, hand_id, kept)
         headers, body = answer
         headers.insert(1, ("Content-Length", str(len(body))))
         return "200 OK", headers, body
+
+    def _from_live_hand(self, row, hand_id: int) -> bytes | None:
+        """The answer at the row's version from the live hand this process keeps, as Flask's
+        route writes it, and kept for the next phone; None for any other hand. The live hand moves
+        with every tap this process stores or hears of in a note; where it is older (another
+        process's taps on SQLite, which sends no note) the events appended since catch it up, one
+        small read that also proves nothing but appends changed. Half of a busy table's refreshes
+        follow a tap the other worker stored: through Flask each loaded the table again."""
+        live = service.caught_up_live(self.app.extensions["sk_reader"], row.id, row.public_id, row.version)
+        if live is None or live.hand_id != hand_id:
+            return None
+        document = tablejson.events_document(hand_id, live.events, live.state.to_json(), row.version)
+        answer = cast(Response, self.app.json.response(document))  # ``jsonify``'s bytes
+        body = answer.get_data()
+        answers.keep(row, hand_id, body)
+        return body
 
     def _plain_with_key(self, environ: dict) -> bool:
         """A table's plain request: the key in its header, no query string, and plain."""
