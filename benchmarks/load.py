@@ -60,7 +60,7 @@ KINDS = ("poll", "refresh", "append", "conflict", "new_hand", "stream", "hello")
 # The saturated mix when the paced phase pushes (it then polls nothing): the proportions of
 # the poll model's paced run at 300 tables (BENCHMARKS.md), i.e. the fallback path.
 POLL_MODEL_WEIGHTS = {"poll": 0.754, "refresh": 0.172, "append": 0.074}
-KEEPALIVE_REUSE = 1.8  # gunicorn closes a keep-alive connection idle for 2 s
+KEEPALIVE_REUSE = 1.8  # a phone's connection idle this long is closed (``main`` sets it)
 # Saturating connections are reopened after this many requests: gunicorn's workers race to
 # accept, and a few long-lived connections can all land on one worker, leaving a core idle
 # (a hello ceiling of 2,000 req/s one run and 3,800 the next).
@@ -1087,9 +1087,11 @@ def main(argv: list[str] | None = None) -> int:
         args.cost_seconds = 1.0
     global SERVER, KEEPALIVE_REUSE
     SERVER = args.server
-    KEEPALIVE_REUSE = 1.8 if SERVER == "gthread" else 4.5  # gunicorn's keepalive: 2 s, serving.py's 5 s
-
     sys.path.insert(0, ROOT)
+    from scorekeeper.web.server import serving
+
+    # Gunicorn's keep-alive (2 s), or serving.py's, less a margin: a phone idle longer reconnects.
+    KEEPALIVE_REUSE = 1.8 if SERVER == "gthread" else serving.keepalive - 0.5
     from hand import sixty_events
 
     script = sixty_events()
