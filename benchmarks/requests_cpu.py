@@ -184,8 +184,7 @@ def before_there(client, t: dict, script) -> None:
     # a tap kept in ``_lives`` alone since the tap from the live hand, in ``_rows`` before it.
     by_table = [k for k in (*service._rows, *service._lives) if k[1] == t["id"]]
     table_id = by_table[0][0] if by_table else None
-    hand_ids = {live.hand_id for k, (_, live) in service._lives.items() if k[1] == t["id"]}
-    ids = {"_ids": {t["id"]}, "_series": {table_id}, "_hands": hand_ids}
+    ids = {"_ids": {t["id"]}, "_series": {table_id}, "_hands": {t["hand"]}}
 
     def mine(name: str, key) -> bool:
         return (key[1] == t["id"]) if name in ("_rows", "_lives") else key in ids[name]

@@ -1,5 +1,6 @@
-"""The engine's benchmarks, and the app's CPU a request in one process, run in their ``--short`` mode and print their figures (the figures'
-size is for BENCHMARKS.md, not a test; ``benchmarks/load.py --short`` has its own test)."""
+"""The engine's benchmarks, and the app's CPU a request in one process, run in their ``--short``
+mode and print their figures (the figures' size is for BENCHMARKS.md, not a test;
+``benchmarks/load.py --short`` has its own test)."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ import pytest
 
 from scorekeeper.web.server import serving
 from tests.conftest import make_app
+from tests.web.test_server import env, serve, stop, wait_up  # noqa: F401  (env is a fixture)
 
 
 def test_one_worker_holds_two_thirds_of_a_thousand_tables_streams_by_default(tmp_path, monkeypatch):
@@ -111,29 +112,14 @@ def _answer(sock) -> bytes:
     return head + b"\r\n\r\n" + body
 
 
-def test_a_phone_taps_again_on_the_connection_of_its_last_tap(tmp_path):
+def test_a_phone_taps_again_on_the_connection_of_its_last_tap(env):
     """A phone at a table taps when its player's turn comes round, seconds apart. Closed after 5 s
     idle, nearly every tap opened a new connection: on the phone's network a handshake more (and
     a TLS one behind a proxy), on the server an accept, a greenlet and a close, 6 % of its CPU a tap
     with 1,000 tables (issue 32). The served connection stays open for the next tap."""
-    import os
     import socket
 
-    from tests.web.test_server import free_port, stop, wait_up
-
-    port = free_port()
-    env = os.environ | {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}",
-        "SECRET_KEY": "served",
-        "RATELIMIT_STORAGE_URI": f"sqlite:///{tmp_path / 'ratelimits.db'}",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, port = serve(env)
     ask = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
