@@ -10,6 +10,7 @@ it answers wrongly.
 from __future__ import annotations
 
 import gzip
+import json
 
 import brotli
 import pytest
@@ -278,3 +279,122 @@ def test_a_refresh_after_another_process_undo_or_new_hand_goes_to_flask(setting,
     assert not answered
     _same(fast, slow)
     assert fast.get_json()["seq"] == 3
+
+
+# -- a plain API tap -------------------------------------------------------------------------------
+
+NEXT = {"seq": 4, "event": JUNK[4]}
+TAP_CASES = [  # (name, what the request changes, the fast path answers it)
+    ("plain", {}, True),
+    ("brotli", {"headers": {"Accept-Encoding": "br"}}, True),
+    ("gzip", {"headers": {"Accept-Encoding": "gzip, deflate"}}, True),
+    ("over https", {"https": True}, True),
+    ("a charset said", {"content_type": "application/json; charset=utf-8"}, True),
+    ("skip said", {"body": NEXT | {"skip": True, "saw": 4}}, True),
+    ("the view key", {"key": "view"}, False),
+    ("no key", {"key": None}, False),
+    ("a wrong key", {"key": "wrong"}, False),
+    ("behind the log", {"body": {"seq": 3, "event": JUNK[4]}}, False),
+    ("ahead of the log", {"body": {"seq": 9, "event": JUNK[4]}}, False),
+    ("a card already taken", {"body": {"seq": 4, "event": JUNK[0]}}, False),
+    ("not an event", {"body": {"seq": 4, "event": {"type": "juggle", "player": "A"}}}, False),
+    ("no seq", {"body": {"event": JUNK[4]}}, False),
+    ("a list", {"body": [NEXT]}, False),
+    ("not JSON", {"data": b'{"seq": 4, '}, False),
+    ("not said to be JSON", {"content_type": "text/plain"}, False),
+    ("a cookie", {"headers": {"Cookie": "session=x"}}, False),
+    ("a query string", {"query": "?x=1"}, False),
+    ("a hand not live", {"hand": 999}, False),
+]
+
+
+def _tap_both(app, spied, table, twin, hand, twin_hand, change: dict):
+    """The same tap on ``table`` with the fast path and on ``twin`` (the same table, made the same
+    way) without it: ``(fast answer, answered), (Flask's answer, _)``."""
+    answers = []
+    for fast, t, h in ((True, table, hand), (False, twin, twin_hand)):
+        app.config["FAST_PATH"] = fast
+        spied["answered"] = False
+        key = change.get("key", "edit")
+        headers = {"X-Table-Key": {"edit": t.edit_key, "view": t.view_key}.get(key, key)} if key else {}
+        path = f"/api/v1/tables/{t.id}/hands/{change.get('hand', h)}/events{change.get('query', '')}"
+        data = change.get("data", json.dumps(change.get("body", NEXT)).encode())
+        client = app.test_client()
+        extra = dict(change.get("headers", {}))
+        if "Cookie" in extra:  # the test client sends its own jar's cookies, not a header's
+            name, _, value = extra.pop("Cookie").partition("=")
+            client.set_cookie(name, value)
+        r = client.post(
+            path,
+            data=data,
+            content_type=change.get("content_type", "application/json"),
+            headers=headers | extra,
+            base_url="https://localhost" if change.get("https") else "http://localhost",
+        )
+        answers.append((r, spied["answered"]))
+    app.config["FAST_PATH"] = True
+    return answers
+
+
+@pytest.mark.parametrize("name, change, fast_answers", TAP_CASES, ids=[c[0] for c in TAP_CASES])
+def test_a_plain_api_tap_is_stored_and_answered_as_flask_does(setting, spied, name, change, fast_answers):
+    """A phone's tap (``POST …/events`` with the key in its header) is answered before Flask when
+    the live hand kept here stores it at once; anything else is Flask's, which then reads the same
+    body. Either way the tap is stored, or refused, as Flask alone does it."""
+    app, table, hand = setting
+    twin, twin_hand = _twin(app)
+    (fast, answered), (slow, _) = _tap_both(app, spied, table, twin, hand, twin_hand, change)
+    assert answered is fast_answers, name
+    _same_but_the_hand(fast, slow, hand, twin_hand)
+    if fast_answers:
+        assert fast.status_code == 201
+    app.config["FAST_PATH"] = False
+    logs = [t.api("GET", f"/hands/{h}/events").get_json() for t, h in ((table, hand), (twin, twin_hand))]
+    app.config["FAST_PATH"] = True
+    assert logs[0] | {"hand": 0} == logs[1] | {"hand": 0}
+    if fast_answers:
+        assert logs[0]["seq"] == 5
+
+
+def test_a_fast_tap_is_kept_for_the_other_phones_and_seen_at_once(setting, spied):
+    """The tap's answer is what the other phones' refresh gets next, from the fast path, and the
+    version poll moves with it."""
+    app, table, hand = setting
+    client = app.test_client()
+    path = f"/api/v1/tables/{table.id}/hands/{hand}/events"
+    before = client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": table.view_key}).get_json()
+    tapped = client.post(path, json=NEXT, headers={"X-Table-Key": table.edit_key})
+    assert spied["answered"] is True and tapped.status_code == 201
+    refreshed = client.get(path, headers={"X-Table-Key": table.view_key})
+    assert spied["answered"] is True and refreshed.data == tapped.data
+    after = client.get(f"/api/v1/tables/{table.id}/version", headers={"X-Table-Key": table.view_key}).get_json()
+    assert after["version"] == tapped.get_json()["version"] > before["version"]
+
+
+def _twin(app) -> tuple[Table, int]:
+    """A second table made as ``setting`` made its own, with the same events: the same answers
+    but for the hand's id (a row's, numbered across tables)."""
+    client = app.test_client()
+    twin = Table(
+        client,
+        client.post("/api/v1/tables", json={"name": "t", "players": ["A", "B", "C"], "first_dealer": "A"}).get_json(),
+    )
+    hand = twin.start_live()
+    twin.append(hand, JUNK[:4])
+    return twin, hand
+
+
+def _same_but_the_hand(fast, slow, hand: int, twin_hand: int) -> None:
+    """``_same`` for two tables' answers: the same status and headers (but the length, which the
+    hand's id may change), and the same document once each names its hand alike."""
+    assert fast.status_code == slow.status_code
+
+    def heads(r):
+        return sorted((k, "<date>" if k == "Date" else v) for k, v in r.headers.items() if k != "Content-Length")
+
+    assert heads(fast) == heads(slow)
+    assert int(fast.headers["Content-Length"]) == len(fast.data)
+    coding = fast.headers.get("Content-Encoding")
+    unpack = {"gzip": gzip.decompress, "br": brotli.decompress}.get(coding, lambda b: b)
+    docs = [unpack(r.data).replace(b'"hand":%d' % h, b'"hand":0') for r, h in ((fast, hand), (slow, twin_hand))]
+    assert docs[0] == docs[1]
