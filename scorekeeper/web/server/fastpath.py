@@ -153,9 +153,7 @@ class FastPath:
         if done is None:
             return None
         at = row._replace(version=done.version)
-        document = tablejson.events_document(hand_id, done.events, done.state.to_json(), done.version)
-        answer = cast(Response, self.app.json.response(document)).get_data()  # ``jsonify``'s bytes
-        answers.keep(at, hand_id, answer)  # what the other phones fetch next, at this version
+        answer = self._kept_answer(at, hand_id, done.events, done.state)  # the other phones' next fetch
         self.app.extensions["sk_push"].offer(public_id, at.version, answer, at)
         headers, answer = self._events(environ, at, hand_id, answer, _TAP_VARY)
         headers.insert(1, ("Content-Length", str(len(answer))))
@@ -171,9 +169,13 @@ class FastPath:
         live = service.caught_up_live(self.app.extensions["sk_reader"], row.id, row.public_id, row.version)
         if live is None or live.hand_id != hand_id:
             return None
-        document = tablejson.events_document(hand_id, live.events, live.state.to_json(), row.version)
-        answer = cast(Response, self.app.json.response(document))  # ``jsonify``'s bytes
-        body = answer.get_data()
+        return self._kept_answer(row, hand_id, live.events, live.state)
+
+    def _kept_answer(self, row, hand_id: int, events: list, state) -> bytes:
+        """The hand's events at ``row``'s version as Flask's routes write them (``jsonify``'s
+        bytes), kept for the phones that ask next (``answers.keep``)."""
+        document = tablejson.events_document(hand_id, events, state.to_json(), row.version)
+        body = cast(Response, self.app.json.response(document)).get_data()
         answers.keep(row, hand_id, body)
         return body
 
