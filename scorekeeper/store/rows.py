@@ -197,6 +197,14 @@ def poll_row_bare(engine: Engine, public_id: str) -> PollRow | None:
     return PollRow(*rows[0]) if rows else None
 
 
+def still_at(engine: Engine, table: Table | PollRow, key: str | None) -> bool:
+    """Whether the table is at ``table``'s version and ``key`` opens it as it opens ``table``, read
+    now (one small read, past what a process keeps): an answer made from a state kept at that
+    version is then the read path's own."""
+    row = poll_row_bare(engine, table.public_id)
+    return row is not None and row.version == table.version and access_level(row, key) == access_level(table, key)
+
+
 def bare_rows(engine: Engine, statement: Any, named: dict[str, Any], many: bool = True) -> list[tuple]:
     """``statement``'s rows (the first only, unless ``many``) on a pooled DB-API connection, past
     SQLAlchemy's execution machinery; for statements whose columns need no conversion by it

@@ -87,8 +87,7 @@ def live_for_edit(public_id: str, hand_id: int) -> tuple[PollRow, service.LiveKe
 def still_at(public_id: str, table: Table | PollRow) -> bool:
     """Whether the table is at ``table``'s version with its secrets, read now (one small read, past
     what this process keeps): an answer made from a kept state is then the read path's own."""
-    row = store.poll_row_bare(current_app.extensions["sk_engine"], public_id)
-    return row is not None and row.version == table.version and level_for(row) == level_for(table)
+    return store.still_at(current_app.extensions["sk_engine"], table, presented_key(public_id))
 
 
 def can_edit() -> bool:

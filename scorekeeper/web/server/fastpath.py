@@ -17,7 +17,8 @@ here to Flask's for the same request: status, headers and bytes.
 
 A phone's tap (``POST …/hands/<hand>/events``), on the same plain requests with a JSON body,
 when the live hand this process keeps stores it at once (``_tap``): Flask's machinery around
-the route was a tenth of the workers' time at 1,000 tables. A conflict, a refusal, a hand's last
+the route was a tenth of the workers' time at 1,000 tables; a tap behind the log is answered its
+conflict here too, as the route answers it from the same live hand. A refusal, a hand's last
 event, a seat's tap (it rides on a cookie) go on to Flask, which reads the same body.
 
 A group's share picture that this process keeps (what fifty chat previews ask for at once,
@@ -119,17 +120,19 @@ class FastPath:
 
     def _tap(self, environ: dict, public_id: str, hand_id: int):
         """A plain API tap (``append_event``'s ``_append_from_kept`` without a seat: the key in
-        its header, no cookie) stored from the live hand kept here and answered as Flask does;
-        None, nothing stored and the body left for Flask to read, for anything else: a key that
-        does not edit, a hand not kept, a conflict, a refusal, a hand's last event. What Flask's
-        machinery around the route cost was a tenth of the workers' time at 1,000 tables."""
-        if not self._plain_with_key(environ) or _mimetype(environ) != _JSON:
+        its header, no cookie) stored from the live hand kept here and answered as Flask does, or
+        its conflict (``_conflict``); None, nothing stored and the body left for Flask to read, for
+        anything else: a key that does not edit, a hand not kept, a refusal, a hand's last event.
+        What Flask's machinery around the route cost was a tenth of the workers' time at 1,000
+        tables."""
+        if _mimetype(environ) != _JSON:
             return None
         try:
             length = int(environ.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return None
-        if not 0 < length <= _TAP_MAX_BYTES or "HTTP_TRANSFER_ENCODING" in environ:
+        # The header checks first: the guessing budget's is a read (of the limiter's store).
+        if not 0 < length <= _TAP_MAX_BYTES or "HTTP_TRANSFER_ENCODING" in environ or not self._plain_with_key(environ):
             return None
         body = environ["wsgi.input"].read(length)
         environ["wsgi.input"] = io.BytesIO(body)  # read again by Flask if it answers instead
@@ -143,8 +146,10 @@ class FastPath:
             return None
         seq, event = models.read_append(sent)
         live = service.live_for_tap(self.app.extensions["sk_reader"], row, hand_id)
-        if live is None or seq != len(live.events):
+        if live is None:
             return None
+        if seq != len(live.events):
+            return self._conflict(environ, row, hand_id, live)
         session = self.app.extensions["sk_sessionmaker"]()
         try:
             done = writes.append_live(session, row, live, seq, event)
@@ -158,6 +163,22 @@ class FastPath:
         headers, answer = self._events(environ, at, hand_id, answer, _TAP_VARY)
         headers.insert(1, ("Content-Length", str(len(answer))))
         return "201 CREATED", headers, answer
+
+    def _conflict(self, environ: dict, row, hand_id: int, live):
+        """A phone behind the log (or ahead of it): the route's conflict (``_append_from_kept``),
+        the current log from the hand kept here, once the table is read to be still at the kept
+        row's version; else None, and the read path answers. In a restart's opening burst a phone
+        taps on a log its stream has not yet shown it: a few hundred conflicts, each a request
+        through Flask that read its body, the row and the hand again (issue 32)."""
+        if not store.still_at(self.app.extensions["sk_engine"], row, environ["HTTP_X_TABLE_KEY"]):
+            return None
+        document = tablejson.events_document(hand_id, live.events, live.state.to_json(), row.version)
+        del document["ok"]  # the refusal's own "ok" stands (``api.routes._refused``)
+        refusal = {"ok": False, "errors": [{"code": "conflict", "message": writes.EVENT_FIRST, "path": "seq"}]}
+        body = cast(Response, self.app.json.response(refusal | document)).get_data()
+        headers = self._headers(environ, None, _TAP_VARY)  # not compressed: Flask-Compress leaves a 409 as is
+        headers.insert(1, ("Content-Length", str(len(body))))
+        return "409 CONFLICT", headers, body
 
     def _from_live_hand(self, row, hand_id: int) -> bytes | None:
         """The answer at the row's version from the live hand this process keeps, as Flask's
