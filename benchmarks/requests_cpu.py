@@ -5,9 +5,9 @@ Usage: ``python benchmarks/requests_cpu.py [--db sqlite|postgres] [--tables 50] 
 No gunicorn, no network: Flask's test client calls the app (rate limiter on, as served),
 on a SQLite file or a fresh PostgreSQL schema. Each table has a live hand some 30 events
 along; then, round robin over the tables: a poll (``GET …/version``), a refresh after
-another phone's tap (``GET …/events``, the version moved), an append (``POST …/events``)
-a stream opened (``GET /t/<id>/stream``, its first event read, then closed) and an API stream
-opened by a process that has never seen the table (``api_stream_cold``: its first event, the
+another phone's tap (``GET …/events``, the version moved), an append (``POST …/events``), a
+conflict (a tap one event behind the log, ``conflict``), a stream opened (``GET
+/t/<id>/stream``, its first event read, then closed) and an API stream opened by a process that has never seen the table (``api_stream_cold``: its first event, the
 live hand's document; ``--replay`` never reads the kept state, as before), and one opened while
 another stream of the process follows the table (``api_stream``: the open itself). Printed:
 the process CPU time per request of each kind.
@@ -90,6 +90,17 @@ def append(client, t: dict, script: list[dict]) -> None:
     )
     assert r.status_code == 201, r.data
     t["seq"] += 1
+
+
+def conflict(client, t: dict, script: list[dict]) -> None:
+    """A tap on a log its phone has not yet been shown: one event behind, answered 409 with the
+    current log (a restart's opening burst has a few hundred of them)."""
+    r = client.post(
+        f"/api/v1/tables/{t['id']}/hands/{t['hand']}/events",
+        json={"seq": t["seq"] - 1, "event": script[t["seq"]]},
+        headers={"X-Table-Key": t["key"]},
+    )
+    assert r.status_code == 409, r.data
 
 
 def poll(client, t: dict, _script) -> None:
@@ -217,6 +228,7 @@ KINDS = {
     "poll": poll,
     "refresh": refresh,
     "append": append,
+    "conflict": conflict,
     "stream": stream,
     "api_stream_cold": api_stream_cold,
     "api_stream": api_stream,
