@@ -7,10 +7,11 @@ on a SQLite file or a fresh PostgreSQL schema. Each table has a live hand some 3
 along; then, round robin over the tables: a poll (``GET …/version``), a refresh after
 another phone's tap (``GET …/events``, the version moved), an append (``POST …/events``), a
 conflict (a tap one event behind the log, ``conflict``), a stream opened (``GET
-/t/<id>/stream``, its first event read, then closed) and an API stream opened by a process that has never seen the table (``api_stream_cold``: its first event, the
-live hand's document; ``--replay`` never reads the kept state, as before), and one opened while
-another stream of the process follows the table (``api_stream``: the open itself). Printed:
-the process CPU time per request of each kind.
+/t/<id>/stream``, its first event read, then closed) and an API stream opened by a process that
+has never seen the table (``api_stream_cold``: its first event, the live hand's document;
+``--replay`` never reads the kept state, as before), and one opened while another stream of the
+process follows the table (``api_stream``: the open itself). Printed: the process CPU time per
+request of each kind.
 
 A tap's cost all in, as ``load.py``'s phones make it (each of a table's three phones follows the
 table's API push stream; the two workers hold some of each table's streams), in two parts:
