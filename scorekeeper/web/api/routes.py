@@ -86,9 +86,8 @@ class _Refusal(Exception):
 
 @bp.errorhandler(_Refusal)
 def _refused(err: _Refusal):
-    # A conflict carries the current log, whose own "ok" must not turn the refusal into a success.
-    extra = {k: v for k, v in (err.extra or {}).items() if k != "ok"}
-    return error_response(err.status, err.code, err.message, err.path, extra)
+    # A conflict carries the current log (its own "ok" left out by ``refusal_body``).
+    return error_response(err.status, err.code, err.message, err.path, err.extra)
 
 
 @bp.errorhandler(EngineError)

@@ -38,10 +38,16 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
+def refusal_body(code: str, message: str, path: str = "", extra: dict | None = None) -> dict:
+    """A refusal's JSON: its error, then ``extra`` (a conflict's current log or hand), whose own
+    "ok" never turns the refusal into a success. Also the fast path's (``fastpath._conflict``)."""
+    body = {"ok": False, "errors": [{"code": code, "message": message, "path": path}]}
+    return body | {k: v for k, v in (extra or {}).items() if k != "ok"}
+
+
 def error_response(status: int, code: str, message: str, path: str = "", extra: dict | None = None):
     if wants_json():
-        body = {"ok": False, "errors": [{"code": code, "message": message, "path": path}]}
-        return jsonify(body | (extra or {})), status
+        return jsonify(refusal_body(code, message, path, extra)), status
     return render_template("error.html", status=status, code=code, message=message), status
 
 
@@ -90,8 +96,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(SecurityError)
     def _host(err):
         # JSON even to a browser: the page templates build links, and links from this host are refused.
-        body = {"ok": False, "errors": [{"code": "bad_host", "message": _("err_bad_host"), "path": ""}]}
-        return jsonify(body), 400
+        return jsonify(refusal_body("bad_host", _("err_bad_host"))), 400
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException):

@@ -45,6 +45,7 @@ from ..api import models
 from ..groups import fastpicture
 from ..views import tablejson
 from . import answers
+from .errors import refusal_body
 from .security import default_headers
 
 _VERSION = re.compile(r"/api/v1/tables/([A-Za-z0-9_-]{1,32})/version")
@@ -173,9 +174,8 @@ class FastPath:
         if not store.still_at(self.app.extensions["sk_engine"], row, environ["HTTP_X_TABLE_KEY"]):
             return None
         document = tablejson.events_document(hand_id, live.events, live.state.to_json(), row.version)
-        del document["ok"]  # the refusal's own "ok" stands (``api.routes._refused``)
-        refusal = {"ok": False, "errors": [{"code": "conflict", "message": writes.EVENT_FIRST, "path": "seq"}]}
-        body = cast(Response, self.app.json.response(refusal | document)).get_data()
+        refusal = refusal_body("conflict", writes.EVENT_FIRST, "seq", document)  # as ``api.routes._refused``
+        body = cast(Response, self.app.json.response(refusal)).get_data()
         headers = self._headers(environ, None, _TAP_VARY)  # not compressed: Flask-Compress leaves a 409 as is
         headers.insert(1, ("Content-Length", str(len(body))))
         return "409 CONFLICT", headers, body
