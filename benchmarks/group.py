@@ -85,7 +85,7 @@ def main() -> None:
         f"Python {platform.python_version()}"
     )
     from scorekeeper.tables import groups as group_service
-    from scorekeeper.web import create_app
+    from scorekeeper.web import close_app, create_app
 
     folder = Path(tempfile.mkdtemp())
     app = create_app(
@@ -127,7 +127,7 @@ def main() -> None:
     print(f"page, facts kept: median {statistics.median(kept):.1f} ms, max {max(kept):.1f} ms")
     print(f"page, warm: median {statistics.median(warm):.1f} ms, max {max(warm):.1f} ms")
     print(f"GET /api/v1/groups/{{group}}, warm: median {statistics.median(api):.1f} ms")
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 if __name__ == "__main__":

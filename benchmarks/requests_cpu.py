@@ -308,7 +308,7 @@ def main(argv=None) -> int:
 
         service.kept_live_hand = lambda conn, table: None  # type: ignore[assignment]
         service._read_kept = lambda *a: None  # type: ignore[assignment]
-    from scorekeeper.web import create_app
+    from scorekeeper.web import close_app, create_app
 
     script = sixty_events()
     with tempfile.TemporaryDirectory(prefix="sk-cpu-") as tmp:
@@ -350,7 +350,7 @@ def main(argv=None) -> int:
             for t in tables:
                 for r in t.get("streams", ()):
                     r.close()
-            app.extensions["sk_engine"].dispose()
+            close_app(app)
         finally:
             if schema:
                 with psycopg.connect(raw, autocommit=True) as conn:

@@ -44,6 +44,9 @@ def pg_schema_url():
         conn.execute(f'create schema "{schema}"')
     sep = "&" if "?" in PG_URL else "?"
     yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    # First the apps the test made on it, closed or not: a listener left running on a dropped
+    # schema logs its failure every second (``close_app``).
+    _close_made_apps()
     with psycopg.connect(raw, autocommit=True) as conn:
         conn.execute(f'drop schema "{schema}" cascade')
 
@@ -53,6 +56,27 @@ def database_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'scorekeeper.db'}"
     return request.getfixturevalue("pg_schema_url")
+
+
+_made_apps: list = []  # the apps ``make_app`` made in the running test
+
+
+def _close_made_apps() -> None:
+    while _made_apps:
+        close_app(_made_apps.pop())
+
+
+@pytest.fixture(autouse=True)
+def _made_apps_forgotten():
+    """The next test's list starts empty (an app a wider fixture made is its to close)."""
+    yield
+    _made_apps.clear()
+
+
+def close_app(app) -> None:
+    from scorekeeper.web import close_app as closing  # the engine's tests never import Flask
+
+    closing(app)
 
 
 def make_app(database_url: str, tmp_path, **overrides):
@@ -70,6 +94,7 @@ def make_app(database_url: str, tmp_path, **overrides):
         "POLL_ROWS_IDLE_S": 1.0,
     } | overrides
     app = create_app(config)
+    _made_apps.append(app)
     return app
 
 
@@ -77,7 +102,7 @@ def make_app(database_url: str, tmp_path, **overrides):
 def app(database_url, tmp_path):
     app = make_app(database_url, tmp_path)
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @pytest.fixture
@@ -85,7 +110,7 @@ def sqlite_app(tmp_path):
     """The app on a SQLite file only (tests about the embedded default)."""
     app = make_app(f"sqlite:///{tmp_path / 'scorekeeper.db'}", tmp_path)
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @pytest.fixture
@@ -93,7 +118,7 @@ def csrf_app(tmp_path):
     """The app with CSRF checks on, as in production."""
     app = make_app(f"sqlite:///{tmp_path / 'scorekeeper.db'}", tmp_path, WTF_CSRF_ENABLED=True)
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @pytest.fixture

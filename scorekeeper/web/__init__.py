@@ -98,3 +98,12 @@ def _shipped(folder: str) -> str:
     package = Path(__file__).resolve().parent.parent
     installed = package / folder
     return str(installed if installed.is_dir() else package.parent / folder)
+
+
+def close_app(app: Flask) -> None:
+    """Close ``app``: its listeners stop at their next wake, its connections close. Before its
+    database goes (a test's schema dropped at its end), or a listener left running on it logs
+    its failure every second from a thread of its own."""
+    app.extensions["sk_poll_rows"].stop()
+    app.extensions["sk_push"].stop()
+    app.extensions["sk_engine"].dispose()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.web import close_app
+
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
@@ -67,7 +69,7 @@ def live_server(tmp_path_factory):
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(5)
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @pytest.fixture(scope="session")

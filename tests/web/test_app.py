@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from scorekeeper.store import migrate
-from scorekeeper.web import create_app
+from scorekeeper.web import close_app, create_app
 from scorekeeper.web.server.run import addresses
 
 
@@ -16,7 +16,7 @@ def test_factory_testing_flag(app):
     assert app.testing
     other = create_app({"DATABASE_URL": app.config["DATABASE_URL"], "SECRET_KEY": "x"})
     assert other.testing is False
-    other.extensions["sk_engine"].dispose()
+    close_app(other)
 
 
 def test_migrated_on_first_start(app):
@@ -65,10 +65,10 @@ def test_default_database_in_instance_folder(tmp_path, monkeypatch):
     assert len(app.config["SECRET_KEY"]) == 64
     assert oct(key_file.stat().st_mode & 0o777) == "0o600"
     # A second start reuses the key: sessions survive a restart.
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
     again = create_app()
     assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"]
-    again.extensions["sk_engine"].dispose()
+    close_app(again)
     with sqlite3.connect(db_file) as conn:
         assert conn.execute("select version_num from alembic_version").fetchone() == ("0007",)
     conn.close()
@@ -82,7 +82,7 @@ def test_settings_from_environment(tmp_path, monkeypatch):
     assert app.config["SECRET_KEY"] == "from-env"
     assert app.config["POLL_INTERVAL_MS"] == 900
     assert (tmp_path / "env.db").exists()
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @pytest.mark.parametrize(

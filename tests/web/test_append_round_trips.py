@@ -12,6 +12,7 @@ from sqlalchemy import event
 
 from scorekeeper.store import oneshot
 from scorekeeper.tables import writes
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 
 pytestmark = pytest.mark.postgres
@@ -23,7 +24,7 @@ A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2
 def pg_app(pg_schema_url, tmp_path):
     app = make_app(pg_schema_url, tmp_path)
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @pytest.fixture
@@ -136,7 +137,7 @@ def a_moved_table_takes_the_locked_write(app, table, monkeypatch, tmp_path) -> N
         session.close()
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["events"] == A_JUNK[:3] and r.get_json()["version"] == before + 2
-    other.extensions["sk_engine"].dispose()
+    close_app(other)
 
 
 def test_a_fault_in_the_one_statement_is_a_coded_503_and_stores_nothing(pg_app, pg_table, monkeypatch):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.web import close_app
+
 
 @pytest.fixture
 def web(sqlite_app):
@@ -191,7 +193,7 @@ def test_hsts_behind_a_trusted_proxy_only(tmp_path):
         app = make_app(f"sqlite:///{tmp_path / f'h{proxies}.db'}", tmp_path, TRUSTED_PROXIES=proxies)
         r = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
         assert ("Strict-Transport-Security" in r.headers) is expected
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 @pytest.mark.parametrize("setting", [["scores.example"], "scores.example, other.example"])
@@ -209,7 +211,7 @@ def test_links_only_for_configured_hosts(tmp_path, setting):
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
     made = client.post("/api/v1/tables", json={"players": ["A", "B"]}, headers={"Host": "scores.example"})
     assert made.status_code == 201 and made.get_json()["edit_link"].startswith("http://scores.example/")
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 # -- 7. player names; CSV cells ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.web import close_app
 from scorekeeper.web.server.faststream import FastStream
 from tests.conftest import make_app
 from tests.web.conftest import Table
@@ -39,7 +40,7 @@ def setting(database_url, tmp_path):
     # sent or not as the clock goes.
     app = make_app(database_url, tmp_path, RATELIMIT_ENABLED=True, PUSH_STREAM_SECONDS=0)
     yield app, _new_table(app)
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 def _path(table: Table) -> str:

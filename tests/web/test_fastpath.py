@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper.store import models
+from scorekeeper.web import close_app
 from scorekeeper.web.server.fastpath import FastPath
 from tests.conftest import make_app
 from tests.web.conftest import Table
@@ -96,7 +97,7 @@ def setting(database_url, tmp_path):
     hand = table.start_live()
     table.append(hand, JUNK[:4])
     yield app, table, hand
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 ENCODINGS = [
@@ -235,7 +236,7 @@ def test_untrusted_hosts_go_to_flask(database_url, tmp_path, spied):
             assert answered is fast_answers and fast.status_code == status
             _same(fast, slow)
     finally:
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 def _as_if_another_process(change) -> None:

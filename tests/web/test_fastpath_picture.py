@@ -14,6 +14,7 @@ from functools import partial
 
 import pytest
 
+from scorekeeper.web import close_app
 from scorekeeper.web.groups import pictures
 from tests.conftest import make_app
 from tests.web.conftest import BRIGHTS, group_with_an_evening
@@ -30,7 +31,7 @@ def grp(database_url, tmp_path):
     g["app"], g["client"] = app, client
     g["url"] = f"/g/{g['id']}/share.png"
     yield g
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 # No cookie jar: a refusal's page may set a session cookie, which the next request would send.
@@ -206,7 +207,7 @@ def test_an_untrusted_host_goes_to_flask(database_url, tmp_path, spied):
             assert answered is fast_answers and fast.status_code == status
             _alike(fast, slow, answered)
     finally:
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 def test_a_kept_picture_still_takes_its_turn_at_the_picture_gate(grp, spied, monkeypatch):

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 from tests.web.conftest import group_with_an_evening
 
@@ -270,7 +271,7 @@ def test_refused_group_imports_count_against_the_create_budget(tmp_path):
         assert doors[i % 2]().status_code in (422, 303)
     r = client.post("/api/v1/groups", json={"name": "x", "players": ["A", "B"]})
     assert r.status_code == 429 and r.get_json()["errors"][0]["code"] == "rate_limited"
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 # -- caching ----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from scorekeeper.engine.live.hand import HandSetup, replay
 from scorekeeper.store import rows as store
 from scorekeeper.store import snapshots
 from scorekeeper.tables import service, writes
+from scorekeeper.web import close_app
 from scorekeeper.web.server import answers
 from scorekeeper.web.views import tablejson
 from tests.conftest import make_app
@@ -233,7 +234,7 @@ def walk_app(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("walk")
     app = make_app(f"sqlite:///{tmp / 'walk.db'}", tmp)
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 @WALK

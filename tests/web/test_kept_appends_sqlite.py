@@ -21,6 +21,7 @@ import pytest
 
 from scorekeeper.store import snapshots
 from scorekeeper.tables import service
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 from tests.web.test_kept_appends import A1, A2, kept_of, put_back, reads_of_rows
 from tests.web.test_poll_rows import made_table, seen_from
@@ -35,7 +36,7 @@ def two_sqlite_apps(tmp_path):
     there = make_app(url, tmp_path, AUTO_MIGRATE=False)
     yield here, there
     for app in (here, there):
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 def put_back_after(table, do) -> None:

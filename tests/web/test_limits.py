@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 
 from .test_tables import table_form
@@ -24,7 +25,7 @@ def limited(tmp_path):
         RATELIMIT_GUESS=f"{GUESS}/minute",
     )
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 def _coded_429(r, json_body: bool):
@@ -115,7 +116,7 @@ def test_limits_follow_the_client_behind_a_trusted_proxy(tmp_path):
         client.get("/t/nosuch", headers={"X-Forwarded-For": "203.0.113.1"})
     assert client.get("/t/nosuch", headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 429
     assert client.get("/t/nosuch", headers={"X-Forwarded-For": "203.0.113.2"}).status_code == 404
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 def test_limits_off_by_config(client):
@@ -186,4 +187,4 @@ def test_the_app_serves_when_the_counts_store_is_down(tmp_path, monkeypatch, kin
     wrong = client.get(f"/api/v1/tables/{created['id']}", headers={"X-Table-Key": "nope"})
     assert wrong.status_code == 401 and wrong.get_json()["errors"][0]["code"] == "no_access"
     assert client.get("/").status_code == 200
-    app.extensions["sk_engine"].dispose()
+    close_app(app)

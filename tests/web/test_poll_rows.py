@@ -10,11 +10,14 @@ the other's changes only through PostgreSQL's notes.
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
+from sqlalchemy import text
 
 from scorekeeper.store import rows as store
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 from tests.web.conftest import Table as TableClient
 from tests.web.conftest import group_with_an_empty_evening
@@ -29,7 +32,7 @@ def two_apps(pg_schema_url, tmp_path):
     there = make_app(pg_schema_url, tmp_path / "there", POLL_ROWS_IDLE_S=60.0)
     yield here, there
     for app in (here, there):
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 def reads_counted(monkeypatch, app=None) -> list[str]:
@@ -327,3 +330,31 @@ def test_sqlite_keeps_nothing(sqlite_app, monkeypatch):
     for _ in range(3):
         assert poll(client, table).status_code == 200
     assert reads == [table.id] * 3
+
+
+def test_a_closed_app_lets_its_listeners_go_before_its_database_does(pg_schema_url, tmp_path, caplog, monkeypatch):
+    """An app closed (``close_app``) stops its listeners at once. A test's schema is dropped at
+    its end; a listener left running on it (a minute, as a server's) failed and logged its
+    traceback every second through the tests that followed, from a thread of its own, and
+    Python 3.11's traceback parses the failing line to underline it: a parse on two threads at
+    once corrupts the interpreter's count of nesting (CPython gh-106905), and a test then failed
+    with "AST constructor recursion depth mismatch"."""
+    from scorekeeper.web.server import pollrows
+
+    monkeypatch.setattr(pollrows, "REFRESH_S", 0.1)  # the listener reads the kept rows often
+    here = make_app(pg_schema_url, tmp_path, POLL_ROWS_IDLE_S=60.0)
+    table, _client = kept_here(here)
+    watcher = here.extensions["sk_push"]
+    watcher.follow(table.id)  # a stream that follows it: the push watcher listens too
+    until(lambda: watcher._running is not None, "the push watcher never started")
+    listeners = [t for t in threading.enumerate() if t.name in ("sk-poll-rows", "sk-push-watcher", "sk-push-sweeper")]
+    assert {t.name for t in listeners} >= {"sk-poll-rows", "sk-push-watcher"}
+
+    close_app(here)
+    with here.extensions["sk_engine"].begin() as conn:  # what the fixture's end does, in short
+        conn.execute(text(f"DROP TABLE {store.Table.__tablename__} CASCADE"))
+    for thread in listeners:
+        thread.join(timeout=5)
+        assert not thread.is_alive(), f"{thread.name} still runs after its app was closed"
+    failed = [r for r in caplog.records if "failed" in r.getMessage()]
+    assert failed == [], "a listener logged a failure after its app was closed"

@@ -11,6 +11,7 @@ from sqlalchemy import text, update
 from scorekeeper.store import rows as store
 from scorekeeper.store.db import make_engine
 from scorekeeper.store.models import Table
+from scorekeeper.web import close_app
 from tests.web.conftest import GO_PIBAK
 
 
@@ -370,7 +371,7 @@ def test_each_change_is_announced_to_other_servers_with_its_version(pg_schema_ur
             [{"type": "capture", "player": "A", "cards": ["1j1"]}],
         )
     finally:
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 def test_one_look_lets_go_only_the_streams_whose_phones_have_gone(sqlite_app):

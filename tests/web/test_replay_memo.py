@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.engine.live.hand import HandSetup, replay
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 
 A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2")]
@@ -68,7 +69,7 @@ def test_two_databases_with_the_same_ids(tmp_path):
         assert seen[0][1:] != seen[1][1:]
     finally:
         for app in apps:
-            app.extensions["sk_engine"].dispose()
+            close_app(app)
 
 
 # -- another process's changes: the rows kept here are caught up, or read again ---------------

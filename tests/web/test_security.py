@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from scorekeeper.store import rows as store
+from scorekeeper.web import close_app
 
 from .conftest import STOP_A
 from .walk import MUTATING, Scene, build, csrf_header, rows_of, rules
@@ -340,7 +341,7 @@ def test_forwarded_proto_believed_only_behind_configured_proxies(tmp_path):
         r = client.get(f"/j/{created['id']}/{created['edit_key']}", headers=forwarded)
         assert ("Secure" in r.headers["Set-Cookie"]) is secure
         assert created["edit_link"].startswith("https://scores.example/" if secure else "http://localhost/")
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 @pytest.mark.parametrize("how", ["config", "FLASK_DEBUG", "SCOREKEEPER_DEBUG"])
@@ -356,7 +357,7 @@ def test_no_debug_mode_outside_development(tmp_path, monkeypatch, how):
         create_app(config)
     app = create_app(config | {"DEVELOPMENT": True})
     assert app.debug
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 def test_production_default_is_not_debug(tmp_path, monkeypatch):
@@ -365,4 +366,4 @@ def test_production_default_is_not_debug(tmp_path, monkeypatch):
     monkeypatch.delenv("FLASK_DEBUG", raising=False)
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'd.db'}", "SECRET_KEY": "x"})
     assert not app.debug and not app.config["DEVELOPMENT"]
-    app.extensions["sk_engine"].dispose()
+    close_app(app)

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from scorekeeper.engine.live.hand import HandSetup, replay
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 
 A_JUNK = [{"type": "capture", "player": "A", "cards": [c]} for c in ("1j1", "1j2", "2j1", "2j2", "3j1")]
@@ -39,7 +40,7 @@ def elsewhere(app, tmp_path):
     """Another app (worker, server) on the same database."""
     other = make_app(app.config["DATABASE_URL"], tmp_path, AUTO_MIGRATE=False)
     yield other.test_client()
-    other.extensions["sk_engine"].dispose()
+    close_app(other)
 
 
 def checked(body: dict) -> dict:

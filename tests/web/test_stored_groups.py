@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper.store import migrate
 from scorekeeper.store.models import Table
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 from tests.web.conftest import BRIGHTS
 
@@ -102,7 +103,7 @@ def app_at_0006(database_url, tmp_path):
     app = make_app(database_url, tmp_path, AUTO_MIGRATE=False)
     migrate.upgrade(app.extensions["sk_engine"], "0006")
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 def test_dates_stored_outside_the_years_an_import_takes_are_brought_inside_them(app_at_0006):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.web import close_app
 from tests.conftest import make_app
 
 NAT = "100.64.0.1"  # a carrier's shared address (RFC 6598)
@@ -16,7 +17,7 @@ NAT = "100.64.0.1"  # a carrier's shared address (RFC 6598)
 def streams_app(tmp_path):
     app = make_app(f"sqlite:///{tmp_path / 's.db'}", tmp_path, PUSH_STREAM_SECONDS=60)
     yield app
-    app.extensions["sk_engine"].dispose()
+    close_app(app)
 
 
 def _open(client, t, address=NAT):
@@ -75,7 +76,7 @@ def test_the_process_keeps_connections_for_taps_and_polls(tmp_path):
     finally:
         for r in held:
             r.close()
-        app.extensions["sk_engine"].dispose()
+        close_app(app)
 
 
 def test_one_address_is_still_bounded(tmp_path):
@@ -88,4 +89,4 @@ def test_one_address_is_still_bounded(tmp_path):
     finally:
         for r in held:
             r.close()
-        app.extensions["sk_engine"].dispose()
+        close_app(app)

@@ -146,6 +146,15 @@ class PollRows:
         self._generation += 1
 
     # -- the listener: a thread (a greenlet under gevent) while rows are asked for ----------------
+    def stop(self) -> None:
+        """Listen no more and keep nothing, from now on: the app is closing, and its database may
+        go next (``close_app``). Rows asked for later are read each time."""
+        with self._lock:
+            self.keeps = False
+            self._running = self._listener = None
+            self._listening = False
+            self._drop_all()
+
     def _ensure_listening(self) -> None:
         with self._lock:
             if self._running == os.getpid():
@@ -169,8 +178,9 @@ class PollRows:
             try:
                 self._listen(token)
             except Exception:  # the database went away: keep nothing until listening again
-                log.warning("poll rows: listening failed; retrying", exc_info=True)
-                failed = True
+                failed = self._asked_lately(token)  # stopped meanwhile: its database may be gone by design
+                if failed:
+                    log.warning("poll rows: listening failed; retrying", exc_info=True)
             finally:  # at once, not after the pause: a row kept meanwhile would miss its notes
                 with self._lock:
                     if self._listener is token or self._listener is None:

@@ -115,6 +115,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._running: int | None = None  # the pid whose watcher runs
         self._sweeping: int | None = None  # the pid whose sweeper runs
+        self._closed = False  # the app is closing: nothing more starts, what runs ends (``stop``)
         # The newest change of each followed table as API streams send it: (version, JSON text).
         self._deltas: dict[str, tuple[int, str]] = {}
         self._building: dict[str, threading.Lock] = {}  # one load per table at a time
@@ -470,9 +471,16 @@ class Watcher:
             if gone(follower.sock):
                 follower.let_go()
 
+    def stop(self) -> None:
+        """Watch and sweep no more: the app is closing, and its database may go next (``close_app``).
+        The threads end at their next wake, and say nothing of a database gone meanwhile."""
+        with self._lock:
+            self._closed = True
+            self._running = self._sweeping = None
+
     def _ensure_sweeping(self) -> None:
         with self._lock:
-            if self._sweeping == os.getpid():
+            if self._closed or self._sweeping == os.getpid():
                 return
             self._sweeping = os.getpid()
         threading.Thread(target=self._sweep_while_followed, name="sk-push-sweeper", daemon=True).start()
@@ -481,7 +489,7 @@ class Watcher:
         while True:
             time.sleep(GONE_CHECK_S)
             with self._lock:
-                if not self._followers:
+                if self._closed or not self._followers:
                     self._sweeping = None
                     return
             try:
@@ -492,7 +500,7 @@ class Watcher:
     # -- the watching greenlet (a thread without gevent), only while someone follows -------------
     def _ensure_running(self) -> None:
         with self._lock:
-            if self._running == os.getpid():
+            if self._closed or self._running == os.getpid():
                 return
             self._running = os.getpid()  # a forked worker starts its own
         run = self._listen if self.postgres else self._poll
@@ -501,7 +509,7 @@ class Watcher:
     def _still_needed(self) -> bool:
         """False, and the watcher stops, once no stream follows anything."""
         with self._lock:
-            if not self._followers:
+            if self._closed or not self._followers:
                 self._running = None
             return self._running is not None
 
@@ -510,8 +518,9 @@ class Watcher:
             try:
                 run()
             except Exception:  # the database went away: try again, streams keep their phones
-                log.warning("push watcher: database check failed; retrying", exc_info=True)
-                time.sleep(1.0)
+                if self._still_needed():  # not once closed: its database may be gone by design
+                    log.warning("push watcher: database check failed; retrying", exc_info=True)
+                    time.sleep(1.0)
 
     def _poll(self) -> None:
         while self._still_needed():
@@ -522,7 +531,9 @@ class Watcher:
         import psycopg
 
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        with psycopg.connect(url, autocommit=True) as conn:
+        # Named, as the poll rows' listener is: ``pg_stat_activity`` says what it is, and whose.
+        name = f"scorekeeper push watcher {os.getpid()}"
+        with psycopg.connect(url, autocommit=True, application_name=name) as conn:
             conn.execute(f"LISTEN {store.NOTIFY_CHANNEL}")
             self.check(conn)  # whatever happened while not listening
             checked = time.monotonic()
