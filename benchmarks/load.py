@@ -17,6 +17,8 @@ configuration of ``scorekeeper serve`` (``scorekeeper/web/server/serving.py``: g
    version every 1–2 s (the web page polls every 1.5 s) and fetches the live hand when it moved.
    Any phone may tap in the next event, one every ``--event-every`` s a table on average, with
    the seq it last saw: now and then two phones of a table tap at once and one gets a conflict.
+   A push phone taps only once its stream has shown it the hand (as a page's buttons come with
+   its state); a stream that lags after that still leaves the phone tapping on what it shows.
    When a hand ends, the phone starts the next one. This reports throughput and p50/p95/p99
    latency per kind of request, and the *update latency*: from a tap's acknowledgement to each
    other phone of the table showing it.
@@ -362,6 +364,8 @@ class Stats:
     acked: dict[tuple[str, int], tuple[float, int]] = field(default_factory=dict)
     shown: dict[tuple[str, int, int], float] = field(default_factory=dict)
     streams_opened: int = 0
+    # Taps that waited for the phone's first sight of the hand (its stream's first document).
+    held: int = 0
     answered: list[tuple[float, float]] = field(default_factory=list)  # (when answered, seconds taken)
     # The connects inside requests (a new connection: the first, or after the keep-alive ran out):
     # a request's time includes its wait to be accepted.
@@ -518,14 +522,19 @@ class Mix:
             self.stats.error(f"{kind}: HTTP {status} {detail}")
 
 
+def on_current_hand(t: TableSim, seen: dict) -> None:
+    """The phone turns to the table's hand when another phone started the next one."""
+    if t.hand != seen["hand"]:
+        seen.update(seq=0, hand=t.hand)
+
+
 async def paced_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chance: float, phone: int) -> int:
     """The poll model: poll every 1–2 s; refresh when the version moved; now and then tap in an event."""
     conn, seen = Conn(port), {"seq": 0, "version": t.version, "hand": t.hand}
     await asyncio.sleep(random.uniform(0, 2))  # phones do not start in step
     try:
         while time.monotonic() < stop_at:
-            if t.hand != seen["hand"]:  # another phone started the next hand
-                seen.update(seq=0, hand=t.hand)
+            on_current_hand(t, seen)
             version = await mix.poll(conn, t)
             if version is not None and version != seen["version"]:
                 await mix.refresh(conn, t, seen, phone)
@@ -537,12 +546,29 @@ async def paced_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chan
     return conn.reopened
 
 
+async def shown_in_time(shown: asyncio.Event, stop_at: float, stats: Stats) -> bool:
+    """Whether the phone has been shown the hand, waiting for it (the player waits for the page)
+    until the run ends; a tap that waited is counted."""
+    if shown.is_set():
+        return True
+    stats.held += 1
+    try:
+        await asyncio.wait_for(shown.wait(), timeout=max(0.0, stop_at - time.monotonic()))
+    except TimeoutError:
+        return False
+    return True
+
+
 async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chance: float, phone: int) -> int:
     """The push model: a stream open all along, which carries each change of the live hand (a
     refresh only when it announces a version alone: another hand, or none live), and the same
     taps as the poll model's phone (one request connection, used by one task at a time)."""
     conn, seen = Conn(port), {"seq": 0, "version": t.version, "hand": t.hand}
     busy = asyncio.Lock()
+    # A phone taps on a hand it has been shown: the page's tap buttons come with its state. Until
+    # the stream's first document, this phone has seen no log, and a tap would carry a length it
+    # never saw (a conflict no player could make).
+    shown = asyncio.Event()
 
     async def follow() -> None:
         await asyncio.sleep(random.uniform(0, 2))  # phones do not open the page in step
@@ -554,10 +580,10 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
                     mix.stats.add("stream", 0.0)
                     if change["version"] > seen["version"]:
                         async with busy:
-                            if t.hand != seen["hand"]:
-                                seen.update(seq=0, hand=t.hand)
+                            on_current_hand(t, seen)
                             if change["version"] > seen["version"] and not mix.pushed(t, seen, change, phone):
                                 await mix.refresh(conn, t, seen, phone)
+                    shown.set()
             except (OSError, asyncio.IncompleteReadError, ValueError) as err:
                 refused = f" {err.status}" if isinstance(err, StreamRefused) else ""
                 mix.stats.error(f"stream: {type(err).__name__}{refused}")
@@ -570,9 +596,10 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
         while time.monotonic() < stop_at:
             await asyncio.sleep(random.uniform(1.0, 2.0))
             if random.random() < tap_chance:
+                if not await shown_in_time(shown, stop_at, mix.stats):
+                    return
                 async with busy:
-                    if t.hand != seen["hand"]:
-                        seen.update(seq=0, hand=t.hand)
+                    on_current_hand(t, seen)
                     await mix.append(conn, t, seen, phone)
 
     follower = asyncio.ensure_future(follow())
@@ -792,6 +819,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             # (5 s) opens a new one for its next request. Streams: one a phone unless they end.
             "reconnects": sum(reopened),
             "streams_opened": stats.streams_opened,
+            "first_taps_held": stats.held,
             "errors": stats.errors,
             "loadavg": os.getloadavg()[0],
             "slow_by_2s": stats.slow_by_bin(t0, args.duration),
@@ -982,6 +1010,7 @@ def report(results: dict) -> None:
             f"  paced, {a['duration']} s: {how}, an event every ~{a['event_every']} s a table  "
             f"(server CPU {info['server_cpu_s']} s, client CPU {info['client_cpu_share']:.0%}, "
             f"request connections opened {info['reconnects']}, streams opened {info.get('streams_opened', 0)}, "
+            f"taps held until the hand was shown {info.get('first_taps_held', '–')}, "
             f"load average {info['loadavg']:.2f})"
         )
         print("\n".join(table_lines(run["paced"])))
@@ -1084,6 +1113,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.short:
         args.tables, args.duration, args.saturate, args.rounds = min(args.tables, 10), 3.0, 2.0, 1
+        # Taps often enough that 3 s of 10 tables make some (at one every 5 s a table, about
+        # one run in a hundred made none).
+        args.event_every = min(args.event_every, 1.0)
         args.cost_seconds = 1.0
     global SERVER, KEEPALIVE_REUSE
     SERVER = args.server
