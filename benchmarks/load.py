@@ -8,7 +8,9 @@ configuration of ``scorekeeper serve`` (``scorekeeper/web/server/serving.py``: g
 
 1. *Seed*: ``--tables`` tables are created through the API, each with 0–4 finished hands and a
    live hand already 0–50 events into a 60-event hand (the events are written straight into
-   the store: replaying them one by one over HTTP would take longer than the run).
+   the store: replaying them one by one over HTTP would take longer than the run). Then the
+   server is restarted: the paced phase begins as after a restart over a played evening, every
+   phone's stream opening at once on processes that keep nothing.
 2. *Paced* (``--duration`` s): each table has ``--phones`` phones, each with its own keep-alive
    connection. ``--model push`` (the web page's way since issue 11): each phone also holds the
    table's API push stream open (``GET /api/v1/tables/<id>/stream``), which carries each change
@@ -21,7 +23,8 @@ configuration of ``scorekeeper serve`` (``scorekeeper/web/server/serving.py``: g
    its state); a stream that lags after that still leaves the phone tapping on what it shows.
    When a hand ends, the phone starts the next one. This reports throughput and p50/p95/p99
    latency per kind of request, and the *update latency*: from a tap's acknowledgement to each
-   other phone of the table showing it.
+   other phone of the table showing it, and how long each phone waited for its stream's first
+   document (and when the last came: the length of the opening burst).
    Then each of poll and append alone, back to back (``--cost-seconds``): the server CPU of one.
 3. *Saturated* (``--saturate`` s): ``--connections`` connections send the same mix (the poll
    model's proportions of polls, refreshes and appends: the fallback path) back to back, no think
@@ -306,8 +309,10 @@ class Stream:
     def __init__(self, port: int, t: TableSim):
         self.port, self.t = port, t
         self.writer: asyncio.StreamWriter | None = None
+        self.asked = 0.0  # when the stream was asked for (``time.monotonic``)
 
     async def changes(self):
+        self.asked = time.monotonic()
         reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         self.writer.write(
             f"GET {self.t.path('/stream')} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -367,6 +372,9 @@ class Stats:
     # Taps that waited for the phone's first sight of the hand (its stream's first document).
     held: int = 0
     answered: list[tuple[float, float]] = field(default_factory=list)  # (when answered, seconds taken)
+    # Each stream's first document: (when it came, seconds from asking for the stream). After a
+    # restart every phone opens its stream at once; how long the last one waits is the burst's length.
+    first_documents: list[tuple[float, float]] = field(default_factory=list)
     # The connects inside requests (a new connection: the first, or after the keep-alive ran out):
     # a request's time includes its wait to be accepted.
     connects: list[float] = field(default_factory=list)
@@ -575,9 +583,13 @@ async def push_phone(mix: Mix, port: int, t: TableSim, stop_at: float, tap_chanc
         while time.monotonic() < stop_at:
             stream = Stream(port, t)
             mix.stats.streams_opened += 1  # more than one a phone: a stream ended early and reconnected
+            first = True
             try:
                 async for change in stream.changes():
                     mix.stats.add("stream", 0.0)
+                    if first:
+                        first, now = False, time.monotonic()
+                        mix.stats.first_documents.append((now, now - stream.asked))
                     if change["version"] > seen["version"]:
                         async with busy:
                             on_current_hand(t, seen)
@@ -758,7 +770,8 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         "SCOREKEEPER_RATELIMIT_CREATE": "100000/hour",
         "SCOREKEEPER_PUSH_STREAMS_PER_ADDRESS": "1000000",
     }
-    server = Gunicorn("scorekeeper.web:create_app()", env, os.path.join(workdir, f"gunicorn-{db}.log"))
+    log = os.path.join(workdir, f"gunicorn-{db}.log")
+    server = Gunicorn("scorekeeper.web:create_app()", env, log)
     try:
         server.wait_ready("/api/v1/openapi.json")
         rng = random.Random(args.seed)
@@ -766,6 +779,16 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
         tables = await seed_tables(server.port, args.tables, rng)
         seed_events(database_url, tables, script, rng, not args.no_kept_states)
         seeded = time.monotonic() - start
+        # The evening played, then the server restarted: every phone's stream opens at once on
+        # processes that keep nothing. Not restarted, the workers kept the rows of the tables
+        # they had just made, at the versions before the seeded events (written past them), and
+        # caught each up by replaying those events: an open that no server meets, neither after
+        # a restart nor after an evening whose every tap it stored.
+        restart = time.monotonic()
+        server.stop()
+        server = Gunicorn("scorekeeper.web:create_app()", env, log)
+        server.wait_ready("/api/v1/openapi.json")
+        restarted = time.monotonic() - restart
         stats = Stats()
         mix = Mix(script, stats)
         tap_chance = 1.5 / (args.event_every * args.phones)  # a tick is 1.5 s on average
@@ -826,6 +849,13 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             "server_cpu_by_s": cpu_by_s,
             "client_lag_max_ms_by_2s": lag_by_2s,
             "connects": figures(stats.connects, args.duration) if stats.connects else None,
+            # A stream's first document: how long a phone waited for it, and when the last came.
+            "first_documents": figures([took for _at, took in stats.first_documents], args.duration)
+            if stats.first_documents
+            else None,
+            "last_first_document_s": round(max(at for at, _took in stats.first_documents) - t0, 2)
+            if stats.first_documents
+            else None,
             "taps": sum(paced[k]["count"] for k in ("append", "conflict", "new_hand") if k in paced),
         }
         taps_ok = sum(paced[k]["count"] for k in ("append", "new_hand") if k in paced)
@@ -886,6 +916,7 @@ async def run_app(args, db: str, database_url: str, script: list[dict], workdir:
             "tables": args.tables,
             "phones": args.phones,
             "seed_s": round(seeded, 1),
+            "restart_s": round(restarted, 2),
             "model": args.model,
             "server": SERVER,
             "update": update,
@@ -1025,6 +1056,13 @@ def report(results: dict) -> None:
             print(
                 f"  connects within those requests: {k['count']}, p50 {k['p50_ms']} ms, p95 {k['p95_ms']} ms, "
                 f"p99 {k['p99_ms']} ms, max {k['max_ms']} ms"
+            )
+        if info.get("first_documents"):
+            k = info["first_documents"]
+            print(
+                f"  a stream's first document: {k['count']}, p50 {k['p50_ms']} ms, p95 {k['p95_ms']} ms, "
+                f"p99 {k['p99_ms']} ms, max {k['max_ms']} ms from asking; the last {info['last_first_document_s']} s "
+                "after the start"
             )
         if "server_cpu_by_s" in info:
             print(

@@ -49,6 +49,14 @@ def test_load_benchmark_short(db, tmp_path):
     # A phone's first request connects: its time is within the request's, and counted apart.
     connects = run["paced_info"]["connects"]
     assert 0 < connects["count"] <= run["paced"]["all"]["count"] and connects["max_ms"] > 0
+    # The run starts as after a restart (the server restarted after seeding), every phone's
+    # stream opening at once: each stream's first document came, and when the last did is said.
+    assert run["restart_s"] > 0
+    first = run["paced_info"]["first_documents"]
+    assert first["count"] == run["tables"] * run["phones"]
+    assert 0 < first["p50_ms"] <= first["max_ms"]
+    # (each was asked for at or after the start; the last no later than the 3-s phase and its end)
+    assert first["max_ms"] / 1000 <= run["paced_info"]["last_first_document_s"] + 0.01 <= 3 + 2
     assert run["ratio"] > 0
 
 
