@@ -90,13 +90,18 @@ def points(page, player: str):
     return page.locator(f".scores [data-player='{player}'] [data-points]")
 
 
-def other_event(page, kind: str, **selects):
+def other_event(page, kind: str, *, stored: bool = False, **selects):
+    """An event of the More sheet; stored: wait, as end_turn and say do, until the server has it
+    (the log's length moves), so that the next tap is made on the state after it."""
+    before = seq(page)
     form = page.locator(f"form.event-form:has(input[name=type][value={kind}])")
     if page.locator("details#more-events").get_attribute("open") is None:
         page.locator("details#more-events > summary").click()
     for name, value in selects.items():
         form.locator(f"select[name={name}]").select_option(str(value))
     form.locator("button[type=submit]").click()
+    if stored:
+        expect(page.locator("#region")).not_to_have_attribute("data-seq", before)
 
 
 def start_live(page):
